@@ -42,8 +42,6 @@ public final class PureMath {
         int k = (int) (x * INV_LN2 + (x < 0 ? -0.5 : 0.5));
         double r = (x - k * LN2_HI) - k * LN2_LO;
         // exp(r) - 1 - r as a Taylor series to r^14; the first omitted term is below 1e-17 for |r| <= 0.347.
-        double tail = 1.0 / 14;
-        tail = 1.0 / 13 + r * tail / 1;
         double p = 1.0 / 87178291200.0;           // 1/14!
         p = 1.0 / 6227020800.0 + r * p;           // 1/13!
         p = 1.0 / 479001600.0 + r * p;            // 1/12!
