@@ -180,7 +180,7 @@ final class RespDecoderTest {
         assertEquals(RespValue.integer(1), three.elements().get(0).elements().get(0).elements().get(0));
         assertMalformedAt(shallow, "*1\r\n*1\r\n*1\r\n*1\r\n:1\r\n", 13);
         // Empty arrays open no level, so they are allowed at the deepest level.
-        assertEquals(3, depthOf(shallow.decodeExactly(ascii("*1\r\n*1\r\n*1\r\n*0\r\n"), 0, 16)));
+        assertEquals(4, depthOf(shallow.decodeExactly(ascii("*1\r\n*1\r\n*1\r\n*0\r\n"), 0, 16)));
     }
 
     @Test

@@ -46,8 +46,8 @@ final class RespEncoderTest {
         char[] big = new char[12345];
         Arrays.fill(big, 'x');
         byte[] encoded = RespEncoder.command(new String(big));
-        assertEquals("*1\r\n$12345\r\n", text(Arrays.copyOf(encoded, 13)));
-        assertEquals(13 + 12345 + 2, encoded.length);
+        assertEquals("*1\r\n$12345\r\n", text(Arrays.copyOf(encoded, 12)));
+        assertEquals(12 + 12345 + 2, encoded.length);
     }
 
     @Test

@@ -1,0 +1,22 @@
+package io.ailb.teavm.plugin;
+
+import org.teavm.backend.wasm.TeaVMWasmHost;
+import org.teavm.vm.spi.TeaVMHost;
+import org.teavm.vm.spi.TeaVMPlugin;
+
+/**
+ * Makes TeaVM's WASI output linkable by a proxy-wasm host (Envoy/Higress): replaces the classlib methods that TeaVM
+ * implements as imports from its own host modules ({@code teavm}, {@code teavmMath}) or leaves unimplemented.
+ * Registered in {@code META-INF/services/org.teavm.vm.spi.TeaVMPlugin}; TeaVM finds it on its classpath.
+ */
+public final class ProxyWasmTeaVMPlugin implements TeaVMPlugin {
+    @Override
+    public void install(TeaVMHost host) {
+        TeaVMWasmHost wasmHost = host.getExtension(TeaVMWasmHost.class);
+        if (wasmHost == null) {
+            return;
+        }
+        wasmHost.add(context -> new WasmMathIntrinsic());
+        host.add(new ClasslibImportTransformer());
+    }
+}

@@ -1,0 +1,45 @@
+package io.ailb.lb.policy;
+
+import io.ailb.lb.redis.RedisTarget;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * One load-balancing policy instance per plugin config rule, living as long as the config in one Wasm VM. The shell
+ * calls it on a single thread. Implementations: one file each, registered in {@link PolicyRegistry}.
+ */
+public interface LoadBalancingPolicy {
+    /** The configured {@code lb_policy} name. */
+    String name();
+
+    /**
+     * True if {@link #select} needs the request body; the shell then buffers the body and selects at its end (or at
+     * the headers when there is no body). False lets the shell select at the request headers.
+     */
+    boolean readsBody();
+
+    /** Decides the upstream for one request. */
+    Step select(RequestContext ctx);
+
+    /** Redis services this policy talks to; the shell initialises each distinct one once, at configure time. */
+    default List<RedisTarget> redisTargets() {
+        return Collections.emptyList();
+    }
+
+    /** How often the shell should call {@link #onTick}; 0 means never. */
+    default long tickPeriodMillis() {
+        return 0;
+    }
+
+    /** Periodic work: returns the metric scrapes that are due now (the shell sends each as an HTTP GET). */
+    default List<ScrapeRequest> onTick(long nowMillis) {
+        return Collections.emptyList();
+    }
+
+    /**
+     * The outcome of a {@link ScrapeRequest} to {@code host}: the HTTP status (0 when the call failed or timed out)
+     * and the body (null when there is none).
+     */
+    default void onScrapeResult(String host, int httpStatus, String body, long nowMillis) {
+    }
+}

@@ -1,0 +1,178 @@
+package io.ailb.lb.policy;
+
+import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.redis.RedisCall;
+import io.ailb.lb.redis.RedisCommand;
+import io.ailb.lb.redis.RedisTarget;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * What a policy wants next for one request. Immutable: {@link #withAttribute} and {@link #withRelease} return copies.
+ *
+ * <p>Release commands: the shell collects the releases of every Step it receives for a stream (including Steps
+ * returned by {@code onReply}) and sends each exactly once when the stream ends, or at once if the Step arrives after
+ * the stream is gone. So the shell must still call {@code onReply} for a late Redis reply.
+ */
+public final class Step {
+    public enum Kind { ROUTE, FALLBACK, REJECT, REDIS }
+
+    /** The policy's configured name. */
+    public static final String ATTR_POLICY = "lb_policy";
+    /** "true" when a cached prefix decided the host. */
+    public static final String ATTR_CACHE_HIT = "cache_hit";
+    /** How many leading conversation blocks matched a stored prefix. */
+    public static final String ATTR_PREFIX_LENGTH = "prefix_length";
+    /** The chosen host's in-flight count after this request was added. */
+    public static final String ATTR_INFLIGHT = "inflight_count";
+
+    private final Kind kind;
+    private final String host;
+    private final FallbackReason reason;
+    private final int status;
+    private final String body;
+    private final RedisTarget target;
+    private final RedisCommand command;
+    private final Function<RespValue, Step> onReply;
+    private final Map<String, String> attributes;
+    private final List<RedisCall> releases;
+
+    private Step(Kind kind, String host, FallbackReason reason, int status, String body, RedisTarget target,
+            RedisCommand command, Function<RespValue, Step> onReply, Map<String, String> attributes,
+            List<RedisCall> releases) {
+        this.kind = kind;
+        this.host = host;
+        this.reason = reason;
+        this.status = status;
+        this.body = body;
+        this.target = target;
+        this.command = command;
+        this.onReply = onReply;
+        this.attributes = attributes;
+        this.releases = releases;
+    }
+
+    /** Override the upstream host to {@code host} ({@code ip:port}). */
+    public static Step route(String host) {
+        return new Step(Kind.ROUTE, Objects.requireNonNull(host, "host"), null, 0, null, null, null, null,
+                Collections.emptyMap(), Collections.emptyList());
+    }
+
+    /** Leave the choice to the cluster's own load balancer. */
+    public static Step fallback(FallbackReason reason) {
+        return new Step(Kind.FALLBACK, null, Objects.requireNonNull(reason, "reason"), 0, null, null, null, null,
+                Collections.emptyMap(), Collections.emptyList());
+    }
+
+    /** Answer locally with {@code status} and a plain-text {@code body}. */
+    public static Step reject(int status, String body) {
+        return new Step(Kind.REJECT, null, null, status, Objects.requireNonNull(body, "body"), null, null, null,
+                Collections.emptyMap(), Collections.emptyList());
+    }
+
+    /** Send {@code command} to {@code target}; a successful (non-error) reply is passed to {@code onReply}. */
+    public static Step redis(RedisTarget target, RedisCommand command, Function<RespValue, Step> onReply) {
+        return new Step(Kind.REDIS, null, null, 0, null, Objects.requireNonNull(target, "target"),
+                Objects.requireNonNull(command, "command"), Objects.requireNonNull(onReply, "onReply"),
+                Collections.emptyMap(), Collections.emptyList());
+    }
+
+    /** A copy with one more decision attribute (insertion order kept; a repeated key is replaced). */
+    public Step withAttribute(String key, String value) {
+        Map<String, String> copy = new LinkedHashMap<>(attributes);
+        copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+        return new Step(kind, host, reason, status, body, target, command, onReply, Collections.unmodifiableMap(copy),
+                releases);
+    }
+
+    /** A copy that also carries a command to send once when the stream ends. */
+    public Step withRelease(RedisTarget releaseTarget, RedisCommand releaseCommand) {
+        List<RedisCall> copy = new ArrayList<>(releases);
+        copy.add(new RedisCall(releaseTarget, releaseCommand));
+        return new Step(kind, host, reason, status, body, target, command, onReply, attributes,
+                Collections.unmodifiableList(copy));
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** ROUTE: the chosen {@code ip:port}; null otherwise. */
+    public String host() {
+        return host;
+    }
+
+    /** FALLBACK: why; null otherwise. */
+    public FallbackReason reason() {
+        return reason;
+    }
+
+    /** REJECT: the HTTP status; 0 otherwise. */
+    public int status() {
+        return status;
+    }
+
+    /** REJECT: the response body; null otherwise. */
+    public String body() {
+        return body;
+    }
+
+    /** REDIS: where to send the command; null otherwise. */
+    public RedisTarget redisTarget() {
+        return target;
+    }
+
+    /** REDIS: the command; null otherwise. */
+    public RedisCommand redisCommand() {
+        return command;
+    }
+
+    /** REDIS: the next Step for a non-error reply. */
+    public Step onReply(RespValue reply) {
+        if (kind != Kind.REDIS) {
+            throw new IllegalStateException("not a REDIS step: " + this);
+        }
+        return onReply.apply(reply);
+    }
+
+    /** Decision attributes for logs and user attributes, in insertion order. */
+    public Map<String, String> attributes() {
+        return attributes;
+    }
+
+    /** Commands to send exactly once when the stream ends. */
+    public List<RedisCall> releases() {
+        return releases;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder(kind.name());
+        switch (kind) {
+            case ROUTE:
+                out.append(' ').append(host);
+                break;
+            case FALLBACK:
+                out.append(' ').append(reason);
+                break;
+            case REJECT:
+                out.append(' ').append(status);
+                break;
+            default:
+                out.append(' ').append(command);
+                break;
+        }
+        if (!attributes.isEmpty()) {
+            out.append(' ').append(attributes);
+        }
+        if (!releases.isEmpty()) {
+            out.append(" release=").append(releases);
+        }
+        return out.toString();
+    }
+}

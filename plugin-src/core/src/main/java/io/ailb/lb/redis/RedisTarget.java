@@ -1,0 +1,93 @@
+package io.ailb.lb.redis;
+
+import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigView;
+import java.util.Objects;
+
+/**
+ * A Redis service as Higress knows it. Equal targets share one {@code proxy_redis_init}, so the shell initialises each
+ * distinct target once.
+ */
+public final class RedisTarget {
+    public static final int DEFAULT_TIMEOUT_MILLIS = 3000;
+
+    private final String serviceFqdn;
+    private final int servicePort;
+    private final String username;
+    private final String password;
+    private final int timeoutMillis;
+    private final int database;
+
+    public RedisTarget(String serviceFqdn, int servicePort, String username, String password, int timeoutMillis,
+            int database) {
+        this.serviceFqdn = Objects.requireNonNull(serviceFqdn, "serviceFqdn");
+        this.servicePort = servicePort;
+        this.username = username == null ? "" : username;
+        this.password = password == null ? "" : password;
+        this.timeoutMillis = timeoutMillis;
+        this.database = database;
+    }
+
+    /** Reads the Higress fields {@code serviceFQDN, servicePort, username, password, timeout, database}. */
+    public static RedisTarget fromConfig(ConfigView config) throws ConfigException {
+        String fqdn = config.requiredString("serviceFQDN");
+        int port = config.requiredInteger("servicePort", 1, 65535);
+        String username = config.string("username", "");
+        String password = config.string("password", "");
+        int timeout = config.integer("timeout", DEFAULT_TIMEOUT_MILLIS, 1, Integer.MAX_VALUE);
+        int database = config.integer("database", 0, 0, Integer.MAX_VALUE);
+        return new RedisTarget(fqdn, port, username, password, timeout, database);
+    }
+
+    public String serviceFqdn() {
+        return serviceFqdn;
+    }
+
+    public int servicePort() {
+        return servicePort;
+    }
+
+    public String username() {
+        return username;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    public int timeoutMillis() {
+        return timeoutMillis;
+    }
+
+    public int database() {
+        return database;
+    }
+
+    /** The Envoy cluster name {@code proxy_redis_init} takes, built like wasm-go's FQDNCluster plus {@code ?db=N}. */
+    public String clusterName() {
+        String name = "outbound|" + servicePort + "||" + serviceFqdn;
+        return database == 0 ? name : name + "?db=" + database;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (!(other instanceof RedisTarget)) {
+            return false;
+        }
+        RedisTarget that = (RedisTarget) other;
+        return servicePort == that.servicePort && timeoutMillis == that.timeoutMillis && database == that.database
+                && serviceFqdn.equals(that.serviceFqdn) && username.equals(that.username)
+                && password.equals(that.password);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(serviceFqdn, servicePort, username, password, timeoutMillis, database);
+    }
+
+    /** Never shows the password. */
+    @Override
+    public String toString() {
+        return "RedisTarget{" + clusterName() + ", user=" + username + ", timeout=" + timeoutMillis + "ms}";
+    }
+}
