@@ -2,8 +2,11 @@ package io.ailb.teavm.plugin;
 
 import io.ailb.teavm.runtime.InternPool;
 import io.ailb.teavm.runtime.MonotonicClock;
+import io.ailb.teavm.runtime.NumberShims;
 import io.ailb.teavm.runtime.PureMath;
+import java.util.List;
 import org.teavm.interop.Import;
+import org.teavm.model.AccessLevel;
 import org.teavm.model.ClassHierarchy;
 import org.teavm.model.ClassHolder;
 import org.teavm.model.ClassHolderTransformer;
@@ -18,10 +21,12 @@ import org.teavm.model.emit.ValueEmitter;
 
 /**
  * Rewrites classlib methods whose TeaVM implementation is a host import no proxy-wasm host has, so that they call
- * our guest-side code instead. Runs on classes whose names are already mapped to {@code java.*}.
+ * our guest-side code instead, and adds the static helpers the boxed number classes lack. Runs on classes whose
+ * names are already mapped to {@code java.*}.
  */
 final class ClasslibImportTransformer implements ClassHolderTransformer {
     private static final String PLUGGABLE_DEPENDENCY = "org.teavm.dependency.PluggableDependency";
+    private static final List<String> NUMBER_HELPERS = List.of("sum", "max", "min");
 
     @Override
     public void transformClass(ClassHolder cls, ClassHolderTransformerContext context) {
@@ -37,6 +42,10 @@ final class ClasslibImportTransformer implements ClassHolderTransformer {
             case "java.lang.String" -> replaceBody(cls, hierarchy,
                     new MethodDescriptor("intern", String.class),
                     new MethodReference(InternPool.class, "intern", String.class, String.class), true);
+            case "java.lang.Integer" -> addNumberHelpers(cls, hierarchy, int.class);
+            case "java.lang.Long" -> addNumberHelpers(cls, hierarchy, long.class);
+            case "java.lang.Float" -> addNumberHelpers(cls, hierarchy, float.class);
+            case "java.lang.Double" -> addNumberHelpers(cls, hierarchy, double.class);
             default -> {
             }
         }
@@ -45,6 +54,22 @@ final class ClasslibImportTransformer implements ClassHolderTransformer {
     private static void redirectStatic(ClassHolder cls, ClassHierarchy hierarchy, String name, Class<?> target) {
         replaceBody(cls, hierarchy, new MethodDescriptor(name, double.class, double.class),
                 new MethodReference(target, name, double.class, double.class), false);
+    }
+
+    /** Adds {@code public static T sum/max/min(T, T)} where the classlib lacks them. */
+    private static void addNumberHelpers(ClassHolder cls, ClassHierarchy hierarchy, Class<?> type) {
+        for (String name : NUMBER_HELPERS) {
+            MethodDescriptor descriptor = new MethodDescriptor(name, type, type, type);
+            if (cls.getMethod(descriptor) != null) {
+                continue;
+            }
+            MethodHolder method = new MethodHolder(descriptor);
+            method.setLevel(AccessLevel.PUBLIC);
+            method.getModifiers().add(ElementModifier.STATIC);
+            cls.addMethod(method);
+            replaceBody(cls, hierarchy, descriptor, new MethodReference(NumberShims.class, name, type, type, type),
+                    false);
+        }
     }
 
     /**

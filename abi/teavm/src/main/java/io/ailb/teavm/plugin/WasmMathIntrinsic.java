@@ -20,7 +20,7 @@ final class WasmMathIntrinsic implements WasmIntrinsic {
 
     @Override
     public boolean isApplicable(MethodReference method) {
-        return isMathClass(method.getClassName())
+        return method.getClassName().equals("java.lang.Math")
                 && OPERATIONS.containsKey(method.getName())
                 && method.getDescriptor().signatureToString().equals(DOUBLE_TO_DOUBLE);
     }
@@ -29,9 +29,5 @@ final class WasmMathIntrinsic implements WasmIntrinsic {
     public WasmExpression apply(InvocationExpr invocation, WasmIntrinsicManager manager) {
         WasmExpression operand = manager.generate(invocation.getArguments().get(0));
         return new WasmFloatUnary(WasmFloatType.FLOAT64, OPERATIONS.get(invocation.getMethod().getName()), operand);
-    }
-
-    private static boolean isMathClass(String className) {
-        return className.equals("java.lang.Math") || className.equals("java.lang.StrictMath");
     }
 }

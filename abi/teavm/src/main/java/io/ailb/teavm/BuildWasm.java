@@ -1,0 +1,171 @@
+package io.ailb.teavm;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.teavm.diagnostics.Problem;
+import org.teavm.diagnostics.ProblemSeverity;
+import org.teavm.tooling.TeaVMProblemRenderer;
+import org.teavm.tooling.TeaVMTargetType;
+import org.teavm.tooling.TeaVMTool;
+import org.teavm.tooling.TeaVMToolException;
+import org.teavm.tooling.TeaVMToolLog;
+
+/**
+ * Build driver: compiles a guest class to a proxy-wasm module with TeaVM 0.13.1 (target WEBASSEMBLY_WASI), then
+ * checks the written module against the ABI spec. Run by exec-maven-plugin with the guest module's compile
+ * classpath, which holds the guest classes, the SDK, teavm-classlib and this module (with its TeaVM plugin).
+ * Exit status 0 on success, 1 on a failed build or check (the output file is then deleted), 2 on a bad command line.
+ */
+public final class BuildWasm {
+    private static final int MIB = 1024 * 1024;
+
+    private BuildWasm() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, classPathOfThisJvm(), System.out, System.err));
+    }
+
+    static int run(String[] args, List<File> classPath, PrintStream out, PrintStream err) {
+        BuildOptions options;
+        try {
+            options = BuildOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("ERROR: " + e.getMessage());
+            err.println(BuildOptions.USAGE);
+            return 2;
+        }
+        try {
+            AbiSpec spec = AbiSpec.load(options.spec());
+            if (!compile(options, classPath, err)) {
+                return fail(options.out(), err, List.of("TeaVM could not compile " + options.mainClass()));
+            }
+            WasmModuleInfo module = WasmModuleInfo.read(options.out());
+            List<String> errors = ModuleCheck.check(module, spec);
+            if (!errors.isEmpty()) {
+                return fail(options.out(), err, errors);
+            }
+            out.println(summary(module));
+            return 0;
+        } catch (IOException | TeaVMToolException | RuntimeException e) {
+            return fail(options.out(), err, List.of(e.toString()));
+        }
+    }
+
+    /** @return false when TeaVM reported a severe problem or wrote nothing */
+    private static boolean compile(BuildOptions options, List<File> classPath, PrintStream err)
+            throws IOException, TeaVMToolException {
+        Path out = options.out().toAbsolutePath();
+        Files.createDirectories(out.getParent());
+        Files.deleteIfExists(out);
+
+        TeaVMTool tool = new TeaVMTool();
+        tool.setTargetType(TeaVMTargetType.WEBASSEMBLY_WASI);
+        tool.setMainClass(options.mainClass());
+        tool.setTargetDirectory(out.getParent().toFile());
+        tool.setTargetFileName(out.getFileName().toString());
+        tool.setClassPath(classPath);
+        tool.setObfuscated(true);
+        tool.setOptimizationLevel(options.optimization());
+        tool.setMinHeapSize(options.minHeapMb() * MIB);
+        tool.setMaxHeapSize(options.maxHeapMb() * MIB);
+        tool.setWasmExceptionsUsed(false);
+        tool.setIncremental(false);
+        tool.setDebugInformationGenerated(false);
+        tool.setSourceMapsFileGenerated(false);
+        tool.setLog(new StreamLog(err));
+        tool.generate();
+
+        List<Problem> problems = tool.getProblemProvider().getProblems();
+        if (!problems.isEmpty()) {
+            // Every problem with its location and the call chain that reached it.
+            TeaVMProblemRenderer.describeProblems(tool.getDependencyInfo().getCallGraph(),
+                    tool.getProblemProvider(), new StreamLog(err));
+        }
+        boolean severe = problems.stream().anyMatch(p -> p.getSeverity() == ProblemSeverity.ERROR);
+        return !severe && !tool.wasCancelled() && Files.isRegularFile(out);
+    }
+
+    private static int fail(Path out, PrintStream err, List<String> errors) {
+        for (String error : errors) {
+            err.println("ERROR: " + error);
+        }
+        try {
+            // A module that failed a check must not be picked up by later build steps or deployments.
+            if (Files.deleteIfExists(out)) {
+                err.println("ERROR: deleted " + out);
+            }
+        } catch (IOException e) {
+            err.println("ERROR: could not delete " + out + ": " + e);
+        }
+        return 1;
+    }
+
+    static String summary(WasmModuleInfo module) {
+        return String.format(Locale.ROOT, "wasm: %s %d bytes (%.1f KiB), %d imports, %d exports",
+                module.path(), module.sizeBytes(), module.sizeBytes() / 1024.0,
+                module.imports().size(), module.exports().size());
+    }
+
+    private static List<File> classPathOfThisJvm() {
+        List<File> files = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                files.add(new File(entry));
+            }
+        }
+        return files;
+    }
+
+    /** TeaVM's log on the error stream; info and debug are dropped so a build prints only what matters. */
+    private static final class StreamLog implements TeaVMToolLog {
+        private final PrintStream stream;
+
+        StreamLog(PrintStream stream) {
+            this.stream = stream;
+        }
+
+        @Override
+        public void info(String text) {
+        }
+
+        @Override
+        public void debug(String text) {
+        }
+
+        @Override
+        public void warning(String text) {
+            stream.println("WARNING: " + text);
+        }
+
+        @Override
+        public void error(String text) {
+            stream.println("ERROR: " + text);
+        }
+
+        @Override
+        public void info(String text, Throwable e) {
+        }
+
+        @Override
+        public void debug(String text, Throwable e) {
+        }
+
+        @Override
+        public void warning(String text, Throwable e) {
+            warning(text + ": " + e);
+        }
+
+        @Override
+        public void error(String text, Throwable e) {
+            error(text + ": " + e);
+            e.printStackTrace(stream);
+        }
+    }
+}
