@@ -218,7 +218,7 @@ public final class RespValue {
         while (!pending.isEmpty()) {
             RespValue value = pending.pop();
             hash = 31 * hash + value.kind.ordinal();
-            hash = 31 * hash + Long.hashCode(value.integer);
+            hash = 31 * hash + (int) (value.integer ^ (value.integer >>> 32));
             hash = 31 * hash + Arrays.hashCode(value.bytes);
             if (value.kind == Kind.ARRAY) {
                 hash = 31 * hash + value.elements.size();

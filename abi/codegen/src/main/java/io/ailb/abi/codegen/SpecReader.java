@@ -36,6 +36,9 @@ public final class SpecReader {
     /** Local names the generated method bodies use; a parameter may not shadow them. */
     static final Set<String> RESERVED_PARAM_NAMES = Set.of("current", "results", "impl", "instance", "args");
 
+    /** Member names of the generated {@code GuestExports}; an export's Java name may not take one. */
+    static final Set<String> RESERVED_EXPORT_NAMES = Set.of("has", "exportedFunctions", "lookUp");
+
     private static final Set<String> TOP_FIELDS = Set.of("name", "abiVersionExport", "enums", "imports", "exports",
             "wasiImports");
     private static final Set<String> ENUM_FIELDS = Set.of("name", "doc", "values");
@@ -160,6 +163,9 @@ public final class SpecReader {
             }
             checkUnique(seenNames, module + "." + name, label, "duplicate name");
             checkUnique(seenJavaNames, Names.lowerCamel(name), label, "duplicate Java name");
+            if (kind == Kind.EXPORT && RESERVED_EXPORT_NAMES.contains(Names.lowerCamel(name))) {
+                throw new SpecException(label + ": Java name \"" + Names.lowerCamel(name) + "\" is reserved");
+            }
 
             String doc = kind == Kind.WASI && !item.containsKey("doc") ? "" : string(label, item, "doc");
             boolean higress = kind != Kind.WASI && bool(label, item, "higress");
@@ -322,8 +328,8 @@ public final class SpecReader {
     }
 
     private static boolean isIntegral(Number number) {
-        return number instanceof Integer || number instanceof Long || number instanceof Short
-                || number instanceof Byte || number instanceof BigInteger && ((BigInteger) number).bitLength() < 64;
+        return number instanceof Integer || number instanceof Long
+                || number instanceof BigInteger && ((BigInteger) number).bitLength() < 64;
     }
 
     private static String quoted(Object value) {

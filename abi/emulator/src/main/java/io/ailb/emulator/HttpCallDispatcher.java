@@ -1,0 +1,7 @@
+package io.ailb.emulator;
+
+/** Answers the guest's HTTP calls by rule (MockWebServer's {@code Dispatcher}); the default answers from a queue. */
+@FunctionalInterface
+public interface HttpCallDispatcher {
+    HttpCallResponse dispatch(HttpCallRequest request);
+}

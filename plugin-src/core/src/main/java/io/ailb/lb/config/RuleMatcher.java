@@ -1,0 +1,185 @@
+package io.ailb.lb.config;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The {@code _match_*} selectors of one {@code _rules_} entry, as Higress's controller writes them (B.9).
+ *
+ * <p>Within one kind any entry may match; when a rule has several kinds, all of them must match. (wasm-go instead
+ * picks one kind by priority and ignores the others, except route+service which it ANDs; ANDing every kind given is
+ * the reading that never matches a request the rule's author excluded.) Domains compare case-insensitively, as
+ * HTTP hosts do, with the authority's port removed.
+ */
+public final class RuleMatcher {
+    static final String ROUTE = "_match_route_";
+    static final String DOMAIN = "_match_domain_";
+    static final String SERVICE = "_match_service_";
+    static final String ROUTE_PREFIX = "_match_route_prefix_";
+
+    private final List<String> routes;
+    private final List<String> domains;
+    private final List<String> services;
+    private final List<String> routePrefixes;
+    /** Parsed services: fqdn and port (0 = any port), parallel to {@link #services}. */
+    private final String[] serviceHosts;
+    private final int[] servicePorts;
+
+    private RuleMatcher(List<String> routes, List<String> domains, List<String> services, List<String> routePrefixes,
+                        String[] serviceHosts, int[] servicePorts) {
+        this.routes = routes;
+        this.domains = domains;
+        this.services = services;
+        this.routePrefixes = routePrefixes;
+        this.serviceHosts = serviceHosts;
+        this.servicePorts = servicePorts;
+    }
+
+    static RuleMatcher parse(ConfigView rule) throws ConfigException {
+        List<String> routes = nonEmptyStrings(rule, ROUTE);
+        List<String> domains = nonEmptyStrings(rule, DOMAIN);
+        List<String> services = nonEmptyStrings(rule, SERVICE);
+        List<String> routePrefixes = nonEmptyStrings(rule, ROUTE_PREFIX);
+        if (routes.isEmpty() && domains.isEmpty() && services.isEmpty() && routePrefixes.isEmpty()) {
+            throw new ConfigException(rule.path(),
+                    "needs at least one of " + ROUTE + ", " + DOMAIN + ", " + SERVICE + ", " + ROUTE_PREFIX);
+        }
+        List<String> lowerDomains = new ArrayList<>(domains.size());
+        for (String domain : domains) {
+            lowerDomains.add(domain.toLowerCase(Locale.ROOT));
+        }
+        String[] hosts = new String[services.size()];
+        int[] ports = new int[services.size()];
+        for (int i = 0; i < services.size(); i++) {
+            String service = services.get(i);
+            int colon = service.lastIndexOf(':');
+            hosts[i] = colon < 0 ? service : service.substring(0, colon);
+            ports[i] = colon < 0 ? 0 : port(service.substring(colon + 1));
+            if (hosts[i].isEmpty() || ports[i] < 0) {
+                throw new ConfigException(rule.fieldPath(SERVICE) + "[" + i + "]", service,
+                        "must be fqdn or fqdn:port with a port in [1, 65535]");
+            }
+        }
+        return new RuleMatcher(routes, Collections.unmodifiableList(lowerDomains), services, routePrefixes, hosts,
+                ports);
+    }
+
+    /** Route names, matched exactly. */
+    public List<String> routes() {
+        return routes;
+    }
+
+    /** Domains (lower case): exact, {@code *suffix} or {@code prefix*}. */
+    public List<String> domains() {
+        return domains;
+    }
+
+    /** Services: {@code fqdn} or {@code fqdn:port}. */
+    public List<String> services() {
+        return services;
+    }
+
+    public List<String> routePrefixes() {
+        return routePrefixes;
+    }
+
+    /** Whether a request matches; any argument may be null (unknown), which fails the matchers that need it. */
+    public boolean matches(String routeName, String authority, String clusterName) {
+        return (routes.isEmpty() || (routeName != null && routes.contains(routeName)))
+                && (routePrefixes.isEmpty() || matchesRoutePrefix(routeName))
+                && (domains.isEmpty() || matchesDomain(authority))
+                && (services.isEmpty() || matchesService(clusterName));
+    }
+
+    private boolean matchesRoutePrefix(String routeName) {
+        if (routeName == null) {
+            return false;
+        }
+        for (String prefix : routePrefixes) {
+            if (routeName.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean matchesDomain(String authority) {
+        if (authority == null) {
+            return false;
+        }
+        String host = stripPort(authority).toLowerCase(Locale.ROOT);
+        for (String domain : domains) {
+            if (domain.startsWith("*")) {
+                if (host.endsWith(domain.substring(1))) {
+                    return true;
+                }
+            } else if (domain.endsWith("*")) {
+                if (host.startsWith(domain.substring(0, domain.length() - 1))) {
+                    return true;
+                }
+            } else if (host.equals(domain)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Cluster names look like {@code outbound|8080|subset|svc.ns.svc.cluster.local}. */
+    private boolean matchesService(String clusterName) {
+        if (clusterName == null) {
+            return false;
+        }
+        String[] parts = clusterName.split("\\|", -1);
+        if (parts.length != 4) {
+            return false;
+        }
+        int port = port(parts[1]);
+        for (int i = 0; i < serviceHosts.length; i++) {
+            if (serviceHosts[i].equals(parts[3]) && (servicePorts[i] == 0 || servicePorts[i] == port)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Removes a trailing {@code :port}; keeps bracketed IPv6 literals intact and leaves bare IPv6 alone. */
+    static String stripPort(String authority) {
+        if (authority.startsWith("[")) {
+            int close = authority.indexOf(']');
+            return close < 0 ? authority : authority.substring(0, close + 1);
+        }
+        int colon = authority.indexOf(':');
+        if (colon < 0 || authority.indexOf(':', colon + 1) >= 0) {
+            return authority;
+        }
+        return authority.substring(0, colon);
+    }
+
+    /** A decimal port in [1, 65535], or -1. */
+    private static int port(String text) {
+        if (text.isEmpty() || text.length() > 5) {
+            return -1;
+        }
+        int value = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value >= 1 && value <= 65535 ? value : -1;
+    }
+
+    private static List<String> nonEmptyStrings(ConfigView rule, String field) throws ConfigException {
+        List<String> values = rule.stringList(field);
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i).isEmpty()) {
+                throw new ConfigException(rule.fieldPath(field) + "[" + i + "]", "must not be empty");
+            }
+        }
+        return values;
+    }
+}

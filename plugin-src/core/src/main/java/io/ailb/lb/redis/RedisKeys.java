@@ -1,0 +1,58 @@
+package io.ailb.lb.redis;
+
+/**
+ * Key names of one route+cluster: {@code llb:{<route>|<cluster>}:<suffix>}. The braces are a Redis Cluster hash tag,
+ * so every key of a route+cluster lives in one slot and a script may touch them all. Route and cluster are escaped
+ * ({@code %}, {@code {}, {@code }}, and {@code |} in the route) so that distinct pairs never share a key and a name
+ * can never end the tag early.
+ */
+public final class RedisKeys {
+    private final String prefix;
+
+    private RedisKeys(String prefix) {
+        this.prefix = prefix;
+    }
+
+    public static RedisKeys of(String routeName, String clusterName) {
+        return new RedisKeys("llb:{" + escape(routeName, true) + "|" + escape(clusterName, false) + "}:");
+    }
+
+    /** HASH host → in-flight count, shared by global_least_request and prefix_cache. */
+    public String inflight() {
+        return prefix + "inflight";
+    }
+
+    /** Exists while the last cleanup of {@link #inflight()} is younger than the clean interval. */
+    public String cleaned() {
+        return prefix + "cleaned";
+    }
+
+    /** STRING holding the host that served the conversation prefix with this (chained) hash. */
+    public String prefix(String prefixHash) {
+        return prefix + "p:" + prefixHash;
+    }
+
+    /** The hash tag in braces, e.g. {@code {route|outbound|80||svc}}. */
+    public String hashTag() {
+        return prefix.substring(prefix.indexOf('{'), prefix.lastIndexOf('}') + 1);
+    }
+
+    private static String escape(String name, boolean escapeBar) {
+        StringBuilder out = new StringBuilder(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '%') {
+                out.append("%25");
+            } else if (c == '{') {
+                out.append("%7B");
+            } else if (c == '}') {
+                out.append("%7D");
+            } else if (c == '|' && escapeBar) {
+                out.append("%7C");
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,12 @@
+package io.ailb.lb.redis;
+
+/** The Lua scripts of src/main/resources/io/ailb/lb/redis, embedded at build time as {@link LuaSources}. */
+public final class RedisScripts {
+    /** select.lua: choose a host (prefix walk, then least in flight), count it in flight. */
+    public static final LuaScript SELECT = new LuaScript("select", LuaSources.SELECT);
+    /** release.lua: decrement a host's in-flight count, never below zero. */
+    public static final LuaScript RELEASE = new LuaScript("release", LuaSources.RELEASE);
+
+    private RedisScripts() {
+    }
+}

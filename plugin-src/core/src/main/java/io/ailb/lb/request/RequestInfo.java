@@ -1,0 +1,104 @@
+package io.ailb.lb.request;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** What the load balancer knows about one request body. Immutable; built by {@link RequestParser}. */
+public final class RequestInfo {
+    private static final RequestInfo NO_BODY = new RequestInfo(false, false, null, Collections.emptyList(), 0, -1,
+            false, 0, 0);
+
+    private final boolean hasBody;
+    private final boolean parsed;
+    private final String model;
+    private final List<String> prefixHashes;
+    private final int promptChars;
+    private final int maxTokens;
+    private final boolean stream;
+    private final int bodyBytes;
+    private final int messageCount;
+
+    RequestInfo(boolean hasBody, boolean parsed, String model, List<String> prefixHashes, int promptChars,
+                int maxTokens, boolean stream, int bodyBytes, int messageCount) {
+        this.hasBody = hasBody;
+        this.parsed = parsed;
+        this.model = model;
+        this.prefixHashes = Collections.unmodifiableList(new ArrayList<>(prefixHashes));
+        this.promptChars = promptChars;
+        this.maxTokens = maxTokens;
+        this.stream = stream;
+        this.bodyBytes = bodyBytes;
+        this.messageCount = messageCount;
+    }
+
+    /** A request without a body (GET, content-length 0...). */
+    public static RequestInfo noBody() {
+        return NO_BODY;
+    }
+
+    /** A body that was not read: binary, compressed, not JSON or malformed. Only its size is known. */
+    public static RequestInfo unparsed(int bodyBytes) {
+        return new RequestInfo(bodyBytes > 0, false, null, Collections.emptyList(), 0, -1, false, bodyBytes, 0);
+    }
+
+    public boolean hasBody() {
+        return hasBody;
+    }
+
+    /** False for non-JSON, binary, compressed or malformed bodies; every other field is then empty. */
+    public boolean parsed() {
+        return parsed;
+    }
+
+    /** The {@code model} field, or null. */
+    public String model() {
+        return model;
+    }
+
+    /**
+     * Lower-case hex SHA-1 of each chained prompt block h_1..h_n (see {@link RequestParser}); h_i covers blocks 1..i,
+     * so two requests share h_1..h_k exactly when their first k blocks are equal. Empty when there is no prompt.
+     */
+    public List<String> prefixHashes() {
+        return prefixHashes;
+    }
+
+    /** Unicode code points of prompt text (message contents, or completion prompts). */
+    public int promptChars() {
+        return promptChars;
+    }
+
+    /**
+     * A tokenizer-free estimate: {@code ceil(promptChars / 4)}, the usual rule of thumb for English text with
+     * BPE tokenizers. Good enough to weigh requests against each other, not to bill them.
+     */
+    public int estimatedPromptTokens() {
+        return (promptChars + 3) / 4;
+    }
+
+    /** {@code max_tokens}, else {@code max_completion_tokens}, else -1. */
+    public int maxTokens() {
+        return maxTokens;
+    }
+
+    public boolean stream() {
+        return stream;
+    }
+
+    public int bodyBytes() {
+        return bodyBytes;
+    }
+
+    /** Chat messages, or completion prompt strings. */
+    public int messageCount() {
+        return messageCount;
+    }
+
+    @Override
+    public String toString() {
+        return "RequestInfo{parsed=" + parsed + ", model=" + model + ", blocks=" + prefixHashes.size()
+                + ", promptChars=" + promptChars + ", maxTokens=" + maxTokens + ", stream=" + stream
+                + ", bodyBytes=" + bodyBytes + ", messages=" + messageCount + "}";
+    }
+}

@@ -1,0 +1,356 @@
+package io.ailb.lb.request;
+
+import io.ailb.codec.json.ByteSink;
+import io.ailb.codec.json.JsonException;
+import io.ailb.codec.json.JsonNumbers;
+import io.ailb.codec.json.JsonReader;
+import io.ailb.codec.json.JsonReader.Token;
+import java.util.Collections;
+import java.util.Locale;
+
+/**
+ * Reads an OpenAI-style request body (chat {@code messages} or completions {@code prompt}) in one streaming pass,
+ * without building a tree or strings for what it skips. Everything else about the body is ignored.
+ *
+ * <h2>Prompt blocks</h2>
+ * Chat: a block closes after every {@code user} message and after the last message, so [system, user, assistant,
+ * user] gives (system+user), (assistant+user). A block is the concatenation of its messages' pieces; a piece is a
+ * tag byte, the bytes, then the bytes' length as 4 bytes big-endian:
+ * <ul>
+ *   <li>{@code R}: the role (a missing or non-string role is "");</li>
+ *   <li>{@code T}: text, once for string content or per text part ({@code {"type":"text","text":...}}) of array
+ *       content, so string content equals one text part with the same text;</li>
+ *   <li>{@code B}: the raw JSON bytes of any other part (image_url, input_audio, file...) or of non-string, non-array
+ *       content, a stable identity for "the same image";</li>
+ *   <li>{@code M}: empty, ends the message.</li>
+ * </ul>
+ * A missing or null content is empty text; a non-object message is a message with empty role and content.
+ *
+ * <p>Completions: the prompt string (or each element of a prompt array, as {@code T} or {@code B} pieces) forms one
+ * byte stream cut into blocks of {@value #PROMPT_CHUNK_BYTES} bytes, plus the final partial block, so long prompts
+ * with a shared beginning share the hashes of every full chunk they have in common.
+ *
+ * <p>Blocks are chained with {@link BlockHasher}. If a body has both {@code messages} and {@code prompt}, the first
+ * one in the body is used.
+ */
+public final class RequestParser {
+    static final int PROMPT_CHUNK_BYTES = 2048;
+
+    private static final byte ROLE = 'R';
+    private static final byte TEXT = 'T';
+    private static final byte RAW = 'B';
+    private static final byte END_OF_MESSAGE = 'M';
+
+    private final byte[] body;
+    private final CountingSink counter = new CountingSink();
+    /** Reused for role, part type and part text, which are read one after the other. */
+    private final JsonReader valueReader;
+    /** Reused for message content, which may hold parts read with {@link #valueReader}. */
+    private final JsonReader contentReader;
+    private BlockHasher hasher;
+    private String model;
+    private int maxTokens = -1;
+    private int maxCompletionTokens = -1;
+    private boolean stream;
+    private int promptChars;
+    private int messageCount;
+
+    private RequestParser(byte[] body, int length) {
+        this.body = body;
+        this.valueReader = new JsonReader(body, 0, length);
+        this.contentReader = new JsonReader(body, 0, length);
+    }
+
+    /**
+     * Never throws for bad input: binary content types ({@code octet-stream}, {@code grpc}), any content-encoding
+     * other than {@code identity}, and bodies that are not a valid JSON object give {@link RequestInfo#parsed()}
+     * false. An empty body gives {@link RequestInfo#noBody()}.
+     */
+    public static RequestInfo parse(String contentType, String contentEncoding, byte[] body, int length) {
+        if (body == null || length <= 0) {
+            return RequestInfo.noBody();
+        }
+        if (isBinary(contentType) || isEncoded(contentEncoding)) {
+            return RequestInfo.unparsed(length);
+        }
+        RequestParser parser = new RequestParser(body, length);
+        try {
+            parser.readDocument(new JsonReader(body, 0, length));
+        } catch (JsonException e) {
+            return RequestInfo.unparsed(length);
+        }
+        return parser.result(length);
+    }
+
+    private static boolean isBinary(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        String type = contentType.toLowerCase(Locale.ROOT);
+        return type.contains("octet-stream") || type.contains("grpc");
+    }
+
+    private static boolean isEncoded(String contentEncoding) {
+        if (contentEncoding == null) {
+            return false;
+        }
+        String encoding = contentEncoding.trim();
+        return !encoding.isEmpty() && !encoding.equalsIgnoreCase("identity");
+    }
+
+    private RequestInfo result(int length) {
+        int max = maxTokens >= 0 ? maxTokens : maxCompletionTokens;
+        return new RequestInfo(true, true, model, hasher == null ? Collections.<String>emptyList() : hasher.hashes(),
+                promptChars, max, stream, length, messageCount);
+    }
+
+    private void readDocument(JsonReader r) {
+        if (r.next() != Token.BEGIN_OBJECT) {
+            throw new JsonException(0, "request body is not a JSON object");
+        }
+        while (r.next() != Token.END_OBJECT) {
+            if (r.stringEquals("model")) {
+                model = readString(r);
+            } else if (r.stringEquals("messages") && hasher == null) {
+                readMessages(r);
+            } else if (r.stringEquals("prompt") && hasher == null) {
+                readPrompt(r);
+            } else if (r.stringEquals("max_tokens")) {
+                maxTokens = nonNegativeInt(r);
+            } else if (r.stringEquals("max_completion_tokens")) {
+                maxCompletionTokens = nonNegativeInt(r);
+            } else if (r.stringEquals("stream")) {
+                stream = readTrue(r);
+            } else {
+                r.skipValue();
+            }
+        }
+        r.next();
+    }
+
+    private void readMessages(JsonReader r) {
+        Token t = r.next();
+        if (t != Token.BEGIN_ARRAY) {
+            skipRest(r, t);
+            return;
+        }
+        hasher = new BlockHasher(0);
+        while ((t = r.next()) != Token.END_ARRAY) {
+            messageCount++;
+            long role = -1;
+            long content = -1;
+            if (t == Token.BEGIN_OBJECT) {
+                while (r.next() != Token.END_OBJECT) {
+                    if (r.stringEquals("role")) {
+                        role = capture(r);
+                    } else if (r.stringEquals("content")) {
+                        content = capture(r);
+                    } else {
+                        r.skipValue();
+                    }
+                }
+            } else {
+                skipRest(r, t);
+            }
+            // Members may come in any order, so the role and content are read after the message, from their ranges.
+            if (writeMessage(role, content)) {
+                hasher.closeBlock();
+            }
+        }
+        hasher.closeBlock();
+    }
+
+    /** Writes one message's pieces; returns whether its role is {@code user}. */
+    private boolean writeMessage(long role, long content) {
+        boolean user = false;
+        hasher.tag(ROLE);
+        if (role >= 0) {
+            JsonReader roleReader = at(valueReader, role);
+            if (roleReader.next() == Token.STRING) {
+                hasher.length(writeString(roleReader));
+                user = roleReader.stringEquals("user");
+            } else {
+                hasher.length(0);
+            }
+        } else {
+            hasher.length(0);
+        }
+        if (content >= 0) {
+            writeContent(content);
+        }
+        hasher.tag(END_OF_MESSAGE);
+        hasher.length(0);
+        return user;
+    }
+
+    private void writeContent(long range) {
+        JsonReader c = at(contentReader, range);
+        Token t = c.next();
+        if (t == Token.STRING) {
+            writeText(c);
+        } else if (t == Token.BEGIN_ARRAY) {
+            while ((t = c.next()) != Token.END_ARRAY) {
+                writePart(c, t);
+            }
+        } else if (t != Token.NULL) {
+            writeRaw(start(range), end(range));
+        }
+    }
+
+    /** One element of array content: a text part, a bare string, or anything else as raw bytes. */
+    private void writePart(JsonReader c, Token t) {
+        if (t == Token.STRING) {
+            writeText(c);
+            return;
+        }
+        int partStart = c.tokenStart();
+        if (t != Token.BEGIN_OBJECT) {
+            skipRest(c, t);
+            writeRaw(partStart, c.tokenEnd());
+            return;
+        }
+        long type = -1;
+        long text = -1;
+        while (c.next() != Token.END_OBJECT) {
+            if (c.stringEquals("type")) {
+                type = capture(c);
+            } else if (c.stringEquals("text")) {
+                text = capture(c);
+            } else {
+                c.skipValue();
+            }
+        }
+        int partEnd = c.tokenEnd();
+        if (type >= 0 && text >= 0 && isTextType(type)) {
+            JsonReader textReader = at(valueReader, text);
+            if (textReader.next() == Token.STRING) {
+                writeText(textReader);
+                return;
+            }
+        }
+        writeRaw(partStart, partEnd);
+    }
+
+    private void readPrompt(JsonReader r) {
+        Token t = r.next();
+        if (t == Token.STRING) {
+            hasher = new BlockHasher(PROMPT_CHUNK_BYTES);
+            messageCount = 1;
+            writeText(r);
+        } else if (t == Token.BEGIN_ARRAY) {
+            hasher = new BlockHasher(PROMPT_CHUNK_BYTES);
+            while ((t = r.next()) != Token.END_ARRAY) {
+                messageCount++;
+                writePart(r, t);
+            }
+        } else {
+            skipRest(r, t);
+            return;
+        }
+        hasher.closeBlock();
+    }
+
+    private void writeText(JsonReader r) {
+        hasher.tag(TEXT);
+        counter.reset(hasher);
+        promptChars += r.stringUtf8(counter);
+        hasher.length(counter.count);
+    }
+
+    private long writeString(JsonReader r) {
+        counter.reset(hasher);
+        r.stringUtf8(counter);
+        return counter.count;
+    }
+
+    private void writeRaw(int start, int end) {
+        hasher.tag(RAW);
+        hasher.write(body, start, end - start);
+        hasher.length(end - start);
+    }
+
+    /** Consumes the value after a NAME and returns its byte range packed as start << 32 | end. */
+    private static long capture(JsonReader r) {
+        Token t = r.next();
+        int start = r.tokenStart();
+        skipRest(r, t);
+        return ((long) start << 32) | r.tokenEnd();
+    }
+
+    /** Finishes a value whose first token {@code t} was already read. */
+    private static void skipRest(JsonReader r, Token t) {
+        if (t == Token.BEGIN_OBJECT || t == Token.BEGIN_ARRAY) {
+            int target = r.depth() - 1;
+            while (r.depth() > target) {
+                r.next();
+            }
+        }
+    }
+
+    /** The next value if it is a string, else null (the value is skipped). */
+    private static String readString(JsonReader r) {
+        Token t = r.next();
+        if (t == Token.STRING) {
+            return r.string();
+        }
+        skipRest(r, t);
+        return null;
+    }
+
+    /** Whether the next value is {@code true}; anything else is skipped and counts as false. */
+    private static boolean readTrue(JsonReader r) {
+        Token t = r.next();
+        skipRest(r, t);
+        return t == Token.TRUE;
+    }
+
+    private static int nonNegativeInt(JsonReader r) {
+        Token t = r.next();
+        if (t != Token.NUMBER) {
+            skipRest(r, t);
+            return -1;
+        }
+        String lexeme = r.numberLexeme();
+        if (!JsonNumbers.isIntegral(lexeme)) {
+            return -1;
+        }
+        long value = JsonNumbers.toLong(lexeme);
+        return value < 0 ? -1 : (int) Math.min(value, Integer.MAX_VALUE);
+    }
+
+    private boolean isTextType(long type) {
+        JsonReader typeReader = at(valueReader, type);
+        return typeReader.next() == Token.STRING && typeReader.stringEquals("text");
+    }
+
+    /** Points a reused reader at a value range captured earlier (already validated by the main pass). */
+    private static JsonReader at(JsonReader reader, long range) {
+        reader.reset(start(range), end(range) - start(range));
+        return reader;
+    }
+
+    private static int start(long range) {
+        return (int) (range >>> 32);
+    }
+
+    private static int end(long range) {
+        return (int) range;
+    }
+
+    /** Forwards to the hasher and counts bytes, so a piece's length is known after streaming it. */
+    private static final class CountingSink implements ByteSink {
+        private ByteSink target;
+        private long count;
+
+        void reset(ByteSink newTarget) {
+            target = newTarget;
+            count = 0;
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) {
+            count += length;
+            target.write(bytes, offset, length);
+        }
+    }
+}

@@ -1,0 +1,123 @@
+-- Chooses the upstream host for one request and counts it as in flight, atomically, in one round trip.
+-- Used by global_least_request (no prefix keys) and prefix_cache.
+-- Every key is in KEYS and shares one {hash tag}, so the script touches a single Redis Cluster slot.
+--
+-- KEYS[1]      in-flight HASH: host -> count (a missing field counts as 0)
+-- KEYS[2]      cleanup marker: exists while the last cleanup is younger than the clean interval
+-- KEYS[3..]    prefix keys for conversation depth 1, 2, ...: STRING holding the host that served that prefix
+-- ARGV[1]      random non-negative integer for the tie-break (no Lua RNG: replies stay reproducible)
+-- ARGV[2]      maxRequestCount, 0 = no cap
+-- ARGV[3]      clean interval in seconds, 0 = clean on every call
+-- ARGV[4]      TTL of the in-flight hash in seconds
+-- ARGV[5]      TTL of prefix keys in seconds
+-- ARGV[6]      h = number of healthy hosts
+-- ARGV[7..6+h] healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
+--
+-- Returns {"ok", host, count, depth}: depth = how many prefix levels matched (0 = least in flight decided);
+-- or {"full", host, count} when even the least loaded host already has maxRequestCount in flight (nothing changed).
+
+local inflight = KEYS[1]
+local marker = KEYS[2]
+local rand = tonumber(ARGV[1])
+local cap = tonumber(ARGV[2])
+local clean_interval = tonumber(ARGV[3])
+local inflight_ttl = tonumber(ARGV[4])
+local prefix_ttl = tonumber(ARGV[5])
+local healthy_count = tonumber(ARGV[6])
+local first_host = 7
+local last_healthy = first_host + healthy_count - 1
+local levels = #KEYS - 2
+
+local healthy = {}
+for i = first_host, last_healthy do
+    healthy[ARGV[i]] = true
+end
+
+-- Garbage or negative counts (e.g. an old plugin's leak) must not attract all traffic.
+local function count_of(value)
+    local n = tonumber(value)
+    if n == nil or n < 0 then
+        return 0
+    end
+    return n
+end
+
+-- Longest stored prefix whose holder is still healthy; the first missing or unhealthy-held level ends the walk.
+local target = nil
+local depth = 0
+for d = 1, levels do
+    local holder = redis.call('GET', KEYS[2 + d])
+    if not holder or not healthy[holder] then
+        break
+    end
+    target = holder
+    depth = d
+end
+
+-- A full cache holder loses its affinity: the least loaded host serves and takes over the whole path.
+if target and cap > 0 and count_of(redis.call('HGET', inflight, target)) >= cap then
+    target = nil
+    depth = 0
+end
+
+if not target then
+    local best = nil
+    local ties = {}
+    -- HMGET in chunks: unpack() of thousands of arguments would overflow the Lua C stack.
+    local chunk = 500
+    for from = first_host, last_healthy, chunk do
+        local to = math.min(from + chunk - 1, last_healthy)
+        local hosts = {}
+        for i = from, to do
+            hosts[#hosts + 1] = ARGV[i]
+        end
+        local values = redis.call('HMGET', inflight, unpack(hosts))
+        for i, host in ipairs(hosts) do
+            local c = count_of(values[i])
+            if best == nil or c < best then
+                best = c
+                ties = { host }
+            elseif c == best then
+                ties[#ties + 1] = host
+            end
+        end
+    end
+    local pick = ties[(rand % #ties) + 1]
+    if cap > 0 and best >= cap then
+        return { 'full', pick, best }
+    end
+    target = pick
+end
+
+-- Set rather than HINCRBY: a corrupt or negative stored count restarts from zero.
+local count = count_of(redis.call('HGET', inflight, target)) + 1
+redis.call('HSET', inflight, target, count)
+redis.call('EXPIRE', inflight, inflight_ttl)
+
+for d = 1, depth do
+    redis.call('EXPIRE', KEYS[2 + d], prefix_ttl)
+end
+for d = depth + 1, levels do
+    redis.call('SET', KEYS[2 + d], target, 'EX', prefix_ttl)
+end
+
+-- Drop fields of hosts that left the cluster and counts that fell to zero or below.
+local due = true
+if clean_interval > 0 then
+    due = redis.call('SET', marker, '1', 'EX', clean_interval, 'NX')
+end
+if due then
+    local known = {}
+    for i = first_host, #ARGV do
+        known[ARGV[i]] = true
+    end
+    local fields = redis.call('HGETALL', inflight)
+    for i = 1, #fields, 2 do
+        local n = tonumber(fields[i + 1])
+        if not known[fields[i]] or n == nil or n <= 0 then
+            redis.call('HDEL', inflight, fields[i])
+        end
+    end
+end
+
+return { 'ok', target, count, depth }

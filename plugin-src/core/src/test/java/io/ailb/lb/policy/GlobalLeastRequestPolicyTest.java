@@ -1,0 +1,142 @@
+package io.ailb.lb.policy;
+
+import static io.ailb.lb.policy.Fixtures.CLUSTER;
+import static io.ailb.lb.policy.Fixtures.REDIS;
+import static io.ailb.lb.policy.Fixtures.ROUTE;
+import static io.ailb.lb.policy.Fixtures.ctx;
+import static io.ailb.lb.policy.Fixtures.down;
+import static io.ailb.lb.policy.Fixtures.full;
+import static io.ailb.lb.policy.Fixtures.list;
+import static io.ailb.lb.policy.Fixtures.ok;
+import static io.ailb.lb.policy.Fixtures.up;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.redis.RedisCall;
+import io.ailb.lb.redis.RedisCommand;
+import io.ailb.lb.redis.RedisKeys;
+import io.ailb.lb.redis.RedisScripts;
+import io.ailb.lb.redis.RedisTarget;
+import io.ailb.lb.util.TestConfig;
+import java.util.Collections;
+import org.junit.jupiter.api.Test;
+
+class GlobalLeastRequestPolicyTest {
+    private static final RedisKeys KEYS = RedisKeys.of(ROUTE, CLUSTER);
+
+    private static GlobalLeastRequestPolicy policy(String extraFields) throws ConfigException {
+        return new GlobalLeastRequestPolicy(TestConfig.view(REDIS + extraFields + "}"));
+    }
+
+    private static Step select(String extraFields) throws ConfigException {
+        return policy(extraFields).select(ctx(up("10.0.0.1:8000"), down("10.0.0.2:8000"), up("10.0.0.3:8000"))
+                .build());
+    }
+
+    @Test
+    void itDoesNotNeedTheRequestBody() throws ConfigException {
+        assertFalse(policy("").readsBody());
+    }
+
+    @Test
+    void itAsksTheConfiguredRedis() throws ConfigException {
+        Step step = select(",\"password\":\"pw\",\"database\":1");
+        assertEquals(Step.Kind.REDIS, step.kind());
+        assertEquals(new RedisTarget("redis.static", 6379, "", "pw", 3000, 1), step.redisTarget());
+    }
+
+    @Test
+    void itDeclaresItsRedisForInitialisation() throws ConfigException {
+        assertEquals(Collections.singletonList(new RedisTarget("redis.static", 6379, "", "", 3000, 0)),
+                policy("").redisTargets());
+    }
+
+    @Test
+    void theScriptGetsTheRouteKeysAndHealthyThenUnhealthyHosts() throws ConfigException {
+        RedisCommand command = select("").redisCommand();
+        assertEquals(RedisScripts.SELECT, command.script());
+        assertEquals(list(KEYS.inflight(), KEYS.cleaned()), command.keys());
+        assertEquals(list("2", "10.0.0.1:8000", "10.0.0.3:8000", "10.0.0.2:8000"),
+                command.args().subList(5, command.args().size()));
+    }
+
+    @Test
+    void maxRequestCountAndTheCleanIntervalInSecondsReachTheScript() throws ConfigException {
+        RedisCommand command = select(",\"maxRequestCount\":8,\"cleanInterval\":2").redisCommand();
+        assertEquals(list("8", "120", "3600"), command.args().subList(1, 4));
+    }
+
+    @Test
+    void theChosenHostIsRoutedToAndReleasedWhenTheStreamEnds() throws ConfigException {
+        Step step = select("").onReply(ok("10.0.0.3:8000", 4, 0));
+        assertEquals(Step.Kind.ROUTE, step.kind());
+        assertEquals("10.0.0.3:8000", step.host());
+        RedisCall release = step.releases().get(0);
+        assertEquals(RedisScripts.RELEASE, release.command().script());
+        assertEquals(list(KEYS.inflight()), release.command().keys());
+        assertEquals(list("10.0.0.3:8000"), release.command().args());
+    }
+
+    @Test
+    void theRouteCarriesThePolicyNameAndInFlightCount() throws ConfigException {
+        Step step = select("").onReply(ok("10.0.0.3:8000", 4, 0));
+        assertEquals("global_least_request", step.attributes().get(Step.ATTR_POLICY));
+        assertEquals("4", step.attributes().get(Step.ATTR_INFLIGHT));
+    }
+
+    @Test
+    void aFullClusterIsRejectedWith429AndNothingToRelease() throws ConfigException {
+        Step step = select(",\"maxRequestCount\":2").onReply(full("10.0.0.1:8000", 2));
+        assertEquals(Step.Kind.REJECT, step.kind());
+        assertEquals(429, step.status());
+        assertEquals("Exceeded maximum request limit from ai-load-balancer.", step.body());
+        assertTrue(step.releases().isEmpty());
+    }
+
+    @Test
+    void aReplyOfAnUnexpectedShapeFallsBack() throws ConfigException {
+        Step step = select("").onReply(RespValue.bulkString("10.0.0.1:8000"));
+        assertEquals(FallbackReason.REDIS_BAD_REPLY, step.reason());
+    }
+
+    @Test
+    void aHostOutsideTheHealthyListFallsBackButIsStillReleased() throws ConfigException {
+        Step step = select("").onReply(ok("10.9.9.9:8000", 1, 0));
+        assertEquals(FallbackReason.UNKNOWN_HOST, step.reason());
+        assertEquals(list("10.9.9.9:8000"), step.releases().get(0).command().args());
+    }
+
+    @Test
+    void noHealthyHostFallsBackWithoutCallingRedis() throws ConfigException {
+        Step step = policy("").select(ctx(down("10.0.0.1:8000")).build());
+        assertEquals(FallbackReason.NO_HEALTHY_HOST, step.reason());
+    }
+
+    @Test
+    void anUnknownRouteNameFallsBackWithoutCallingRedis() throws ConfigException {
+        Step step = policy("").select(ctx(up("10.0.0.1:8000")).routeName(null).build());
+        assertEquals(FallbackReason.NO_ROUTE_INFO, step.reason());
+    }
+
+    @Test
+    void aNegativeCleanIntervalIsRejectedWithItsValue() {
+        ConfigException e = assertThrows(ConfigException.class, () -> policy(",\"cleanInterval\":-1"));
+        assertEquals("lb_config.cleanInterval=-1: must be an integer in [0, 525600]", e.getMessage());
+    }
+
+    @Test
+    void aNonNumericMaxRequestCountIsRejectedWithItsValue() {
+        ConfigException e = assertThrows(ConfigException.class, () -> policy(",\"maxRequestCount\":\"many\""));
+        assertEquals("lb_config.maxRequestCount=many: must be an integer >= 0", e.getMessage());
+    }
+
+    @Test
+    void enableDetailLogMustBeABoolean() {
+        ConfigException e = assertThrows(ConfigException.class, () -> policy(",\"enableDetailLog\":3"));
+        assertEquals("lb_config.enableDetailLog=3: must be true or false", e.getMessage());
+    }
+}

@@ -1,0 +1,53 @@
+package io.ailb.lb.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.util.TestConfig;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class PolicyRegistryTest {
+    @Test
+    void itKnowsTheHigressEndpointPoliciesAndTheirAliases() {
+        assertEquals(Arrays.asList("least_busy", "endpoint_metrics", "metrics_based", "global_least_request",
+                "prefix_cache"), PolicyRegistry.names());
+    }
+
+    @Test
+    void anUnknownPolicyIsRejectedListingTheKnownOnes() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"round_robin\"}")));
+        assertEquals("lb_policy: unknown policy \"round_robin\"; known policies: least_busy, endpoint_metrics, "
+                + "metrics_based, global_least_request, prefix_cache", e.getMessage());
+    }
+
+    @Test
+    void aMissingPolicyNameIsRejected() {
+        ConfigException e = assertThrows(ConfigException.class, () -> PolicyRegistry.create(TestConfig.root("{}")));
+        assertEquals("lb_policy: is required", e.getMessage());
+    }
+
+    @Test
+    void theAliasKeepsItsConfiguredName() throws ConfigException {
+        LoadBalancingPolicy policy = PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"metrics_based\"}"));
+        assertTrue(policy instanceof EndpointMetricsPolicy);
+        assertEquals("metrics_based", policy.name());
+    }
+
+    @Test
+    void anAbsentLbConfigIsReadAsEmpty() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"global_least_request\"}")));
+        assertEquals("lb_config.serviceFQDN: is required", e.getMessage());
+    }
+
+    @Test
+    void thePolicyGetsItsLbConfig() throws ConfigException {
+        LoadBalancingPolicy policy = PolicyRegistry.create(TestConfig.root(
+                "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{\"serviceFQDN\":\"r.dns\",\"servicePort\":6379}}"));
+        assertEquals("outbound|6379||r.dns", policy.redisTargets().get(0).clusterName());
+    }
+}

@@ -1,0 +1,57 @@
+package io.ailb.lb.redis;
+
+import io.ailb.lb.util.Rng;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/** The Lua scripts read straight from the resources, and select.lua calls built with the production layout. */
+final class Scripts {
+    static final LuaScript SELECT = fromResource("select");
+    static final LuaScript RELEASE = fromResource("release");
+    static final RedisKeys KEYS = RedisKeys.of("route-a", "outbound|80||llm.dns");
+
+    private Scripts() {
+    }
+
+    static LuaScript fromResource(String name) {
+        String path = "/io/ailb/lb/redis/" + name + ".lua";
+        try (InputStream in = Scripts.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + path);
+            }
+            return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Call parameters with the given cap and clean interval; in-flight TTL 3600 s, prefix TTL 1800 s. */
+    static InflightSelection.Settings settings(int maxRequestCount, int cleanIntervalSeconds) {
+        return new InflightSelection.Settings(maxRequestCount, cleanIntervalSeconds, 3600, 1800);
+    }
+
+    static RedisCommand select(RedisKeys keys, List<String> prefixHashes, List<String> healthy, List<String> unhealthy,
+            InflightSelection.Settings settings, int random) {
+        RedisCommand production = InflightSelection.command(keys, prefixHashes, healthy, unhealthy, settings, random);
+        return RedisCommand.script(SELECT, production.keys(), production.args());
+    }
+
+    static RedisCommand select(List<String> healthy) {
+        return select(KEYS, Collections.emptyList(), healthy, Collections.emptyList(), settings(0, 3600),
+                new Rng(1).nextInt(InflightSelection.randomBound()));
+    }
+
+    static RedisCommand release(RedisKeys keys, String host) {
+        RedisCommand production = InflightSelection.release(keys, host);
+        return RedisCommand.script(RELEASE, production.keys(), production.args());
+    }
+
+    static List<String> list(String... values) {
+        return Arrays.asList(values);
+    }
+}

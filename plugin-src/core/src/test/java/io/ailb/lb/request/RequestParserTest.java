@@ -1,0 +1,241 @@
+package io.ailb.lb.request;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RequestParserTest {
+    private static final String JSON = "application/json";
+
+    private static RequestInfo parse(String body) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        return RequestParser.parse(JSON, null, bytes, bytes.length);
+    }
+
+    private static String chat(String... messages) {
+        return "{\"model\":\"m\",\"messages\":[" + String.join(",", messages) + "]}";
+    }
+
+    private static String msg(String role, String content) {
+        return "{\"role\":\"" + role + "\",\"content\":\"" + content + "\"}";
+    }
+
+    private static List<String> hashes(String body) {
+        return parse(body).prefixHashes();
+    }
+
+    @Test
+    void chatBodiesYieldModelStreamTokensAndCounts() {
+        RequestInfo info = parse("{\"model\":\"qwen\",\"stream\":true,\"max_tokens\":256,\"messages\":["
+                + msg("system", "be brief") + "," + msg("user", "h\u00e9llo") + "]}");
+        assertTrue(info.hasBody());
+        assertTrue(info.parsed());
+        assertEquals("qwen", info.model());
+        assertTrue(info.stream());
+        assertEquals(256, info.maxTokens());
+        assertEquals(2, info.messageCount());
+        assertEquals(13, info.promptChars());
+        assertEquals(4, info.estimatedPromptTokens());
+        assertEquals(1, info.prefixHashes().size());
+        assertEquals(40, info.prefixHashes().get(0).length());
+    }
+
+    @Test
+    void maxCompletionTokensIsUsedWhenMaxTokensIsAbsent() {
+        assertEquals(99, parse("{\"max_completion_tokens\":99,\"messages\":[]}").maxTokens());
+        assertEquals(5, parse("{\"max_completion_tokens\":99,\"max_tokens\":5}").maxTokens());
+        assertEquals(-1, parse("{\"max_tokens\":\"5\"}").maxTokens());
+    }
+
+    @Test
+    void blocksCloseAfterEachUserMessageAndAfterTheLast() {
+        assertEquals(2, hashes(chat(msg("system", "s"), msg("user", "u1"), msg("assistant", "a"),
+                msg("user", "u2"))).size());
+        assertEquals(3, hashes(chat(msg("user", "u1"), msg("assistant", "a"), msg("user", "u2"),
+                msg("assistant", "partial"))).size());
+    }
+
+    @Test
+    void aGrowingConversationKeepsItsEarlierHashes() {
+        List<String> turn1 = hashes(chat(msg("system", "s"), msg("user", "u1")));
+        List<String> turn2 = hashes(chat(msg("system", "s"), msg("user", "u1"), msg("assistant", "a1"),
+                msg("user", "u2")));
+        List<String> turn3 = hashes(chat(msg("system", "s"), msg("user", "u1"), msg("assistant", "a1"),
+                msg("user", "u2"), msg("assistant", "a2"), msg("user", "u3")));
+        assertEquals(turn1, turn2.subList(0, 1));
+        assertEquals(turn2, turn3.subList(0, 2));
+    }
+
+    @Test
+    void swappingBlocksChangesEveryHashFromTheSwap() {
+        List<String> ab = hashes(chat(msg("user", "A"), msg("user", "B")));
+        List<String> ba = hashes(chat(msg("user", "B"), msg("user", "A")));
+        assertNotEquals(ab.get(0), ba.get(0));
+        assertNotEquals(ab.get(1), ba.get(1));
+    }
+
+    @Test
+    void repeatedIdenticalBlocksDoNotCancel() {
+        List<String> aaa = hashes(chat(msg("user", "A"), msg("user", "A"), msg("user", "A")));
+        assertEquals(3, aaa.stream().distinct().count());
+        assertNotEquals("0".repeat(40), aaa.get(1));
+    }
+
+    @Test
+    void roleAndContentBoundariesAreUnambiguous() {
+        assertNotEquals(hashes(chat(msg("user:", "x"))), hashes(chat(msg("user", ":x"))));
+        assertNotEquals(hashes(chat("{\"role\":\"user\",\"content\":[\"a\",\"bc\"]}")),
+                hashes(chat("{\"role\":\"user\",\"content\":[\"ab\",\"c\"]}")));
+    }
+
+    @Test
+    void memberOrderAndEscapingDoNotChangeTheHash() {
+        assertEquals(hashes(chat(msg("user", "A\\n"))),
+                hashes(chat("{\"content\":\"\\u0041\\n\",\"name\":\"n\",\"role\":\"user\"}")));
+    }
+
+    @Test
+    void stringContentEqualsASingleTextPart() {
+        assertEquals(hashes(chat(msg("user", "hi"))),
+                hashes(chat("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}")));
+    }
+
+    @Test
+    void textPartsAreJoinedAndCountedAsPromptText() {
+        RequestInfo info = parse(chat("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"ab\"},"
+                + "{\"text\":\"cd\",\"type\":\"text\"}]}"));
+        assertEquals(4, info.promptChars());
+        assertEquals(1, info.prefixHashes().size());
+    }
+
+    @Test
+    void theSameImageGivesTheSameBlockAndAnotherImageDoesNot() {
+        String image1 = "{\"type\":\"image_url\",\"image_url\":{\"url\":\"https://x/1.png\"}}";
+        String image2 = "{\"type\":\"image_url\",\"image_url\":{\"url\":\"https://x/2.png\"}}";
+        String text = "{\"type\":\"text\",\"text\":\"what is this?\"}";
+        List<String> first = hashes(chat("{\"role\":\"user\",\"content\":[" + text + "," + image1 + "]}"));
+        List<String> again = hashes(chat("{\"role\":\"user\",\"content\":[" + text + "," + image1 + "]}"));
+        List<String> other = hashes(chat("{\"role\":\"user\",\"content\":[" + text + "," + image2 + "]}"));
+        assertEquals(first, again);
+        assertNotEquals(first, other);
+    }
+
+    @Test
+    void messagesWithoutRoleOrContentCountAsEmptyRoleAndText() {
+        RequestInfo info = parse(chat("{\"content\":\"x\"}", "{\"role\":\"user\"}", "7"));
+        assertTrue(info.parsed());
+        assertEquals(3, info.messageCount());
+        assertEquals(2, info.prefixHashes().size());
+        assertEquals(hashes(chat("{\"content\":\"x\"}", "{\"role\":\"user\",\"content\":null}", "{}")),
+                info.prefixHashes());
+    }
+
+    @Test
+    void aShortCompletionPromptIsOneBlock() {
+        RequestInfo info = parse("{\"model\":\"m\",\"prompt\":\"once upon a time\"}");
+        assertEquals(1, info.prefixHashes().size());
+        assertEquals(1, info.messageCount());
+        assertEquals(16, info.promptChars());
+    }
+
+    @Test
+    void longCompletionPromptsShareTheHashesOfTheirCommonFullChunks() {
+        String shared = "x".repeat(5000);
+        List<String> a = hashes("{\"prompt\":\"" + shared + "tail one\"}");
+        List<String> b = hashes("{\"prompt\":\"" + shared + "another tail\"}");
+        assertEquals(3, a.size());
+        assertEquals(a.subList(0, 2), b.subList(0, 2));
+        assertNotEquals(a.get(2), b.get(2));
+    }
+
+    @Test
+    void promptArraysKeepTheirElementBoundaries() {
+        RequestInfo split = parse("{\"prompt\":[\"ab\",\"c\"]}");
+        assertEquals(2, split.messageCount());
+        assertNotEquals(split.prefixHashes(), hashes("{\"prompt\":[\"a\",\"bc\"]}"));
+    }
+
+    @Test
+    void aBodyWithoutPromptIsParsedWithNoHashes() {
+        RequestInfo info = parse("{\"model\":\"m\",\"input\":\"embed me\"}");
+        assertTrue(info.parsed());
+        assertEquals("m", info.model());
+        assertTrue(info.prefixHashes().isEmpty());
+    }
+
+    @Test
+    void binaryContentTypesAreNotParsed() {
+        byte[] body = chat(msg("user", "x")).getBytes(StandardCharsets.UTF_8);
+        assertFalse(RequestParser.parse("application/grpc", null, body, body.length).parsed());
+        assertFalse(RequestParser.parse("application/octet-stream", null, body, body.length).parsed());
+    }
+
+    @Test
+    void encodedBodiesAreNotParsedExceptIdentity() {
+        byte[] body = chat(msg("user", "x")).getBytes(StandardCharsets.UTF_8);
+        RequestInfo gzip = RequestParser.parse(JSON, "gzip", body, body.length);
+        assertFalse(gzip.parsed());
+        assertTrue(gzip.hasBody());
+        assertEquals(body.length, gzip.bodyBytes());
+        assertTrue(RequestParser.parse(JSON, "identity", body, body.length).parsed());
+    }
+
+    @Test
+    void malformedJsonIsNotParsedAndDoesNotThrow() {
+        for (String bad : new String[] {"{\"messages\":[", "not json", "[1,2]", "{\"a\":1} trailing", "\"s\""}) {
+            RequestInfo info = parse(bad);
+            assertFalse(info.parsed(), bad);
+            assertTrue(info.prefixHashes().isEmpty());
+            assertNull(info.model());
+        }
+    }
+
+    @Test
+    void anEmptyBodyHasNoBody() {
+        RequestInfo info = RequestParser.parse(JSON, null, new byte[0], 0);
+        assertFalse(info.hasBody());
+        assertFalse(info.parsed());
+    }
+
+    @Test
+    void onlyTheGivenLengthOfTheBufferIsRead() {
+        byte[] bytes = (chat(msg("user", "x")) + "garbage").getBytes(StandardCharsets.UTF_8);
+        assertTrue(RequestParser.parse(JSON, null, bytes, bytes.length - 7).parsed());
+    }
+
+    @Test
+    void aFourMebibyteMessageIsParsedWithBoundedAllocation() {
+        byte[] body = chat(msg("system", "s"), msg("user", "y".repeat(4 << 20))).getBytes(StandardCharsets.UTF_8);
+        long allocated = allocatedWhileParsing(body);
+        assertTrue(allocated < 256 * 1024, "allocated " + allocated + " bytes");
+    }
+
+    @Test
+    void fourMebibytesOfSmallMessagesAreParsedWithBoundedAllocation() {
+        StringBuilder sb = new StringBuilder("{\"messages\":[");
+        while (sb.length() < (4 << 20)) {
+            sb.append(msg("assistant", "some earlier answer with \\\"escapes\\\" and caf\u00e9")).append(',');
+        }
+        sb.append(msg("user", "last")).append("]}");
+        long allocated = allocatedWhileParsing(sb.toString().getBytes(StandardCharsets.UTF_8));
+        assertTrue(allocated < 256 * 1024, "allocated " + allocated + " bytes");
+    }
+
+    private static long allocatedWhileParsing(byte[] body) {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long threadId = Thread.currentThread().getId();
+        RequestParser.parse(JSON, null, body, body.length);
+        long before = mx.getThreadAllocatedBytes(threadId);
+        RequestInfo info = RequestParser.parse(JSON, null, body, body.length);
+        long allocated = mx.getThreadAllocatedBytes(threadId) - before;
+        assertTrue(info.parsed());
+        return allocated;
+    }
+}
