@@ -1,0 +1,277 @@
+package io.ailb.lb.flow;
+
+import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.policy.FallbackReason;
+import io.ailb.lb.policy.LoadBalancingPolicy;
+import io.ailb.lb.policy.RequestContext;
+import io.ailb.lb.policy.Step;
+import io.ailb.lb.redis.RedisCall;
+import io.ailb.lb.redis.RedisCommand;
+import io.ailb.lb.redis.RedisTarget;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The decision for one request, from the policy's first {@link Step} to the end of the stream.
+ *
+ * <p>Guarantees, whatever the order of events: the request is never left held (every path that held it resumes it,
+ * answers it locally, or the stream is gone); a failing policy, Redis error or refused override leaves the choice to
+ * the cluster's load balancer (or the rule's fallback policy); every release command a Step carries is sent exactly
+ * once — when the stream ends, or at once for a reply that arrives after the stream is gone.
+ */
+public final class RequestFlow {
+    /** Attribute naming the chosen host, as in the seed plugin's access log. */
+    public static final String ATTR_SELECTED_HOST = "selected_host";
+    /** Attribute naming why the cluster's load balancer decided. */
+    public static final String ATTR_FALLBACK = "fallback";
+
+    private final RoutePolicy route;
+    private final FlowHost host;
+    private final List<RedisCall> unsentReleases = new ArrayList<>();
+    private RequestContext context;
+    private boolean fallbackPolicyUsed;
+    private boolean waitingForRedis;
+    private boolean ended;
+
+    public RequestFlow(RoutePolicy route, FlowHost host) {
+        this.route = route;
+        this.host = host;
+    }
+
+    /**
+     * Runs the rule's policy for {@code ctx}. True: decided now, the request may go on. False: waiting for Redis; the
+     * host must hold the request until {@link FlowHost#resume} or {@link FlowHost#localReply}.
+     */
+    public boolean start(RequestContext ctx) {
+        context = ctx;
+        return apply(select(route.primary()), false);
+    }
+
+    /** True while a Redis reply is pending for this request. */
+    public boolean waitingForRedis() {
+        return waitingForRedis;
+    }
+
+    /** The stream is over (completed, answered locally, reset): send what must be released. Idempotent. */
+    public void onStreamEnd() {
+        ended = true;
+        sendReleases();
+    }
+
+    private Step select(LoadBalancingPolicy policy) {
+        try {
+            return policy.select(context);
+        } catch (RuntimeException e) {
+            host.warn("policy " + policy.name() + " failed: " + e);
+            return Step.fallback(FallbackReason.INTERNAL_ERROR).withAttribute(Step.ATTR_POLICY, policy.name());
+        }
+    }
+
+    /** Carries out one Step; {@code async} is true when the request is held and must be resumed. */
+    private boolean apply(Step step, boolean async) {
+        unsentReleases.addAll(step.releases());
+        if (ended) {
+            sendReleases();
+        }
+        switch (step.kind()) {
+            case REDIS:
+                return sendDecisionCall(step, async);
+            case REJECT:
+                reject(step);
+                return true;
+            case ROUTE:
+                routeTo(step);
+                break;
+            default:
+                if (tryFallbackPolicy(step)) {
+                    return apply(select(route.fallback()), async);
+                }
+                leaveToCluster(step);
+                break;
+        }
+        if (async && !ended) {
+            host.resume();
+        }
+        return true;
+    }
+
+    private boolean sendDecisionCall(Step step, boolean async) {
+        long sentAt = host.nowMillis();
+        boolean sent = send(host, step.redisTarget(), step.redisCommand(), new RedisReplyHandler() {
+            @Override
+            public void onReply(RespValue reply) {
+                waitingForRedis = false;
+                host.record(FlowMetrics.REDIS_LATENCY_MS, host.nowMillis() - sentAt);
+                if (reply.isError()) {
+                    host.count(FlowMetrics.REDIS_ERRORS);
+                    host.warn("redis error reply: " + reply.asString());
+                    apply(redisFailure(step), true);
+                    return;
+                }
+                apply(next(step, reply), true);
+            }
+
+            @Override
+            public void onFailure(String reason) {
+                waitingForRedis = false;
+                host.count(FlowMetrics.REDIS_ERRORS);
+                host.warn("redis call failed: " + reason);
+                apply(redisFailure(step), true);
+            }
+        });
+        if (!sent) {
+            host.count(FlowMetrics.REDIS_ERRORS);
+            return apply(redisFailure(step), async);
+        }
+        waitingForRedis = true;
+        return false;
+    }
+
+    private Step next(Step step, RespValue reply) {
+        try {
+            return step.onReply(reply);
+        } catch (RuntimeException e) {
+            host.warn("policy failed on redis reply " + reply + ": " + e);
+            return carrying(Step.fallback(FallbackReason.REDIS_BAD_REPLY), step);
+        }
+    }
+
+    private static Step redisFailure(Step step) {
+        return carrying(Step.fallback(FallbackReason.REDIS_ERROR), step);
+    }
+
+    private boolean tryFallbackPolicy(Step step) {
+        // No healthy host defeats every policy alike; a stream already gone needs no decision.
+        if (fallbackPolicyUsed || route.fallback() == null || ended
+                || step.reason() == FallbackReason.NO_HEALTHY_HOST) {
+            return false;
+        }
+        fallbackPolicyUsed = true;
+        host.count(FlowMetrics.fallback(step.reason()));
+        host.count(FlowMetrics.FALLBACK_POLICY_USED);
+        return true;
+    }
+
+    private void routeTo(Step step) {
+        if (ended) {
+            return;
+        }
+        Map<String, String> attributes = new LinkedHashMap<>(step.attributes());
+        attributes.put(ATTR_SELECTED_HOST, step.host());
+        String policy = policyName(step);
+        if (host.overrideUpstream(step.host())) {
+            host.count(FlowMetrics.routed(policy));
+        } else {
+            host.count(FlowMetrics.OVERRIDE_FAILED);
+            attributes.put(ATTR_FALLBACK, "override_failed");
+        }
+        String depth = attributes.get(Step.ATTR_PREFIX_LENGTH);
+        if (depth != null) {
+            host.record(FlowMetrics.PREFIX_MATCH_DEPTH, parseOrZero(depth));
+        }
+        host.decided(attributes);
+    }
+
+    private void reject(Step step) {
+        if (ended) {
+            return;
+        }
+        host.count(FlowMetrics.rejected(policyName(step)));
+        Map<String, String> attributes = new LinkedHashMap<>(step.attributes());
+        attributes.put("rejected", Integer.toString(step.status()));
+        host.decided(attributes);
+        host.localReply(step.status(), step.body());
+    }
+
+    private void leaveToCluster(Step step) {
+        host.count(FlowMetrics.fallback(step.reason()));
+        if (ended) {
+            return;
+        }
+        Map<String, String> attributes = new LinkedHashMap<>(step.attributes());
+        attributes.put(ATTR_FALLBACK, step.reason().name().toLowerCase());
+        host.decided(attributes);
+    }
+
+    private String policyName(Step step) {
+        String name = step.attributes().get(Step.ATTR_POLICY);
+        return name != null ? name : route.primary().name();
+    }
+
+    private void sendReleases() {
+        if (unsentReleases.isEmpty()) {
+            return;
+        }
+        List<RedisCall> releases = new ArrayList<>(unsentReleases);
+        unsentReleases.clear();
+        for (RedisCall release : releases) {
+            boolean sent = send(host, release.target(), release.command(), new RedisReplyHandler() {
+                @Override
+                public void onReply(RespValue reply) {
+                    if (reply.isError()) {
+                        host.count(FlowMetrics.REDIS_ERRORS);
+                        host.warn("release " + release + " failed: " + reply.asString());
+                    }
+                }
+
+                @Override
+                public void onFailure(String reason) {
+                    host.count(FlowMetrics.REDIS_ERRORS);
+                    host.warn("release " + release + " failed: " + reason);
+                }
+            });
+            if (sent) {
+                host.count(FlowMetrics.RELEASES_SENT);
+            } else {
+                host.count(FlowMetrics.REDIS_ERRORS);
+                host.warn("release " + release + " could not be sent");
+            }
+        }
+    }
+
+    /**
+     * Sends a command; a script goes out as EVALSHA and is sent once more as EVAL when Redis does not know it yet
+     * (after a restart or on a new server), so the script text crosses the network only when needed.
+     */
+    static boolean send(FlowHost host, RedisTarget target, RedisCommand command, RedisReplyHandler handler) {
+        if (!command.isScript()) {
+            return host.sendRedis(target, command.encode(), handler);
+        }
+        return host.sendRedis(target, command.encodeEvalSha(), new RedisReplyHandler() {
+            @Override
+            public void onReply(RespValue reply) {
+                if (reply.isError() && "NOSCRIPT".equals(reply.errorCode())) {
+                    if (!host.sendRedis(target, command.encodeEval(), handler)) {
+                        handler.onFailure("EVAL after NOSCRIPT could not be sent");
+                    }
+                    return;
+                }
+                handler.onReply(reply);
+            }
+
+            @Override
+            public void onFailure(String reason) {
+                handler.onFailure(reason);
+            }
+        });
+    }
+
+    /** {@code fallback} with the attributes of the Step it replaces, so the log still names the policy. */
+    private static Step carrying(Step fallback, Step replaced) {
+        Step out = fallback;
+        for (Map.Entry<String, String> attribute : replaced.attributes().entrySet()) {
+            out = out.withAttribute(attribute.getKey(), attribute.getValue());
+        }
+        return out;
+    }
+
+    private static long parseOrZero(String digits) {
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.ailb.lb.flow;
+
+import io.ailb.lb.policy.LoadBalancingPolicy;
+
+/** The policies of one configured rule: the main one and, optionally, the one used when it fails. */
+public final class RoutePolicy {
+    private final String rulePath;
+    private final LoadBalancingPolicy primary;
+    private final LoadBalancingPolicy fallback;
+
+    RoutePolicy(String rulePath, LoadBalancingPolicy primary, LoadBalancingPolicy fallback) {
+        this.rulePath = rulePath;
+        this.primary = primary;
+        this.fallback = fallback;
+    }
+
+    /** {@code _rules_[2]} or {@code global}. */
+    public String rulePath() {
+        return rulePath;
+    }
+
+    public LoadBalancingPolicy primary() {
+        return primary;
+    }
+
+    /** The {@code fallback_policy} when {@code fallback_on_error} is on; null otherwise. */
+    public LoadBalancingPolicy fallback() {
+        return fallback;
+    }
+
+    /** True when either policy needs the request body. */
+    public boolean readsBody() {
+        return primary.readsBody() || (fallback != null && fallback.readsBody());
+    }
+}

@@ -1,0 +1,110 @@
+package io.ailb.lb.flow;
+
+import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.LbRule;
+import io.ailb.lb.config.PluginConfig;
+import io.ailb.lb.policy.LoadBalancingPolicy;
+import io.ailb.lb.policy.PolicyRegistry;
+import io.ailb.lb.policy.ScrapeRequest;
+import io.ailb.lb.redis.RedisTarget;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A validated plugin configuration with its policies built: one {@link RoutePolicy} per rule. A new configuration
+ * builds a new table; requests already under way keep the policies they started with.
+ */
+public final class RouteTable {
+    private final PluginConfig config;
+    private final Map<LbRule, RoutePolicy> byRule;
+    private final List<LoadBalancingPolicy> policies;
+
+    private RouteTable(PluginConfig config, Map<LbRule, RoutePolicy> byRule, List<LoadBalancingPolicy> policies) {
+        this.config = config;
+        this.byRule = byRule;
+        this.policies = policies;
+    }
+
+    /** Parses, validates and builds everything; the first problem is reported with the field's path. */
+    public static RouteTable parse(byte[] pluginConfigJson) throws ConfigException {
+        PluginConfig config = PluginConfig.parse(pluginConfigJson);
+        Map<LbRule, RoutePolicy> byRule = new HashMap<>();
+        List<LoadBalancingPolicy> policies = new ArrayList<>();
+        for (LbRule rule : config.all()) {
+            String prefix = rule.path().equals("global") ? "" : rule.path() + ".";
+            LoadBalancingPolicy primary = PolicyRegistry.create(rule.policy(), prefix + "lb_policy", rule.lbConfig());
+            LoadBalancingPolicy fallback = null;
+            if (rule.fallbackPolicy() != null) {
+                // Validated even when fallback_on_error is off, so a typo never waits for the first outage.
+                fallback = PolicyRegistry.create(rule.fallbackPolicy(), prefix + "fallback_policy", rule.lbConfig());
+                policies.add(fallback);
+            }
+            policies.add(primary);
+            byRule.put(rule, new RoutePolicy(rule.path(), primary, rule.fallbackOnError() ? fallback : null));
+        }
+        return new RouteTable(config, byRule, Collections.unmodifiableList(policies));
+    }
+
+    /** The policies for a request, or null when no rule applies (the plugin leaves the request alone). */
+    public RoutePolicy match(String routeName, String authority, String clusterName) {
+        LbRule rule = config.match(routeName, authority, clusterName);
+        return rule == null ? null : byRule.get(rule);
+    }
+
+    /** Every distinct Redis service the policies use, to initialise once at configure time. */
+    public List<RedisTarget> redisTargets() {
+        Set<RedisTarget> targets = new LinkedHashSet<>();
+        for (LoadBalancingPolicy policy : policies) {
+            targets.addAll(policy.redisTargets());
+        }
+        return new ArrayList<>(targets);
+    }
+
+    /** The shortest tick period any policy asks for; 0 when none needs ticks. */
+    public long tickPeriodMillis() {
+        long period = 0;
+        for (LoadBalancingPolicy policy : policies) {
+            long wanted = policy.tickPeriodMillis();
+            if (wanted > 0 && (period == 0 || wanted < period)) {
+                period = wanted;
+            }
+        }
+        return period;
+    }
+
+    /** The scrapes due now, each paired with the policy that must receive its result. */
+    public List<ScrapeJob> onTick(long nowMillis) {
+        List<ScrapeJob> jobs = new ArrayList<>();
+        for (LoadBalancingPolicy policy : policies) {
+            for (ScrapeRequest request : policy.onTick(nowMillis)) {
+                jobs.add(new ScrapeJob(policy, request));
+            }
+        }
+        return jobs;
+    }
+
+    /** A metrics scrape and the policy waiting for it. */
+    public static final class ScrapeJob {
+        private final LoadBalancingPolicy policy;
+        private final ScrapeRequest request;
+
+        ScrapeJob(LoadBalancingPolicy policy, ScrapeRequest request) {
+            this.policy = policy;
+            this.request = request;
+        }
+
+        public ScrapeRequest request() {
+            return request;
+        }
+
+        /** Hands the outcome back: HTTP status (0 = failed) and body (null when none). */
+        public void complete(int httpStatus, String body, long nowMillis) {
+            policy.onScrapeResult(request.host(), httpStatus, body, nowMillis);
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package io.ailb.lb.flow;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.model.Endpoint;
+import io.ailb.lb.policy.FallbackReason;
+import io.ailb.lb.policy.RequestContext;
+import io.ailb.lb.request.RequestInfo;
+import io.ailb.lb.util.Rng;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RequestFlowTest {
+    private static final String GLR = "{\"lb_policy\":\"global_least_request\","
+            + "\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}";
+    private static final String A = "10.0.0.1:8000";
+    private static final String B = "10.0.0.2:8000";
+
+    private final ScriptedFlowHost host = new ScriptedFlowHost();
+
+    private static RespValue chosen(String hostAddress, long count) {
+        return RespValue.array(RespValue.bulkString("ok"), RespValue.bulkString(hostAddress),
+                RespValue.integer(count), RespValue.integer(0));
+    }
+
+    private static RequestContext request(Endpoint... endpoints) {
+        return RequestContext.builder().routeName("chat").clusterName("outbound|8000||llm.static")
+                .authority("llm.example.com").request(RequestInfo.noBody()).endpoints(List.of(endpoints))
+                .nowMillis(1_000).random(new Rng(7)).build();
+    }
+
+    private static RequestContext twoHealthyHosts() {
+        return request(new Endpoint(A, true, null), new Endpoint(B, true, null));
+    }
+
+    private RequestFlow flow(String config) throws ConfigException {
+        RouteTable table = RouteTable.parse(config.getBytes(StandardCharsets.UTF_8));
+        return new RequestFlow(table.match("chat", "llm.example.com", "outbound|8000||llm.static"), host);
+    }
+
+    @Test
+    void redisChoiceOverridesTheUpstreamAndResumesTheHeldRequestOnce() throws Exception {
+        RequestFlow flow = flow(GLR);
+
+        assertFalse(flow.start(twoHealthyHosts()), "held until Redis answers");
+        assertEquals(1, host.commandsStartingWith("EVALSHA"));
+        host.reply(chosen(B, 1));
+
+        assertEquals(List.of(B), host.overrides);
+        assertEquals(1, host.resumes);
+        assertEquals(B, host.decisions.get(0).get(RequestFlow.ATTR_SELECTED_HOST));
+        assertEquals("global_least_request", host.decisions.get(0).get("lb_policy"));
+    }
+
+    @Test
+    void theInflightCountIsReleasedExactlyOnceWhenTheStreamEnds() throws Exception {
+        RequestFlow flow = flow(GLR);
+        flow.start(twoHealthyHosts());
+        host.reply(chosen(A, 1));
+        assertTrue(host.pending.isEmpty(), "nothing released before the stream ends");
+
+        flow.onStreamEnd();
+        flow.onStreamEnd();
+
+        assertEquals(1, host.pending.size());
+        assertTrue(host.pending.peek().command.contains(A), host.pending.peek().command);
+    }
+
+    @Test
+    void aScriptRedisDoesNotKnowIsSentOnceMoreWithItsSource() throws Exception {
+        RequestFlow flow = flow(GLR);
+        flow.start(twoHealthyHosts());
+
+        host.reply(RespValue.error("NOSCRIPT No matching script. Please use EVAL."));
+        assertEquals(1, host.commandsStartingWith("EVAL "), host.sentCommands.toString());
+        host.reply(chosen(A, 1));
+
+        assertEquals(List.of(A), host.overrides);
+        assertEquals(1, host.resumes);
+    }
+
+    @Test
+    void aReplyArrivingAfterTheStreamWasResetReleasesAtOnceAndTouchesNothingElse() throws Exception {
+        RequestFlow flow = flow(GLR);
+        flow.start(twoHealthyHosts());
+
+        flow.onStreamEnd();
+        host.reply(chosen(A, 1));
+
+        assertTrue(host.overrides.isEmpty());
+        assertEquals(0, host.resumes);
+        assertEquals(1, host.pending.size(), "the release went out with the late reply");
+        assertTrue(host.pending.peek().command.contains(A));
+        flow.onStreamEnd();
+        assertEquals(1, host.pending.size(), "and only once");
+    }
+
+    @Test
+    void aRefusedOverrideStillResumesAndStillReleases() throws Exception {
+        host.acceptOverride = false;
+        RequestFlow flow = flow(GLR);
+        flow.start(twoHealthyHosts());
+        host.reply(chosen(A, 1));
+
+        assertEquals(1, host.resumes);
+        assertEquals(1, host.counters.get(FlowMetrics.OVERRIDE_FAILED));
+        flow.onStreamEnd();
+        assertEquals(1, host.pending.size());
+    }
+
+    @Test
+    void aRedisFailureLeavesTheChoiceToTheClusterAndResumes() throws Exception {
+        RequestFlow flow = flow(GLR);
+        flow.start(twoHealthyHosts());
+        host.fail("connection reset");
+
+        assertTrue(host.overrides.isEmpty());
+        assertEquals(1, host.resumes);
+        assertEquals(1, host.counters.get(FlowMetrics.fallback(FallbackReason.REDIS_ERROR)));
+        assertEquals("redis_error", host.decisions.get(0).get(RequestFlow.ATTR_FALLBACK));
+        flow.onStreamEnd();
+        assertTrue(host.pending.isEmpty(), "nothing was counted, so nothing is released");
+    }
+
+    @Test
+    void aRedisThatCannotBeReachedDecidesAtOnceWithoutHoldingTheRequest() throws Exception {
+        host.acceptRedis = false;
+        RequestFlow flow = flow(GLR);
+
+        assertTrue(flow.start(twoHealthyHosts()));
+        assertEquals(0, host.resumes, "never held, so never resumed");
+        assertEquals(1, host.counters.get(FlowMetrics.fallback(FallbackReason.REDIS_ERROR)));
+    }
+
+    @Test
+    void aFullBackendIsAnsweredWith429AndNothingIsReleased() throws Exception {
+        RequestFlow flow = flow(GLR.replace("6379}", "6379,\"maxRequestCount\":2}"));
+        flow.start(twoHealthyHosts());
+        host.reply(RespValue.array(RespValue.bulkString("full"), RespValue.bulkString(A), RespValue.integer(2)));
+
+        assertEquals(429, host.localReplyStatus);
+        assertEquals(0, host.resumes, "a local reply ends the request; resuming it would be wrong");
+        flow.onStreamEnd();
+        assertTrue(host.pending.isEmpty());
+    }
+
+    @Test
+    void noHealthyHostFallsBackWithoutAskingRedis() throws Exception {
+        RequestFlow flow = flow(GLR);
+
+        assertTrue(flow.start(request(new Endpoint(A, false, null))));
+        assertTrue(host.sentCommands.isEmpty());
+        assertEquals(1, host.counters.get(FlowMetrics.fallback(FallbackReason.NO_HEALTHY_HOST)));
+    }
+
+    @Test
+    void theRulesFallbackPolicyTakesOverWhenRedisFails() throws Exception {
+        String metrics = "vllm:num_requests_waiting 0\nvllm:num_requests_running 1\nvllm:gpu_cache_usage_perc 0.1\n";
+        String busy = "vllm:num_requests_waiting 9\nvllm:num_requests_running 9\nvllm:gpu_cache_usage_perc 0.9\n";
+        RequestFlow flow = flow("{\"lb_policy\":\"prefix_cache\",\"fallback_policy\":\"least_busy\","
+                + "\"fallback_on_error\":true,\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}");
+        flow.start(request(new Endpoint(A, true, busy), new Endpoint(B, true, metrics)));
+
+        host.fail("timeout");
+
+        assertEquals(List.of(B), host.overrides, "least_busy picked the idle backend");
+        assertEquals(1, host.resumes);
+        assertEquals(1, host.counters.get(FlowMetrics.FALLBACK_POLICY_USED));
+    }
+
+    @Test
+    void aFallbackPolicyIsOnlyUsedWhenFallbackOnErrorIsOn() throws Exception {
+        RequestFlow flow = flow("{\"lb_policy\":\"global_least_request\",\"fallback_policy\":\"least_busy\","
+                + "\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}");
+        flow.start(twoHealthyHosts());
+        host.fail("timeout");
+
+        assertTrue(host.overrides.isEmpty());
+        assertEquals(null, host.counters.get(FlowMetrics.FALLBACK_POLICY_USED));
+    }
+
+    @Test
+    void anUnknownFallbackPolicyIsAConfigurationError() {
+        ConfigException error = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+                () -> RouteTable.parse(("{\"_rules_\":[{\"_match_route_\":[\"chat\"],\"lb_policy\":\"prefix_cache\","
+                        + "\"fallback_policy\":\"fastest\",\"lb_config\":{\"serviceFQDN\":\"r\",\"servicePort\":1}}]}")
+                        .getBytes(StandardCharsets.UTF_8)));
+        assertTrue(error.getMessage().startsWith("_rules_[0].fallback_policy"), error.getMessage());
+        assertTrue(error.getMessage().contains("fastest"), error.getMessage());
+    }
+}
