@@ -37,6 +37,8 @@ public final class JsonReader {
     private final int maxDepth;
     /** Per open container: true for an object. */
     private final boolean[] objectAt;
+    /** One encoded escape for {@link #stringUtf8(ByteSink)}. */
+    private final byte[] scratch = new byte[4];
     private int depth;
     private int pos;
     private int state = START;
@@ -224,7 +226,6 @@ public final class JsonReader {
             sink.write(data, start, end - start);
             return countCodePoints(data, start, end);
         }
-        byte[] scratch = new byte[4];
         int codePoints = 0;
         int segment = start;
         int i = start;

@@ -131,13 +131,17 @@ public final class RuleMatcher {
         if (clusterName == null) {
             return false;
         }
-        String[] parts = clusterName.split("\\|", -1);
-        if (parts.length != 4) {
+        // Exactly four '|'-separated fields: direction, port, subset, fqdn.
+        int first = clusterName.indexOf('|');
+        int second = first < 0 ? -1 : clusterName.indexOf('|', first + 1);
+        int third = second < 0 ? -1 : clusterName.indexOf('|', second + 1);
+        if (third < 0 || clusterName.indexOf('|', third + 1) >= 0) {
             return false;
         }
-        int port = port(parts[1]);
+        int port = port(clusterName.substring(first + 1, second));
+        String fqdn = clusterName.substring(third + 1);
         for (int i = 0; i < serviceHosts.length; i++) {
-            if (serviceHosts[i].equals(parts[3]) && (servicePorts[i] == 0 || servicePorts[i] == port)) {
+            if (serviceHosts[i].equals(fqdn) && (servicePorts[i] == 0 || servicePorts[i] == port)) {
                 return true;
             }
         }

@@ -38,10 +38,6 @@ public final class InflightSelection {
             this.inflightTtlSeconds = inflightTtlSeconds;
             this.prefixTtlSeconds = prefixTtlSeconds;
         }
-
-        public int maxRequestCount() {
-            return maxRequestCount;
-        }
     }
 
     /**

@@ -129,6 +129,13 @@ class PluginConfigTest {
     }
 
     @Test
+    void clusterNamesWithoutFourFieldsNeverMatchServices() throws ConfigException {
+        PluginConfig c = rules("\"_match_service_\":[\"s.dns\"]");
+        assertNull(c.match(null, null, "outbound|80|s.dns"));
+        assertNull(c.match(null, null, "outbound|80||s.dns|x"));
+    }
+
+    @Test
     void severalMatcherKindsInOneRuleMustAllMatch() throws ConfigException {
         PluginConfig c = rules("\"_match_route_\":[\"r\"],\"_match_service_\":[\"s.dns\"]");
         assertTrue(c.match("r", null, "outbound|80||s.dns") != null);

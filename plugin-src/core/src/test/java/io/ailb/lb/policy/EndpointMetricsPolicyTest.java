@@ -241,5 +241,4 @@ class EndpointMetricsPolicyTest {
                 .select(ctx(up("a", Samples.vllm(0, 0))).build());
         assertEquals("least_busy", step.attributes().get(Step.ATTR_POLICY));
     }
-
 }

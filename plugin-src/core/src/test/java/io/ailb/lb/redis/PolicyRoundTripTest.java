@@ -1,0 +1,102 @@
+package io.ailb.lb.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.model.Endpoint;
+import io.ailb.lb.policy.LoadBalancingPolicy;
+import io.ailb.lb.policy.PolicyRegistry;
+import io.ailb.lb.policy.RequestContext;
+import io.ailb.lb.policy.Step;
+import io.ailb.lb.request.RequestInfo;
+import io.ailb.lb.request.RequestParser;
+import io.ailb.lb.util.Rng;
+import io.ailb.lb.util.TestConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The policies' Steps executed the way the shell does, against a real Redis. */
+class PolicyRoundTripTest {
+    private static final String ROUTE = "route";
+    private static final String CLUSTER = "outbound|80||llm.static";
+
+    private TestRedis redis;
+
+    @BeforeEach
+    void connect() throws IOException {
+        redis = TestRedis.connect();
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        redis.close();
+    }
+
+    private static LoadBalancingPolicy policy(String name, String extra) throws ConfigException {
+        return PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"" + name + "\",\"lb_config\":{"
+                + "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379" + extra + "}}"));
+    }
+
+    private Step execute(LoadBalancingPolicy policy, long seed) {
+        return execute(policy, seed, null);
+    }
+
+    private Step execute(LoadBalancingPolicy policy, long seed, String body) {
+        RequestInfo request = body == null ? RequestInfo.noBody()
+                : RequestParser.parse("application/json", null, body.getBytes(StandardCharsets.UTF_8), body.length());
+        Step step = policy.select(RequestContext.builder().routeName(ROUTE).clusterName(CLUSTER)
+                .endpoints(Arrays.asList(new Endpoint("a:1", true, null), new Endpoint("b:1", true, null)))
+                .request(request).random(new Rng(seed)).build());
+        while (step.kind() == Step.Kind.REDIS) {
+            step = step.onReply(redis.run(step.redisCommand()));
+        }
+        return step;
+    }
+
+    private void releaseAll(Step step) {
+        for (RedisCall call : step.releases()) {
+            redis.run(call.command());
+        }
+    }
+
+    @Test
+    void concurrentRequestsSpreadOverTheHostsAndReleasesBringTheCountsBackToZero() throws ConfigException {
+        LoadBalancingPolicy policy = policy("global_least_request", "");
+        Step first = execute(policy, 1);
+        Step second = execute(policy, 2);
+        assertEquals(2, Arrays.asList(first.host(), second.host()).stream().distinct().count());
+        releaseAll(first);
+        releaseAll(second);
+        assertEquals(0, redis.call("HLEN", RedisKeys.of(ROUTE, CLUSTER).inflight()).asLong());
+    }
+
+    @Test
+    void theRequestPastMaxRequestCountIsRejected() throws ConfigException {
+        LoadBalancingPolicy policy = policy("global_least_request", ",\"maxRequestCount\":1");
+        execute(policy, 1);
+        execute(policy, 2);
+        Step third = execute(policy, 3);
+        assertEquals(429, third.status());
+        assertTrue(third.releases().isEmpty());
+    }
+
+    @Test
+    void aFollowUpTurnReturnsToTheHostThatServedTheConversation() throws ConfigException {
+        LoadBalancingPolicy policy = policy("prefix_cache", "");
+        String turn1 = "{\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}";
+        String turn2 = "{\"messages\":[{\"role\":\"user\",\"content\":\"hello\"},"
+                + "{\"role\":\"assistant\",\"content\":\"hi\"},{\"role\":\"user\",\"content\":\"more\"}]}";
+        Step first = execute(policy, 1, turn1);
+        releaseAll(first);
+        // The other host is now less loaded, yet the conversation stays where its KV cache is.
+        redis.call("HSET", RedisKeys.of(ROUTE, CLUSTER).inflight(), first.host(), "5");
+        Step second = execute(policy, 2, turn2);
+        assertEquals(first.host(), second.host());
+        assertEquals("1", second.attributes().get(Step.ATTR_PREFIX_LENGTH));
+    }
+}
