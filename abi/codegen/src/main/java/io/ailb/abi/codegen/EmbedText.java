@@ -11,7 +11,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Embeds text files as Java String constants, for code compiled to Wasm (TeaVM cannot load resources at run time).
@@ -123,7 +122,7 @@ public final class EmbedText {
         if (name.length() == 0 || Character.isDigit(name.charAt(0))) {
             name.insert(0, '_');
         }
-        return name.toString().toUpperCase(Locale.ROOT);
+        return name.toString();
     }
 
     /** One literal per source line joined with {@code +}, so the generated file stays readable. */

@@ -70,7 +70,7 @@ public final class RequestParser {
         if (body == null || length <= 0) {
             return RequestInfo.noBody();
         }
-        if (isBinary(contentType) || isEncoded(contentEncoding)) {
+        if (!inspectable(contentType, contentEncoding)) {
             return RequestInfo.unparsed(length);
         }
         RequestParser parser = new RequestParser(body, length);
@@ -80,6 +80,14 @@ public final class RequestParser {
             return RequestInfo.unparsed(length);
         }
         return parser.result(length);
+    }
+
+    /**
+     * False for bodies this parser never reads (binary or compressed), so a gateway need not buffer them: they are
+     * decided at the headers and streamed through.
+     */
+    public static boolean inspectable(String contentType, String contentEncoding) {
+        return !isBinary(contentType) && !isEncoded(contentEncoding);
     }
 
     private static boolean isBinary(String contentType) {

@@ -1,0 +1,124 @@
+package io.ailb.lb.shell;
+
+import io.ailb.lb.flow.RequestFlow;
+import io.ailb.lb.flow.RoutePolicy;
+import io.ailb.lb.flow.RouteTable;
+import io.ailb.lb.model.Endpoint;
+import io.ailb.lb.policy.RequestContext;
+import io.ailb.lb.request.RequestInfo;
+import io.ailb.lb.request.RequestParser;
+import io.ailb.proxywasm.Buffer;
+import io.ailb.proxywasm.Clock;
+import io.ailb.proxywasm.DataStatus;
+import io.ailb.proxywasm.HeaderStatus;
+import io.ailb.proxywasm.Headers;
+import io.ailb.proxywasm.HttpContext;
+import io.ailb.proxywasm.Log;
+import io.ailb.proxywasm.Properties;
+import io.ailb.proxywasm.UpstreamHost;
+import io.ailb.proxywasm.Upstreams;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One request. Headers are held only when a body will follow and the policy reads it; a request whose headers end
+ * the stream is decided at once, so it can never wait for a body that will not come.
+ */
+final class LoadBalancerStream extends HttpContext {
+    private final LoadBalancerRoot root;
+    private RoutePolicy route;
+    private String routeName;
+    private String clusterName;
+    private String authority;
+    private String contentType;
+    private String contentEncoding;
+    private RequestFlow flow;
+
+    LoadBalancerStream(int contextId, LoadBalancerRoot root) {
+        super(contextId);
+        this.root = root;
+    }
+
+    @Override
+    public HeaderStatus onRequestHeaders(int headerCount, boolean endOfStream) {
+        RouteTable table = root.table();
+        if (table == null) {
+            return HeaderStatus.CONTINUE;
+        }
+        routeName = Properties.getString("route_name").orElse(null);
+        clusterName = Properties.getString("cluster_name").orElse(null);
+        Headers headers = Headers.request();
+        authority = headers.get(":authority").orElse(null);
+        route = table.match(routeName, authority, clusterName);
+        if (route == null) {
+            return HeaderStatus.CONTINUE;
+        }
+        contentType = headers.get("content-type").orElse(null);
+        contentEncoding = headers.get("content-encoding").orElse(null);
+        if (endOfStream) {
+            return decide(RequestInfo.noBody()) ? HeaderStatus.CONTINUE : HeaderStatus.STOP_ITERATION;
+        }
+        if (!route.readsBody() || !RequestParser.inspectable(contentType, contentEncoding)) {
+            // The body is not needed or cannot be read: decide now, let the body stream through untouched.
+            return decide(RequestInfo.unparsed(0)) ? HeaderStatus.CONTINUE : HeaderStatus.STOP_ITERATION;
+        }
+        return HeaderStatus.STOP_ITERATION;
+    }
+
+    @Override
+    public DataStatus onRequestBody(int bodySize, boolean endOfStream) {
+        if (route == null) {
+            return DataStatus.CONTINUE;
+        }
+        if (flow != null) {
+            // Decided at the headers; while Redis has not answered, the body waits with the headers.
+            return flow.waitingForRedis() ? DataStatus.STOP_ITERATION_AND_BUFFER : DataStatus.CONTINUE;
+        }
+        if (!endOfStream) {
+            return DataStatus.STOP_ITERATION_AND_BUFFER;
+        }
+        byte[] body = Buffer.requestBody().get(0, bodySize);
+        RequestInfo info = RequestParser.parse(contentType, contentEncoding, body, body.length);
+        return decide(info) ? DataStatus.CONTINUE : DataStatus.STOP_ITERATION_AND_BUFFER;
+    }
+
+    @Override
+    public void onLog() {
+        endFlow();
+    }
+
+    @Override
+    public void onDelete() {
+        endFlow();
+    }
+
+    private void endFlow() {
+        if (flow != null) {
+            flow.onStreamEnd();
+        }
+    }
+
+    /** True when decided now; false when the request waits for Redis. */
+    private boolean decide(RequestInfo info) {
+        flow = new RequestFlow(route, new StreamHost(root));
+        try {
+            RequestContext ctx = RequestContext.builder().routeName(routeName).clusterName(clusterName)
+                    .authority(authority).request(info).endpoints(endpoints()).nowMillis(Clock.nowMillis())
+                    .random(root.random()).build();
+            return flow.start(ctx);
+        } catch (RuntimeException e) {
+            // Fail open: the cluster's own load balancer decides.
+            Log.error("ai-load-balancer: decision failed, using the cluster's load balancer: " + e);
+            return !flow.waitingForRedis();
+        }
+    }
+
+    private static List<Endpoint> endpoints() {
+        List<UpstreamHost> hosts = Upstreams.hosts();
+        List<Endpoint> endpoints = new ArrayList<>(hosts.size());
+        for (UpstreamHost host : hosts) {
+            endpoints.add(Endpoint.fromHostInfo(host.address(), host.info()));
+        }
+        return endpoints;
+    }
+}
