@@ -1,9 +1,11 @@
 // Loads one proxy-wasm module in Node's V8 (Envoy's default engine) the way Envoy starts a VM, with every import
 // stubbed, and prints one result per line as "key<TAB>value" for V8LoadTest to parse.
-// Usage: node v8-load.js <file.wasm>
+// Usage: node v8-load.js <file.wasm> [proxy-wasm-abi.json]
 'use strict';
 const fs = require('fs');
 const crypto = require('crypto');
+// Lets Module.imports/exports report function signatures (Node 20: behind this V8 flag; set before any compile).
+try { require('v8').setFlagsFromString('--experimental-wasm-type-reflection'); } catch (e) { /* types stay unknown */ }
 
 const out = (key, value) => process.stdout.write(key + '\t' + String(value).replace(/[\t\r\n]/g, ' ') + '\n');
 const fail = (phase, e) => { out('error', phase + ': ' + (e && e.message ? e.message : e)); out('end', 'failed'); process.exit(0); };
@@ -20,6 +22,7 @@ async function main() {
   out('compile', 'ok');
   for (const i of WebAssembly.Module.imports(module)) out('import', i.module + '.' + i.name + ' ' + i.kind);
   for (const e of WebAssembly.Module.exports(module)) out('export', e.name + ' ' + e.kind);
+  if (process.argv[3]) checkAgainstSpec(module, JSON.parse(fs.readFileSync(process.argv[3], 'utf8')));
 
   // Stubs need the guest's memory, known only after instantiation; re-read buffer each time (memory.grow detaches it).
   let memory = null;
@@ -93,6 +96,30 @@ async function main() {
 
   for (const [key, n] of calls) out('call', key + ' ' + n);
   out('end', 'ok');
+}
+
+// Like Envoy's linker: every import must be one the host provides, with the same signature; known exports too.
+function checkAgainstSpec(module, spec) {
+  const signature = f => f.params.map(p => p.type).join(',') + '->' + f.results.join(',');
+  const typed = t => t ? t.parameters.join(',') + '->' + t.results.join(',') : null;
+  const provided = new Map();
+  for (const f of spec.imports.concat(spec.wasiImports)) provided.set(f.module + '.' + f.name, signature(f));
+  const expected = new Map(spec.exports.map(f => [f.name, signature(f)]));
+  expected.set(spec.abiVersionExport, '->');
+  const imports = WebAssembly.Module.imports(module);
+  out('types', imports.length === 0 || imports[0].type !== undefined ? 'known' : 'unknown');
+  for (const i of imports) {
+    const key = i.module + '.' + i.name;
+    const want = provided.get(key), got = typed(i.type);
+    out('import-check', key + ' ' + (want === undefined ? 'unknown-to-host'
+        : got === null || got === want ? 'ok' : 'mismatch ' + got + ' host ' + want));
+  }
+  for (const e of WebAssembly.Module.exports(module)) {
+    const want = expected.get(e.name);
+    if (e.kind !== 'function' || want === undefined) continue;
+    const got = typed(e.type);
+    out('export-check', e.name + ' ' + (got === null || got === want ? 'ok' : 'mismatch ' + got + ' host ' + want));
+  }
 }
 
 main().catch(e => fail('unexpected', e));

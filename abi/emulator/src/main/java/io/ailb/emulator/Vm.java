@@ -93,11 +93,13 @@ public final class Vm implements AutoCloseable {
         long start = System.nanoTime();
         Instance built;
         try {
-            built = Instance.builder(gateway.plugin().module())
-                    .withMachineFactory(gateway.plugin().machineFactory())
+            Instance.Builder builder = Instance.builder(gateway.plugin().module())
                     .withImportValues(ImportValues.builder().withFunctions(functions).build())
-                    .withStart(false)
-                    .build();
+                    .withStart(false);
+            if (gateway.plugin().machineFactory() != null) {
+                builder.withMachineFactory(gateway.plugin().machineFactory());
+            }
+            built = builder.build();
         } catch (RuntimeException e) {
             alive = false;
             throw trap("start section", e);

@@ -65,8 +65,24 @@ public final class WasmPlugin {
         }
     }
 
+    /**
+     * Reads and checks {@code wasmFile} but runs it in Chicory's interpreter: no compile time, far slower calls. For
+     * telling a guest bug from a compiler bug.
+     */
+    public static WasmPlugin loadInterpreted(Path wasmFile) {
+        try {
+            return fromBytes(wasmFile.getFileName().toString(), Files.readAllBytes(wasmFile), false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + wasmFile, e);
+        }
+    }
+
     /** Checks and compiles a module given as bytes; {@code name} appears in messages. */
     public static WasmPlugin fromBytes(String name, byte[] wasm) {
+        return fromBytes(name, wasm, true);
+    }
+
+    private static WasmPlugin fromBytes(String name, byte[] wasm, boolean compiled) {
         WasmModule module = Parser.parse(wasm);
         checkImports(name, module);
         Set<String> exports = exportedFunctions(module);
@@ -77,7 +93,7 @@ public final class WasmPlugin {
             throw new EmulatorException(name + ": Wasm module is missing malloc function (proxy_on_memory_allocate)");
         }
         long start = System.nanoTime();
-        Function<Instance, Machine> factory = MachineFactoryCompiler.compile(module);
+        Function<Instance, Machine> factory = compiled ? MachineFactoryCompiler.compile(module) : null;
         long compileNanos = System.nanoTime() - start;
         return new WasmPlugin(name, module, factory, wasm.length, abiVersion, compileNanos);
     }

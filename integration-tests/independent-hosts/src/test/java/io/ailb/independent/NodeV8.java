@@ -41,9 +41,10 @@ final class NodeV8 {
         }
     }
 
-    V8Report load(Path wasm) throws IOException, InterruptedException {
+    /** Loads {@code wasm}; imports and exports are also checked against the ABI spec's names and signatures. */
+    V8Report load(Path wasm, Path abiSpec) throws IOException, InterruptedException {
         Path script = writeScript();
-        Process process = new ProcessBuilder(executable, script.toString(), wasm.toString())
+        Process process = new ProcessBuilder(executable, script.toString(), wasm.toString(), abiSpec.toString())
                 .redirectError(WORK_DIR.resolve("stderr-" + wasm.getFileName() + ".txt").toFile())
                 .start();
         // Read before waiting: a full pipe would block node.

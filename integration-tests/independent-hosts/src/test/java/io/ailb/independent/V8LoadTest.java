@@ -29,7 +29,6 @@ class V8LoadTest {
     @BeforeAll
     static void findNode() {
         node = NodeV8.find();
-        Assumptions.assumeTrue(node != null, "node is not on PATH (or -Dnode.executable is wrong): V8 checks skipped");
     }
 
     static Stream<Arguments> modules() {
@@ -40,10 +39,12 @@ class V8LoadTest {
     }
 
     private static V8Report report(Path file) {
+        // Assumed per test (not in @BeforeAll) so each skip is reported with its reason.
+        Assumptions.assumeTrue(node != null, "node is not on PATH (or -Dnode.executable is wrong): V8 checks skipped");
         Path wasm = WasmFiles.require(file);
         return REPORTS.computeIfAbsent(wasm, w -> {
             try {
-                return node.load(w);
+                return node.load(w, WasmFiles.require(WasmFiles.ABI_SPEC));
             } catch (Exception e) {
                 throw new AssertionError("running node on " + w + " failed", e);
             }
@@ -68,6 +69,32 @@ class V8LoadTest {
             String qualified = entry.substring(0, entry.indexOf(' '));
             assertTrue(qualified.startsWith("env.") || qualified.startsWith("wasi_snapshot_preview1."),
                     "unexpected import module in " + entry + "\n" + report.describe());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("modules")
+    void everyImportIsOneTheHostLinksWithTheSameSignature(String name, Path file) {
+        V8Report report = report(file);
+        Assumptions.assumeTrue(report.first("types").equals(Optional.of("known")),
+                "this node cannot reflect Wasm function types (--experimental-wasm-type-reflection)");
+        List<String> checks = report.all("import-check");
+        assertEquals(report.all("import").size(), checks.size(), report.describe());
+        for (String check : checks) {
+            assertTrue(check.endsWith(" ok"), "Envoy would refuse to link: " + check + "\n" + report.describe());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("modules")
+    void everyProxyWasmExportHasTheSignatureTheHostCalls(String name, Path file) {
+        V8Report report = report(file);
+        Assumptions.assumeTrue(report.first("types").equals(Optional.of("known")),
+                "this node cannot reflect Wasm function types (--experimental-wasm-type-reflection)");
+        List<String> checks = report.all("export-check");
+        assertTrue(checks.size() >= 3, report.describe()); // at least allocator, context create, ABI version
+        for (String check : checks) {
+            assertTrue(check.endsWith(" ok"), "signature differs from the spec: " + check + "\n" + report.describe());
         }
     }
 

@@ -10,6 +10,8 @@ final class WasmFiles {
     static final Path STANDARD_EXAMPLE = Path.of("../../abi/example/target/wasm/standard-example.wasm");
     static final Path PROBE = Path.of("../../abi/example/target/wasm/probe.wasm");
     static final Path PRODUCT = Path.of("../../wasm-out/ai-load-balancer.wasm");
+    /** What the host links: the spec's env imports (with Higress extensions) and the WASI list of proxy-wasm-cpp-host. */
+    static final Path ABI_SPEC = Path.of("../../abi/spec/proxy-wasm-abi.json");
 
     private WasmFiles() {}
 
@@ -18,7 +20,7 @@ final class WasmFiles {
         Path normalized = file.toAbsolutePath().normalize();
         if (!Files.isRegularFile(normalized)) {
             fail(normalized + " does not exist: it is written by "
-                    + (file == PRODUCT ? "plugin-src/shell" : "abi/example")
+                    + (file == PRODUCT ? "plugin-src/shell" : file == ABI_SPEC ? "hand (the ABI spec)" : "abi/example")
                     + " — build it first (cd /work/main && mvn install -DskipTests, or mvn verify)");
         }
         return normalized;
