@@ -17,29 +17,30 @@ import java.util.Locale;
  * time, a full request through the probe filter (headers in, local reply, response callbacks, end callbacks) and a
  * trivial export call; medians after warm-up. Prints a markdown section and writes it to the optional output file.
  *
- * <p>{@code java -cp … io.ailb.emulator.bench.EmulatorBench <probe.wasm> [out.md] [iterations]}
+ * <p>{@code java -cp … io.ailb.emulator.bench.EmulatorBench <probe.wasm> [out.md] [iterations] [warm-up]}; the
+ * trivial call runs ten times as often.
  */
 public final class EmulatorBench {
-    private static final int WARM_UP = 2000;
 
     private EmulatorBench() {
     }
 
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {
-            System.err.println("usage: EmulatorBench <probe.wasm> [out.md] [iterations]");
+            System.err.println("usage: EmulatorBench <probe.wasm> [out.md] [iterations] [warm-up]");
             System.exit(2);
         }
         Path wasm = Path.of(args[0]);
         int iterations = args.length > 2 ? Integer.parseInt(args[2]) : 5000;
-        String report = run(wasm, iterations);
+        int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : 2000;
+        String report = run(wasm, iterations, warmUp);
         System.out.print(report);
         if (args.length > 1) {
             Files.writeString(Path.of(args[1]), report, StandardCharsets.UTF_8);
         }
     }
 
-    static String run(Path wasm, int iterations) {
+    static String run(Path wasm, int iterations, int warmUp) {
         WasmPlugin plugin = WasmPlugin.load(wasm);
         Gateway gateway = Gateway.builder(plugin).withPluginConfig("{}").build();
         long[] instantiate = new long[5];
@@ -49,23 +50,24 @@ public final class EmulatorBench {
         Vm vm = gateway.startVm();
         HeaderMap request = HeaderMap.of(":method", "GET", ":path", "/bench", ":authority", "bench",
                 "x-probe-op", "get-header", "x-probe-arg", ":path");
-        long[] requests = measure(WARM_UP, iterations, () -> {
+        long[] requests = measure(warmUp, iterations, () -> {
             HttpStream stream = vm.newHttpStream();
             stream.sendRequestHeaders(request.copy(), true);
             if (stream.localReply().isEmpty()) {
                 throw new IllegalStateException("the probe did not answer");
             }
         });
-        long[] trivial = measure(WARM_UP * 10, iterations * 10,
+        long[] trivial = measure(warmUp * 10, iterations * 10,
                 () -> vm.callExport("proxy_on_memory_allocate", 16));
         StringBuilder out = new StringBuilder();
-        out.append("## Emulator (Chicory ").append("1.7.5").append(", runtime compiler)\n\n");
+        out.append("## Emulator (Chicory 1.7.5, runtime compiler)\n\n");
         out.append("Module `").append(plugin.name()).append("`, JDK ").append(System.getProperty("java.version"))
-                .append(", ").append(Runtime.getRuntime().availableProcessors()).append(" cores; medians after warm-up.\n\n");
+                .append(", ").append(Runtime.getRuntime().availableProcessors()).append(" cores; medians after ")
+                .append(warmUp).append(" warm-up runs.\n\n");
         out.append("| measure | value |\n|---|---|\n");
         out.append(row("module size", String.format(Locale.ROOT, "%,d bytes", plugin.sizeBytes())));
         out.append(row("compile (once per module)", millis(plugin.compileNanos())));
-        out.append(row("instantiate + start + configure a VM (median of 5)", millis(median(instantiate))));
+        out.append(row("instantiate a VM: Chicory instance on the compiled code (median of 5)", millis(median(instantiate))));
         out.append(row("full request: headers → local reply → response callbacks → log/done/delete (median of "
                 + iterations + ")", micros(median(requests))));
         out.append(row("trivial export call, proxy_on_memory_allocate (median of " + iterations * 10 + ")",
