@@ -1,0 +1,93 @@
+package io.ailb.scenarios;
+
+import static io.ailb.scenarios.PluginFixture.A;
+import static io.ailb.scenarios.PluginFixture.B;
+import static io.ailb.scenarios.PluginFixture.C;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.emulator.Gateway;
+import io.ailb.emulator.HttpCallResponse;
+import io.ailb.emulator.HttpStream;
+import io.ailb.emulator.UpstreamHost;
+import io.ailb.emulator.Vm;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** least_busy / endpoint_metrics through the real .wasm: metrics from Higress's host info, or scraped. */
+@Timeout(120)
+class EndpointMetricsScenarioTest {
+    private static final String BUSY =
+            "vllm:num_requests_waiting 9\nvllm:num_requests_running 9\nvllm:gpu_cache_usage_perc 0.9\n";
+    private static final String IDLE =
+            "vllm:num_requests_waiting 0\nvllm:num_requests_running 1\nvllm:gpu_cache_usage_perc 0.1\n";
+    private static final String MEDIUM =
+            "# TYPE sglang:num_queue_reqs gauge\nsglang:num_queue_reqs{model_name=\"q\"} 3\n"
+                    + "sglang:num_running_reqs{model_name=\"q\"} 4\nsglang:token_usage{model_name=\"q\"} 0.5\n";
+
+    private static Vm vmWithMetricsInHostInfo(String config) {
+        return PluginFixture.gateway(config)
+                .withUpstreamHosts(PluginFixture.CLUSTER, List.of(new UpstreamHost(A, "Healthy", BUSY),
+                        new UpstreamHost(B, "Healthy", IDLE), new UpstreamHost(C, "Healthy", MEDIUM)))
+                .build().startVm();
+    }
+
+    @Test
+    void theDefaultPolicyPicksTheBackendWithTheShortestQueueAndFreestCache() {
+        Vm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
+
+        HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
+
+        assertEquals(B, stream.upstreamOverride().orElseThrow());
+        assertTrue(stream.requestHeadersForwarded());
+        assertTrue(vm.redisCalls().isEmpty(), "metrics policies need no Redis");
+    }
+
+    @Test
+    void leastOnATargetMetricReadsThatMetricOnly() {
+        Vm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"endpoint_metrics\",\"lb_config\":"
+                + "{\"metric_policy\":\"most\",\"target_metric\":\"vllm:num_requests_waiting\"}}");
+
+        HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
+
+        assertEquals(A, stream.upstreamOverride().orElseThrow(), "most waiting: the odd choice proves the metric");
+    }
+
+    @Test
+    void metricsAreScrapedOnTickWhenTheHostInfoHasNone() {
+        Map<String, String> byHost = Map.of(A, BUSY, B, IDLE, C, MEDIUM);
+        Gateway gateway = PluginFixture.gateway("{\"lb_policy\":\"least_busy\",\"lb_config\":"
+                        + "{\"metricsPath\":\"/metrics\",\"metricsRefreshInterval\":1000}}")
+                .withHttpDispatcher(call -> {
+                    String host = call.headers().get(":authority").orElse("");
+                    return byHost.containsKey(host) && "/metrics".equals(call.headers().get(":path").orElse(""))
+                            ? HttpCallResponse.status(200).withBody(byHost.get(host))
+                            : HttpCallResponse.status(404);
+                })
+                .build();
+        Vm vm = gateway.startVm();
+
+        HttpStream before = PluginFixture.send(vm, PluginFixture.chat("s", "first"));
+        assertFalse(before.upstreamOverride().isPresent(), "nothing known yet: the cluster decides");
+        assertTrue(before.requestHeadersForwarded());
+
+        assertTrue(vm.tick(), "the plugin asked for ticks");
+        HttpStream after = PluginFixture.send(vm, PluginFixture.chat("s", "second"));
+
+        assertEquals(B, after.upstreamOverride().orElseThrow());
+    }
+
+    @Test
+    void aRequestWithNoBodyIsDecidedAtOnce() {
+        Vm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
+        HttpStream stream = PluginFixture.stream(vm);
+
+        stream.sendRequestHeaders(PluginFixture.get(), true);
+
+        assertTrue(stream.requestHeadersForwarded());
+        assertEquals(B, stream.upstreamOverride().orElseThrow());
+    }
+}
