@@ -1,0 +1,115 @@
+package io.ailb.scenarios;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import io.ailb.emulator.ConfigurationRejectedException;
+import io.ailb.emulator.Gateway;
+import io.ailb.emulator.LogLine;
+import io.ailb.emulator.Vm;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * Every WasmPlugin in higress-config/ is accepted by the real .wasm, with its plugin config built the way Higress's
+ * controller builds it; every configuration in broken-configs.yaml is refused with its one log line.
+ */
+class ConfigExamplesTest {
+    private static final Path EXAMPLES = Path.of("../../higress-config").toAbsolutePath().normalize();
+    private static final String REJECTED_PREFIX = "ai-load-balancer: invalid configuration, plugin not started: ";
+
+    @TestFactory
+    Stream<DynamicTest> everyWasmPluginExampleIsAccepted() throws IOException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(EXAMPLES)) {
+            files = walk.filter(p -> p.toString().endsWith(".yaml")).filter(ConfigExamplesTest::isWasmPlugin)
+                    .sorted().toList();
+        }
+        assertTrue(files.size() >= 5, "examples found: " + files);
+        return files.stream().map(file -> DynamicTest.dynamicTest(EXAMPLES.relativize(file).toString(), () -> {
+            String json = JSON.std.asString(pluginConfig(load(file)));
+            Vm vm = PluginFixture.gateway(json).build().startVm();
+            assertTrue(vm.isAlive());
+            assertTrue(vm.logs().stream().anyMatch(l -> l.message().equals("ai-load-balancer: configured")),
+                    vm.logs().toString());
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyBrokenConfigIsRefusedWithItsMessage() throws IOException {
+        List<Map<String, Object>> cases;
+        try (Reader reader = Files.newBufferedReader(EXAMPLES.resolve("broken-configs.yaml"))) {
+            cases = new Yaml().load(reader);
+        }
+        assertFalse(cases.isEmpty());
+        return cases.stream().map(c -> DynamicTest.dynamicTest((String) c.get("name"), () -> {
+            List<LogLine> logs = new ArrayList<>();
+            Gateway gateway = PluginFixture.gateway(JSON.std.asString(c.get("config"))).withLogSink(logs::add).build();
+
+            assertThrows(ConfigurationRejectedException.class, gateway::startVm);
+
+            List<String> errors = logs.stream().map(LogLine::message).filter(m -> m.startsWith(REJECTED_PREFIX))
+                    .toList();
+            assertEquals(List.of(REJECTED_PREFIX + c.get("error")), errors, "log: " + logs);
+        }));
+    }
+
+    private static boolean isWasmPlugin(Path file) {
+        try {
+            return "WasmPlugin".equals(load(file).get("kind"));
+        } catch (IOException | ClassCastException e) {
+            return false;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> load(Path file) throws IOException {
+        try (Reader reader = Files.newBufferedReader(file)) {
+            return new Yaml().load(reader);
+        }
+    }
+
+    /** spec.defaultConfig plus spec.matchRules as Higress's controller turns them into {@code _rules_}. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> pluginConfig(Map<String, Object> wasmPlugin) {
+        Map<String, Object> spec = (Map<String, Object>) wasmPlugin.get("spec");
+        Map<String, Object> config = new LinkedHashMap<>();
+        if (spec.get("defaultConfig") != null && !Boolean.TRUE.equals(spec.get("defaultConfigDisable"))) {
+            config.putAll((Map<String, Object>) spec.get("defaultConfig"));
+        }
+        List<Map<String, Object>> rules = new ArrayList<>();
+        for (Map<String, Object> match : (List<Map<String, Object>>) spec.getOrDefault("matchRules", List.of())) {
+            if (Boolean.TRUE.equals(match.get("configDisable"))) {
+                continue;
+            }
+            Map<String, Object> rule = new LinkedHashMap<>((Map<String, Object>) match.get("config"));
+            putIfPresent(rule, "_match_route_", match.get("ingress"));
+            putIfPresent(rule, "_match_domain_", match.get("domain"));
+            putIfPresent(rule, "_match_service_", match.get("service"));
+            rules.add(rule);
+        }
+        if (!rules.isEmpty()) {
+            config.put("_rules_", rules);
+        }
+        return config;
+    }
+
+    private static void putIfPresent(Map<String, Object> rule, String key, Object values) {
+        if (values != null) {
+            rule.put(key, values);
+        }
+    }
+}
