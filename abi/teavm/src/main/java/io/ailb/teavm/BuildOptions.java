@@ -47,13 +47,14 @@ record BuildOptions(String mainClass, Path out, Path spec, int minHeapMb, int ma
     private static int positiveInt(String option, String value) {
         try {
             int parsed = Integer.parseInt(value);
-            if (parsed > 0 && parsed <= 2048) {
+            // The GC storage doubles the heap's footprint (GcStorage); 2 x 1024 MiB + tables fits in 4 GiB.
+            if (parsed > 0 && parsed <= 1024) {
                 return parsed;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException(option + " needs a number of MiB in 1..2048, got " + value);
+        throw new IllegalArgumentException(option + " needs a number of MiB in 1..1024, got " + value);
     }
 
     private static TeaVMOptimizationLevel optimizationLevel(String value) {

@@ -1,5 +1,6 @@
 package io.ailb.teavm;
 
+import io.ailb.teavm.plugin.GcStorage;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -46,6 +47,7 @@ public final class BuildWasm {
             if (!compile(options, classPath, err)) {
                 return fail(options.out(), err, List.of("TeaVM could not compile " + options.mainClass()));
             }
+            raiseMemoryMaximum(options);
             WasmModuleInfo module = WasmModuleInfo.read(options.out());
             List<String> errors = ModuleCheck.check(module, spec);
             if (!errors.isEmpty()) {
@@ -90,6 +92,19 @@ public final class BuildWasm {
         }
         boolean severe = problems.stream().anyMatch(p -> p.getSeverity() == ProblemSeverity.ERROR);
         return !severe && !tool.wasCancelled() && Files.isRegularFile(out);
+    }
+
+    /**
+     * TeaVM computes the module's maximum memory with its own GC storage size (heap / 16); our plugin makes the
+     * storage as large as the heap, so the heap could not reach --max-heap-mb without a larger maximum.
+     */
+    private static void raiseMemoryMaximum(BuildOptions options) throws IOException {
+        byte[] module = Files.readAllBytes(options.out());
+        WasmMemoryLimits.Limits limits = WasmMemoryLimits.read(module);
+        if (limits.max() >= 0) {
+            long maxPages = GcStorage.maxMemoryPages(limits.max(), (long) options.maxHeapMb() * MIB);
+            Files.write(options.out(), WasmMemoryLimits.withMaximum(module, maxPages));
+        }
     }
 
     private static int fail(Path out, PrintStream err, List<String> errors) {

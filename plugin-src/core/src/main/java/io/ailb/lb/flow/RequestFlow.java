@@ -20,6 +20,13 @@ import java.util.Map;
  * answers it locally, or the stream is gone); a failing policy, Redis error or refused override leaves the choice to
  * the cluster's load balancer (or the rule's fallback policy); every release command a Step carries is sent exactly
  * once — when the stream ends, or at once for a reply that arrives after the stream is gone.
+ *
+ * <p>Releases and the decision call: a REDIS Step's own releases cover the uncertain outcome of its call (the
+ * in-flight policies release by lease, which is harmless when the script did not count anything). So they are kept
+ * whatever the call's outcome — reply, error reply, timeout or reset — with one exception: a call the host could not
+ * send at all has no outcome, and its Step's releases are dropped. And releases are never sent while a decision call is
+ * in flight: a stream that ends meanwhile sends them once the call has its outcome, so a release cannot overtake the
+ * increment it gives back.
  */
 public final class RequestFlow {
     /** Attribute naming the chosen host, as in the seed plugin's access log. */
@@ -54,10 +61,13 @@ public final class RequestFlow {
         return waitingForRedis;
     }
 
-    /** The stream is over (completed, answered locally, reset): send what must be released. Idempotent. */
+    /**
+     * The stream is over (completed, answered locally, reset): send what must be released — at once, or when the
+     * pending decision call has its outcome. Idempotent.
+     */
     public void onStreamEnd() {
         ended = true;
-        sendReleases();
+        sendReleasesIfDone();
     }
 
     private Step select(LoadBalancingPolicy policy) {
@@ -72,12 +82,14 @@ public final class RequestFlow {
     /** Carries out one Step; {@code async} is true when the request is held and must be resumed. */
     private boolean apply(Step step, boolean async) {
         unsentReleases.addAll(step.releases());
-        if (ended) {
-            sendReleases();
+        if (step.kind() == Step.Kind.REDIS && !ended) {
+            return sendDecisionCall(step, async);
         }
+        sendReleasesIfDone();
         switch (step.kind()) {
             case REDIS:
-                return sendDecisionCall(step, async);
+                // The stream is gone: no decision is needed, so the call is not made.
+                return true;
             case REJECT:
                 reject(step);
                 return true;
@@ -123,6 +135,10 @@ public final class RequestFlow {
         });
         if (!sent) {
             host.count(FlowMetrics.REDIS_ERRORS);
+            // Nothing left the gateway: what this Step would release cannot have been taken.
+            for (RedisCall release : step.releases()) {
+                removeByIdentity(unsentReleases, release);
+            }
             return apply(redisFailure(step), async);
         }
         waitingForRedis = true;
@@ -200,8 +216,8 @@ public final class RequestFlow {
         return name != null ? name : route.primary().name();
     }
 
-    private void sendReleases() {
-        if (unsentReleases.isEmpty()) {
+    private void sendReleasesIfDone() {
+        if (!ended || waitingForRedis || unsentReleases.isEmpty()) {
             return;
         }
         List<RedisCall> releases = new ArrayList<>(unsentReleases);
@@ -256,6 +272,15 @@ public final class RequestFlow {
                 handler.onFailure(reason);
             }
         });
+    }
+
+    private static void removeByIdentity(List<RedisCall> calls, RedisCall call) {
+        for (int i = calls.size() - 1; i >= 0; i--) {
+            if (calls.get(i) == call) {
+                calls.remove(i);
+                return;
+            }
+        }
     }
 
     /** {@code fallback} with the attributes of the Step it replaces, so the log still names the policy. */

@@ -10,7 +10,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The Redis round trip shared by global_least_request and prefix_cache: one select.lua call, one release. */
+/**
+ * The Redis round trip shared by global_least_request and prefix_cache: one select.lua call, one release.
+ *
+ * <p>Each call carries a fresh lease id, and the REDIS Step itself carries the release of that lease: the flow sends it
+ * once at stream end whatever the call's outcome — a routed request, a timeout or reset after Redis may have run the
+ * script, an error reply, a 429 (no lease was written: the release changes nothing). The Steps built from the reply
+ * carry no release of their own, so the lease is released exactly once.
+ */
 final class InflightRouter {
     static final String LIMIT_BODY = "Exceeded maximum request limit from ai-load-balancer.";
     static final int LIMIT_STATUS = 429;
@@ -42,13 +49,16 @@ final class InflightRouter {
         unhealthy.removeAll(healthy);
         RedisKeys keys = RedisKeys.of(ctx.routeName(), ctx.clusterName());
         int randomValue = ctx.random().nextInt(InflightSelection.randomBound());
+        String leaseId = InflightSelection.leaseId(ctx.random().nextLong());
         return Step.redis(target,
                 InflightSelection.command(keys, prefixHashes, new ArrayList<>(healthy), new ArrayList<>(unhealthy),
-                        settings, randomValue),
-                reply -> onReply(reply, keys, healthy, reportCacheHit)).withAttribute(Step.ATTR_POLICY, policyName);
+                        settings, randomValue, leaseId),
+                reply -> onReply(reply, healthy, reportCacheHit))
+                .withAttribute(Step.ATTR_POLICY, policyName)
+                .withRelease(target, InflightSelection.release(keys, leaseId));
     }
 
-    private Step onReply(RespValue reply, RedisKeys keys, Set<String> healthy, boolean reportCacheHit) {
+    private Step onReply(RespValue reply, Set<String> healthy, boolean reportCacheHit) {
         InflightSelection selection = InflightSelection.parse(reply);
         if (selection == null) {
             return Step.fallback(FallbackReason.REDIS_BAD_REPLY).withAttribute(Step.ATTR_POLICY, policyName);
@@ -57,7 +67,7 @@ final class InflightRouter {
             return Step.reject(LIMIT_STATUS, LIMIT_BODY).withAttribute(Step.ATTR_POLICY, policyName)
                     .withAttribute(Step.ATTR_INFLIGHT, Long.toString(selection.count()));
         }
-        // The script counted the host in flight: whatever happens next must give that back.
+        // The script counted the host in flight under the lease; the REDIS Step's release gives it back.
         Step step = healthy.contains(selection.host())
                 ? Step.route(selection.host())
                 : Step.fallback(FallbackReason.UNKNOWN_HOST);
@@ -67,7 +77,7 @@ final class InflightRouter {
             step = step.withAttribute(Step.ATTR_CACHE_HIT, Boolean.toString(selection.depth() > 0))
                     .withAttribute(Step.ATTR_PREFIX_LENGTH, Integer.toString(selection.depth()));
         }
-        return step.withRelease(target, InflightSelection.release(keys, selection.host()));
+        return step;
     }
 
     private static Set<String> addresses(List<Endpoint> endpoints) {

@@ -28,8 +28,9 @@ public final class PrefixCachePolicy implements LoadBalancingPolicy {
         // Not Higress prefix_cache fields, but the in-flight hash is the same one global_least_request uses.
         int maxRequestCount = config.integer("maxRequestCount", 0, 0, Integer.MAX_VALUE);
         int cleanMinutes = GlobalLeastRequestPolicy.cleanIntervalMinutes(config);
+        int leaseTtl = GlobalLeastRequestPolicy.leaseTtlSeconds(config);
         this.router = new InflightRouter(NAME, target, new InflightSelection.Settings(maxRequestCount,
-                cleanMinutes * 60, GlobalLeastRequestPolicy.inflightTtl(cleanMinutes), keyTtl));
+                cleanMinutes * 60, GlobalLeastRequestPolicy.inflightTtl(cleanMinutes), keyTtl, leaseTtl));
     }
 
     @Override

@@ -2,16 +2,18 @@ package io.ailb.lb.redis;
 
 import io.ailb.codec.resp.RespValue;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
 /**
- * The call of select.lua and its decoded reply. See select.lua for the KEYS/ARGV layout; this class is its only
- * Java-side writer and reader.
+ * The calls of select.lua and release.lua and the decoded select.lua reply. See the scripts for the KEYS/ARGV layouts;
+ * this class is their only Java-side writer and reader.
  */
 public final class InflightSelection {
     /** Largest random tie-break value: stays an exact integer in Lua's doubles. */
     private static final int RANDOM_BOUND = Integer.MAX_VALUE;
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private final boolean full;
     private final String host;
@@ -31,37 +33,59 @@ public final class InflightSelection {
         private final int cleanIntervalSeconds;
         private final int inflightTtlSeconds;
         private final int prefixTtlSeconds;
+        private final int leaseTtlSeconds;
 
-        public Settings(int maxRequestCount, int cleanIntervalSeconds, int inflightTtlSeconds, int prefixTtlSeconds) {
+        /**
+         * {@code leaseTtlSeconds}: the longest expected request; a count still held that long after its increment is
+         * given back by a later select.lua call (the stream's own release then changes nothing).
+         */
+        public Settings(int maxRequestCount, int cleanIntervalSeconds, int inflightTtlSeconds, int prefixTtlSeconds,
+                int leaseTtlSeconds) {
             this.maxRequestCount = maxRequestCount;
             this.cleanIntervalSeconds = cleanIntervalSeconds;
             this.inflightTtlSeconds = inflightTtlSeconds;
             this.prefixTtlSeconds = prefixTtlSeconds;
+            this.leaseTtlSeconds = leaseTtlSeconds;
         }
     }
 
     /**
      * The select.lua call. {@code prefixHashes} may be empty (plain least in flight); {@code randomValue} must lie in
-     * {@code [0, Integer.MAX_VALUE)}.
+     * {@code [0, Integer.MAX_VALUE)}; {@code leaseId} names this request's increment (see {@link #leaseId}) and is
+     * what {@link #release} takes back.
      */
     public static RedisCommand command(RedisKeys keys, List<String> prefixHashes, List<String> healthyHosts,
-            List<String> unhealthyHosts, Settings settings, int randomValue) {
-        List<String> keyList = new ArrayList<>(2 + prefixHashes.size());
+            List<String> unhealthyHosts, Settings settings, int randomValue, String leaseId) {
+        List<String> keyList = new ArrayList<>(4 + prefixHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.cleaned());
+        keyList.add(keys.leases());
+        keyList.add(keys.leaseHosts());
         for (String hash : prefixHashes) {
             keyList.add(keys.prefix(hash));
         }
-        List<String> args = new ArrayList<>(6 + healthyHosts.size() + unhealthyHosts.size());
+        List<String> args = new ArrayList<>(8 + healthyHosts.size() + unhealthyHosts.size());
         args.add(Integer.toString(randomValue));
         args.add(Integer.toString(settings.maxRequestCount));
         args.add(Integer.toString(settings.cleanIntervalSeconds));
         args.add(Integer.toString(settings.inflightTtlSeconds));
         args.add(Integer.toString(settings.prefixTtlSeconds));
+        args.add(leaseId);
+        args.add(Integer.toString(settings.leaseTtlSeconds));
         args.add(Integer.toString(healthyHosts.size()));
         args.addAll(healthyHosts);
         args.addAll(unhealthyHosts);
         return RedisCommand.script(RedisScripts.SELECT, keyList, args);
+    }
+
+    /** A lease id: the 64 random bits as 16 lower-case hex digits. */
+    public static String leaseId(long randomBits) {
+        char[] out = new char[16];
+        for (int i = 15; i >= 0; i--) {
+            out[i] = HEX[(int) (randomBits & 0xF)];
+            randomBits >>>= 4;
+        }
+        return new String(out);
     }
 
     /** The bound for the tie-break value passed to {@link #command}. */
@@ -69,10 +93,13 @@ public final class InflightSelection {
         return RANDOM_BOUND;
     }
 
-    /** release.lua for {@code host}. */
-    public static RedisCommand release(RedisKeys keys, String host) {
-        return RedisCommand.script(RedisScripts.RELEASE, Collections.singletonList(keys.inflight()),
-                Collections.singletonList(host));
+    /**
+     * release.lua for the lease {@code leaseId}: gives back the count that select.lua took under that lease, if it did
+     * and nothing gave it back yet. Safe to send when the select.lua call's outcome is unknown, and more than once.
+     */
+    public static RedisCommand release(RedisKeys keys, String leaseId) {
+        return RedisCommand.script(RedisScripts.RELEASE, Arrays.asList(keys.inflight(), keys.leases(),
+                keys.leaseHosts()), Collections.singletonList(leaseId));
     }
 
     /** Decodes a select.lua reply; null when it does not have the script's shape. */

@@ -27,6 +27,16 @@ public final class RedisKeys {
         return prefix + "cleaned";
     }
 
+    /** ZSET lease id → expiry (Unix seconds, Redis clock): one member per counted request not yet released. */
+    public String leases() {
+        return prefix + "leases";
+    }
+
+    /** HASH lease id → the host whose in-flight count the lease holds. */
+    public String leaseHosts() {
+        return prefix + "lease-hosts";
+    }
+
     /** STRING holding the host that served the conversation prefix with this (chained) hash. */
     public String prefix(String prefixHash) {
         return prefix + "p:" + prefixHash;

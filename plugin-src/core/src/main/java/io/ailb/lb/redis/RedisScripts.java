@@ -4,7 +4,7 @@ package io.ailb.lb.redis;
 public final class RedisScripts {
     /** select.lua: choose a host (prefix walk, then least in flight), count it in flight. */
     public static final LuaScript SELECT = new LuaScript("select", LuaSources.SELECT);
-    /** release.lua: decrement a host's in-flight count, never below zero. */
+    /** release.lua: take a lease and give its host's in-flight count back (once), never below zero. */
     public static final LuaScript RELEASE = new LuaScript("release", LuaSources.RELEASE);
 
     private RedisScripts() {

@@ -9,6 +9,7 @@ import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.model.Endpoint;
 import io.ailb.lb.policy.FallbackReason;
 import io.ailb.lb.policy.RequestContext;
+import io.ailb.lb.redis.RedisScripts;
 import io.ailb.lb.request.RequestInfo;
 import io.ailb.lb.util.Rng;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,19 @@ class RequestFlowTest {
         return request(new Endpoint(A, true, null), new Endpoint(B, true, null));
     }
 
+    /** The lease id of a select.lua call as the host saw it: ARGV[6]. */
+    private static String leaseOf(String selectCall) {
+        String[] words = selectCall.split(" ");
+        int numKeys = Integer.parseInt(words[2]);
+        return words[3 + numKeys + 5];
+    }
+
+    /** Asserts that {@code call} is release.lua for {@code lease}. */
+    private static void assertReleaseOf(String lease, String call) {
+        assertTrue(call.startsWith("EVALSHA " + RedisScripts.RELEASE.sha1() + " 3 "), call);
+        assertTrue(call.endsWith(":lease-hosts " + lease), call);
+    }
+
     private RequestFlow flow(String config) throws ConfigException {
         RouteTable table = RouteTable.parse(config.getBytes(StandardCharsets.UTF_8));
         return new RequestFlow(table.match("chat", "llm.example.com", "outbound|8000||llm.static"), host);
@@ -64,11 +78,13 @@ class RequestFlowTest {
         host.reply(chosen(A, 1));
         assertTrue(host.pending.isEmpty(), "nothing released before the stream ends");
 
+        String lease = leaseOf(host.sentCommands.get(0));
         flow.onStreamEnd();
         flow.onStreamEnd();
 
         assertEquals(1, host.pending.size());
-        assertTrue(host.pending.peek().command.contains(A), host.pending.peek().command);
+        assertReleaseOf(lease, host.pending.peek().command);
+        assertEquals(1, host.counters.get(FlowMetrics.RELEASES_SENT));
     }
 
     @Test
@@ -82,22 +98,45 @@ class RequestFlowTest {
 
         assertEquals(List.of(A), host.overrides);
         assertEquals(1, host.resumes);
+        flow.onStreamEnd();
+        assertEquals(1, host.pending.size(), "one lease, one release, however many sends the decision took");
+        assertReleaseOf(leaseOf(host.sentCommands.get(0)), host.pending.peek().command);
     }
 
     @Test
     void aReplyArrivingAfterTheStreamWasResetReleasesAtOnceAndTouchesNothingElse() throws Exception {
         RequestFlow flow = flow(GLR);
         flow.start(twoHealthyHosts());
+        String lease = leaseOf(host.sentCommands.get(0));
 
         flow.onStreamEnd();
+        assertEquals(1, host.pending.size(), "no release may overtake the increment it gives back");
         host.reply(chosen(A, 1));
 
         assertTrue(host.overrides.isEmpty());
         assertEquals(0, host.resumes);
         assertEquals(1, host.pending.size(), "the release went out with the late reply");
-        assertTrue(host.pending.peek().command.contains(A));
+        assertReleaseOf(lease, host.pending.peek().command);
         flow.onStreamEnd();
         assertEquals(1, host.pending.size(), "and only once");
+        assertEquals(1, host.counters.get(FlowMetrics.RELEASES_SENT));
+    }
+
+    @Test
+    void aDecisionCallThatFailsAfterTheStreamWasResetReleasesItsLeaseOnceWhenItFails() throws Exception {
+        RequestFlow flow = flow(GLR);
+        flow.start(twoHealthyHosts());
+        String lease = leaseOf(host.sentCommands.get(0));
+
+        flow.onStreamEnd();
+        assertEquals(1, host.pending.size(), "nothing sent while the decision call is in flight");
+        host.fail("timeout");
+
+        assertEquals(0, host.resumes);
+        assertEquals(1, host.pending.size());
+        assertReleaseOf(lease, host.pending.peek().command);
+        flow.onStreamEnd();
+        assertEquals(1, host.pending.size());
     }
 
     @Test
@@ -123,8 +162,25 @@ class RequestFlowTest {
         assertEquals(1, host.resumes);
         assertEquals(1, host.counters.get(FlowMetrics.fallback(FallbackReason.REDIS_ERROR)));
         assertEquals("redis_error", host.decisions.get(0).get(RequestFlow.ATTR_FALLBACK));
+        assertTrue(host.pending.isEmpty(), "nothing released before the stream ends");
         flow.onStreamEnd();
-        assertTrue(host.pending.isEmpty(), "nothing was counted, so nothing is released");
+        assertEquals(1, host.pending.size(), "Redis may have counted the request before the reset: release the lease");
+        assertReleaseOf(leaseOf(host.sentCommands.get(0)), host.pending.peek().command);
+        flow.onStreamEnd();
+        assertEquals(1, host.pending.size());
+    }
+
+    @Test
+    void anErrorReplyStillReleasesTheLease() throws Exception {
+        RequestFlow flow = flow(GLR);
+        flow.start(twoHealthyHosts());
+        host.reply(RespValue.error("ERR something went wrong in the script"));
+
+        assertEquals(1, host.resumes);
+        assertEquals(1, host.counters.get(FlowMetrics.fallback(FallbackReason.REDIS_ERROR)));
+        flow.onStreamEnd();
+        assertEquals(1, host.pending.size());
+        assertReleaseOf(leaseOf(host.sentCommands.get(0)), host.pending.peek().command);
     }
 
     @Test
@@ -135,10 +191,14 @@ class RequestFlowTest {
         assertTrue(flow.start(twoHealthyHosts()));
         assertEquals(0, host.resumes, "never held, so never resumed");
         assertEquals(1, host.counters.get(FlowMetrics.fallback(FallbackReason.REDIS_ERROR)));
+        host.acceptRedis = true;
+        flow.onStreamEnd();
+        assertTrue(host.pending.isEmpty(), "a call that never left cannot have counted: no release");
+        assertEquals(null, host.counters.get(FlowMetrics.RELEASES_SENT));
     }
 
     @Test
-    void aFullBackendIsAnsweredWith429AndNothingIsReleased() throws Exception {
+    void aFullBackendIsAnsweredWith429AndOnlyTheHarmlessLeaseReleaseFollows() throws Exception {
         RequestFlow flow = flow(GLR.replace("6379}", "6379,\"maxRequestCount\":2}"));
         flow.start(twoHealthyHosts());
         host.reply(RespValue.array(RespValue.bulkString("full"), RespValue.bulkString(A), RespValue.integer(2)));
@@ -146,7 +206,8 @@ class RequestFlowTest {
         assertEquals(429, host.localReplyStatus);
         assertEquals(0, host.resumes, "a local reply ends the request; resuming it would be wrong");
         flow.onStreamEnd();
-        assertTrue(host.pending.isEmpty());
+        assertEquals(1, host.pending.size(), "the lease was never written: its release finds nothing");
+        assertReleaseOf(leaseOf(host.sentCommands.get(0)), host.pending.peek().command);
     }
 
     @Test
@@ -171,6 +232,9 @@ class RequestFlowTest {
         assertEquals(List.of(B), host.overrides, "least_busy picked the idle backend");
         assertEquals(1, host.resumes);
         assertEquals(1, host.counters.get(FlowMetrics.FALLBACK_POLICY_USED));
+        flow.onStreamEnd();
+        assertEquals(1, host.pending.size(), "the timed-out call's lease is still released");
+        assertReleaseOf(leaseOf(host.sentCommands.get(0)), host.pending.peek().command);
     }
 
     @Test

@@ -23,6 +23,8 @@ import io.ailb.lb.redis.RedisScripts;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.util.TestConfig;
 import java.util.Collections;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class GlobalLeastRequestPolicyTest {
@@ -59,9 +61,9 @@ class GlobalLeastRequestPolicyTest {
     void theScriptGetsTheRouteKeysAndHealthyThenUnhealthyHosts() throws ConfigException {
         RedisCommand command = select("").redisCommand();
         assertEquals(RedisScripts.SELECT, command.script());
-        assertEquals(list(KEYS.inflight(), KEYS.cleaned()), command.keys());
+        assertEquals(list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(), KEYS.leaseHosts()), command.keys());
         assertEquals(list("2", "10.0.0.1:8000", "10.0.0.3:8000", "10.0.0.2:8000"),
-                command.args().subList(5, command.args().size()));
+                command.args().subList(7, command.args().size()));
     }
 
     @Test
@@ -71,14 +73,47 @@ class GlobalLeastRequestPolicyTest {
     }
 
     @Test
-    void theChosenHostIsRoutedToAndReleasedWhenTheStreamEnds() throws ConfigException {
+    void theDecisionCallCarriesTheReleaseOfItsOwnLeaseFromTheStart() throws ConfigException {
+        Step redis = select("");
+        String leaseId = redis.redisCommand().args().get(5);
+        assertTrue(leaseId.matches("[0-9a-f]{16}"), leaseId);
+        assertEquals(1, redis.releases().size());
+        RedisCall release = redis.releases().get(0);
+        assertEquals(new RedisTarget("redis.static", 6379, "", "", 3000, 0), release.target());
+        assertEquals(RedisScripts.RELEASE, release.command().script());
+        assertEquals(list(KEYS.inflight(), KEYS.leases(), KEYS.leaseHosts()), release.command().keys());
+        assertEquals(list(leaseId), release.command().args());
+    }
+
+    @Test
+    void theChosenHostIsRoutedToAndTheRouteAddsNoSecondRelease() throws ConfigException {
         Step step = select("").onReply(ok("10.0.0.3:8000", 4, 0));
         assertEquals(Step.Kind.ROUTE, step.kind());
         assertEquals("10.0.0.3:8000", step.host());
-        RedisCall release = step.releases().get(0);
-        assertEquals(RedisScripts.RELEASE, release.command().script());
-        assertEquals(list(KEYS.inflight()), release.command().keys());
-        assertEquals(list("10.0.0.3:8000"), release.command().args());
+        assertTrue(step.releases().isEmpty());
+    }
+
+    @Test
+    void everyRequestTakesADifferentLease() throws ConfigException {
+        GlobalLeastRequestPolicy policy = policy("");
+        RequestContext ctx = ctx(up("10.0.0.1:8000")).build();
+        Set<String> leases = new HashSet<>();
+        for (int i = 0; i < 100; i++) {
+            leases.add(policy.select(ctx).redisCommand().args().get(5));
+        }
+        assertEquals(100, leases.size());
+    }
+
+    @Test
+    void theLeaseTtlDefaultsToTenMinutesAndIsConfigurable() throws ConfigException {
+        assertEquals("600", select("").redisCommand().args().get(6));
+        assertEquals("90", select(",\"leaseTTL\":90").redisCommand().args().get(6));
+    }
+
+    @Test
+    void aZeroLeaseTtlIsRejectedWithItsValue() {
+        ConfigException e = assertThrows(ConfigException.class, () -> policy(",\"leaseTTL\":0"));
+        assertEquals("lb_config.leaseTTL=0: must be an integer in [1, 31536000]", e.getMessage());
     }
 
     @Test
@@ -104,10 +139,12 @@ class GlobalLeastRequestPolicyTest {
     }
 
     @Test
-    void aHostOutsideTheHealthyListFallsBackButIsStillReleased() throws ConfigException {
-        Step step = select("").onReply(ok("10.9.9.9:8000", 1, 0));
+    void aHostOutsideTheHealthyListFallsBackAndTheCallsLeaseStillCoversIt() throws ConfigException {
+        Step redis = select("");
+        Step step = redis.onReply(ok("10.9.9.9:8000", 1, 0));
         assertEquals(FallbackReason.UNKNOWN_HOST, step.reason());
-        assertEquals(list("10.9.9.9:8000"), step.releases().get(0).command().args());
+        assertTrue(step.releases().isEmpty());
+        assertEquals(1, redis.releases().size(), "released by lease at stream end");
     }
 
     @Test

@@ -44,22 +44,25 @@ class PrefixCachePolicyTest {
     @Test
     void eachConversationBlockBecomesOnePrefixKeyInOrder() throws ConfigException {
         RequestInfo request = chat(CONVERSATION);
-        List<String> expected = new ArrayList<>(list(KEYS.inflight(), KEYS.cleaned()));
+        List<String> expected = new ArrayList<>(list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(),
+                KEYS.leaseHosts()));
         for (String hash : request.prefixHashes()) {
             expected.add(KEYS.prefix(hash));
         }
-        assertEquals(4, expected.size());
+        assertEquals(6, expected.size());
         assertEquals(expected, command(request).keys());
     }
 
     @Test
     void aBodylessRequestIsBalancedByInFlightCountAlone() throws ConfigException {
-        assertEquals(list(KEYS.inflight(), KEYS.cleaned()), command(RequestInfo.noBody()).keys());
+        assertEquals(list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(), KEYS.leaseHosts()),
+                command(RequestInfo.noBody()).keys());
     }
 
     @Test
     void anUnparseableBodyIsBalancedByInFlightCountAlone() throws ConfigException {
-        assertEquals(list(KEYS.inflight(), KEYS.cleaned()), command(chat("not json")).keys());
+        assertEquals(list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(), KEYS.leaseHosts()),
+                command(chat("not json")).keys());
     }
 
     @Test
@@ -78,6 +81,15 @@ class PrefixCachePolicyTest {
     void redisKeyTtlSetsThePrefixTtl() throws ConfigException {
         RedisCommand command = policy(",\"redisKeyTTL\":60").select(ctx(up("10.0.0.1:8000")).build()).redisCommand();
         assertEquals("60", command.args().get(4));
+    }
+
+    @Test
+    void leaseTtlReachesTheScriptAndTheCallCarriesItsLeaseRelease() throws ConfigException {
+        Step redis = policy(",\"leaseTTL\":120").select(ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION))
+                .build());
+        assertEquals("120", redis.redisCommand().args().get(6));
+        assertEquals(list(redis.redisCommand().args().get(5)), redis.releases().get(0).command().args());
+        assertTrue(redis.onReply(ok("10.0.0.1:8000", 1, 2)).releases().isEmpty());
     }
 
     @Test

@@ -143,8 +143,107 @@ class SelectScriptTest {
         run(select(KEYS, list("H1", "H2"), list("a:1"), NONE, settings(0, 600), 0));
         assertTtlBetween(KEYS.inflight(), 3500, 3600);
         assertTtlBetween(KEYS.cleaned(), 500, 600);
+        assertTtlBetween(KEYS.leases(), 3500, 3600);
+        assertTtlBetween(KEYS.leaseHosts(), 3500, 3600);
         assertTtlBetween(KEYS.prefix("H1"), 1700, 1800);
         assertTtlBetween(KEYS.prefix("H2"), 1700, 1800);
+    }
+
+    @Test
+    void anIncrementRecordsItsLeaseWithTheHostAndAnExpiryOnTheRedisClock() {
+        counts("a:1", "1");
+        long before = redisSeconds();
+        InflightSelection selection = run(select(KEYS, NONE, list("a:1", "b:1"), NONE, settings(0, 3600), 0,
+                "0123456789abcdef"));
+        long after = redisSeconds();
+
+        assertEquals("b:1", selection.host());
+        assertEquals("b:1", redis.call("HGET", KEYS.leaseHosts(), "0123456789abcdef").asString());
+        long expiry = Long.parseLong(redis.call("ZSCORE", KEYS.leases(), "0123456789abcdef").asString());
+        assertTrue(expiry >= before + Scripts.LEASE_TTL && expiry <= after + Scripts.LEASE_TTL, "expiry " + expiry);
+        assertEquals(1, redis.call("ZCARD", KEYS.leases()).asLong());
+    }
+
+    @Test
+    void aFullReplyCountsNothingAndWritesNoLease() {
+        counts("a:1", "2");
+        assertTrue(run(select(KEYS, NONE, list("a:1"), NONE, settings(2, 3600), 0, "00000000000000aa")).full());
+        assertEquals(0, redis.call("EXISTS", KEYS.leases()).asLong());
+        assertEquals(0, redis.call("EXISTS", KEYS.leaseHosts()).asLong());
+        assertEquals("2", field("a:1"));
+    }
+
+    @Test
+    void aLeaseIdAlreadyHeldIsNotCountedAgain() {
+        InflightSelection first = run(select(list("a:1"), "00000000000000bb"));
+        InflightSelection again = run(select(list("a:1"), "00000000000000bb"));
+        assertEquals(1, first.count());
+        assertEquals("a:1", again.host());
+        assertEquals(1, again.count());
+        assertEquals("1", field("a:1"));
+        redis.run(Scripts.release(KEYS, "00000000000000bb"));
+        assertTrue(redis.call("HGET", KEYS.inflight(), "a:1").isNull(), "one lease, one count, one release");
+    }
+
+    @Test
+    void anExpiredLeaseIsGivenBackByTheNextSelect() {
+        // A gateway counted a request on a:1 and crashed: its release never comes.
+        run(select(KEYS, NONE, list("a:1"), NONE, settings(0, 3600), 0, "00000000000000cc"));
+        counts("b:1", "1");
+        assertEquals("1", field("a:1"));
+        expire("00000000000000cc");
+
+        InflightSelection next = run(select(KEYS, NONE, list("a:1", "b:1"), NONE, settings(0, 3600), 0));
+
+        assertEquals("a:1", next.host(), "the healed host is idle again, so it wins");
+        assertEquals(1, next.count());
+        assertTrue(redis.call("ZSCORE", KEYS.leases(), "00000000000000cc").isNull());
+        assertTrue(redis.call("HGET", KEYS.leaseHosts(), "00000000000000cc").isNull());
+    }
+
+    @Test
+    void anExpiredLeaseIsHealedEvenWhenTheCallIsAnsweredFull() {
+        run(select(KEYS, NONE, list("a:1"), NONE, settings(1, 3600), 0, "00000000000000dd"));
+        expire("00000000000000dd");
+        InflightSelection next = run(select(KEYS, NONE, list("a:1"), NONE, settings(1, 3600), 0));
+        assertFalse(next.full(), "the leaked count no longer blocks the host");
+        assertEquals(1, next.count());
+    }
+
+    @Test
+    void aLeaseThatHasNotExpiredKeepsItsCount() {
+        run(select(KEYS, NONE, list("a:1"), NONE, settings(0, 3600), 0));
+        run(select(KEYS, NONE, list("a:1"), NONE, settings(0, 3600), 0));
+        assertEquals("2", field("a:1"));
+        assertEquals(2, redis.call("ZCARD", KEYS.leases()).asLong());
+    }
+
+    @Test
+    void healingGivesBackAtMostOneHundredLeasesPerCall() {
+        // 150 leases of crashed gateways, all long expired, all holding a:1.
+        String[] zadd = new String[2 + 2 * 150];
+        String[] hset = new String[2 + 2 * 150];
+        zadd[0] = "ZADD";
+        zadd[1] = KEYS.leases();
+        hset[0] = "HSET";
+        hset[1] = KEYS.leaseHosts();
+        for (int i = 0; i < 150; i++) {
+            zadd[2 + 2 * i] = Integer.toString(1 + i);
+            zadd[3 + 2 * i] = "old" + i;
+            hset[2 + 2 * i] = "old" + i;
+            hset[3 + 2 * i] = "a:1";
+        }
+        redis.call(zadd);
+        redis.call(hset);
+        counts("a:1", "150");
+
+        run(select(KEYS, NONE, list("a:1", "b:1"), NONE, settings(0, 3600), 0));
+        assertEquals("50", field("a:1"));
+        assertEquals(50 + 1, redis.call("ZCARD", KEYS.leases()).asLong(), "50 old leases and the new one");
+
+        run(select(KEYS, NONE, list("a:1", "b:1"), NONE, settings(0, 3600), 0));
+        assertEquals(2, redis.call("ZCARD", KEYS.leases()).asLong(), "only the two live leases are left");
+        assertEquals(2, redis.call("HLEN", KEYS.leaseHosts()).asLong());
     }
 
     @Test
@@ -255,6 +354,15 @@ class SelectScriptTest {
             out.put(flat.get(i).asString(), flat.get(i + 1).asString());
         }
         return out;
+    }
+
+    private long redisSeconds() {
+        return Long.parseLong(redis.call("TIME").elements().get(0).asString());
+    }
+
+    /** Ages a lease as if its request had started longer than the lease TTL ago. */
+    private void expire(String lease) {
+        redis.call("ZADD", KEYS.leases(), "XX", "1", lease);
     }
 
     private String get(String key) {

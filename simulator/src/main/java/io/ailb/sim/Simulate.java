@@ -1,0 +1,352 @@
+package io.ailb.sim;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import io.ailb.sim.backend.BackendConfig;
+import io.ailb.sim.engine.Simulation;
+import io.ailb.sim.engine.Simulation.HealthChange;
+import io.ailb.sim.report.BenchmarksDoc;
+import io.ailb.sim.report.Extensions;
+import io.ailb.sim.report.ResultTable;
+import io.ailb.sim.report.RunResult;
+import io.ailb.sim.router.Router;
+import io.ailb.sim.router.Routers;
+import io.ailb.sim.workload.ChatWorkload;
+import io.ailb.sim.workload.MooncakeTrace;
+import io.ailb.sim.workload.UserLog;
+import io.ailb.sim.workload.Workload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The routing simulator's command line: replays a workload through each router (the plugin's .wasm on N gateway VMs
+ * sharing one Redis, or a baseline) in front of M simulated backends, and prints one comparison table.
+ * {@code --help} lists the flags.
+ */
+public final class Simulate {
+    static final String USAGE = """
+            Usage: Simulate [options]
+              --workload trace|chat|log     what to replay (default trace)
+              --trace FILE                  Mooncake trace (default ../shared/traces/mooncake_conversation_trace.jsonl)
+              --log FILE                    your own log (JSONL: arrival_ms, body, output_tokens)
+              --preset higress-article      chat: 60 sessions x 5 turns, 200 in / 800 out tokens, concurrency 20,
+                                            3 backends (Higress's prefix_cache article)
+              --routers LIST                comma-separated; plugin:POLICY, plugin:@config.json, plugin:{json},
+                                            random, round_robin, and the baselines' names
+                                            (default plugin:prefix_cache,plugin:global_least_request,
+                                            plugin:least_busy,random,round_robin)
+              --backends M                  simulated instances (default 8; preset 3)
+              --gateways N                  gateways (one plugin VM each, shared Redis; default 1)
+              --requests-per-vm K           replace a gateway's VM after K requests; 0 = never (default 100)
+              --capacity-tokens T           KV cache per backend in tokens (default 1000000)
+              --speedup X                   divide arrival times by X (trace, log; default 1)
+              --limit K                     first K requests (trace, log) or sessions (chat); 0 = all (default)
+              --seed S                      seed of workloads and random choices (default 1)
+              --json FILE                   write the results as JSON
+              --plots DIR                   write PNG plots (when the plot package is present)
+              --doc FILE --section NAME     write the table and this command line into a section of FILE
+              --progress                    progress bar on stderr even when it is not a terminal
+              --wasm FILE                   the plugin (default wasm-out/ai-load-balancer.wasm)
+            chat workload:
+              --sessions N --turns N --groups N --system-tokens N --input-tokens N --input-stddev X
+              --output-tokens N --output-stddev X --concurrency N (closed loop) | --rate X (sessions/s, open loop)
+              --think-ms X
+            backends:
+              --overhead-ms X (30) --prefill-us-per-token X (62.5) --itl-ms X (12) --load-factor X (2.0)
+              --max-num-seqs N (256) --metrics-staleness-ms X (100) --parallel-prefill
+              --fail B@FROM-TO              backend B unhealthy from FROM to TO ms (repeatable; TO may be omitted)
+              --sample-ms X                 load sample interval (default: the run's length / 200, at least 100)
+            """;
+
+    private Simulate() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int code = run(args, System.out, System.err);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /** Runs the CLI; returns the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
+        Map<String, String> opts = new LinkedHashMap<>();
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--help") || a.equals("-h")) {
+                out.print(USAGE);
+                return 0;
+            }
+            if (!a.startsWith("--")) {
+                err.println("unexpected argument: " + a + "\n" + USAGE);
+                return 2;
+            }
+            String key = a.substring(2);
+            String value;
+            int eq = key.indexOf('=');
+            if (eq >= 0) {
+                value = key.substring(eq + 1);
+                key = key.substring(0, eq);
+            } else if (key.equals("progress") || key.equals("parallel-prefill")) {
+                value = "true";
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                err.println("missing value for --" + key);
+                return 2;
+            }
+            if (key.equals("fail")) {
+                failures.add(value);
+            } else {
+                opts.put(key, value);
+            }
+        }
+        try {
+            return execute(opts, failures, String.join(" ", quoteAll(args)), out, err);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private static List<String> quoteAll(String[] args) {
+        List<String> quoted = new ArrayList<>();
+        for (String a : args) {
+            quoted.add(a.matches("[A-Za-z0-9_@%+=:,./-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
+        }
+        return quoted;
+    }
+
+    private static final List<String> KNOWN = List.of("workload", "trace", "log", "preset", "routers", "backends",
+            "gateways", "requests-per-vm", "capacity-tokens", "speedup", "limit", "seed", "json", "plots", "doc",
+            "section", "progress", "wasm", "sessions", "turns", "groups", "system-tokens", "input-tokens",
+            "input-stddev", "output-tokens", "output-stddev", "concurrency", "rate", "think-ms", "overhead-ms",
+            "prefill-us-per-token", "itl-ms", "load-factor", "max-num-seqs", "metrics-staleness-ms",
+            "parallel-prefill", "sample-ms");
+
+    private static int execute(Map<String, String> o, List<String> failures, String commandLine, PrintStream out,
+            PrintStream err) throws IOException {
+        for (String key : o.keySet()) {
+            if (!KNOWN.contains(key)) {
+                throw new IllegalArgumentException("unknown option --" + key);
+            }
+        }
+        String preset = o.get("preset");
+        if (preset != null && !preset.equals("higress-article")) {
+            throw new IllegalArgumentException("unknown preset " + preset + " (known: higress-article)");
+        }
+        String kind = o.getOrDefault("workload", preset != null ? "chat" : "trace");
+        long seed = Long.parseLong(o.getOrDefault("seed", "1"));
+        int limit = Integer.parseInt(o.getOrDefault("limit", "0"));
+        double speedup = Double.parseDouble(o.getOrDefault("speedup", "1"));
+        int backends = Integer.parseInt(o.getOrDefault("backends", preset != null ? "3" : "8"));
+
+        Workload workload = switch (kind) {
+            case "trace" -> MooncakeTrace.load(o.containsKey("trace") ? Path.of(o.get("trace"))
+                    : MooncakeTrace.defaultTrace(), speedup, limit);
+            case "log" -> {
+                if (!o.containsKey("log")) {
+                    throw new IllegalArgumentException("--workload log needs --log FILE");
+                }
+                yield UserLog.load(Path.of(o.get("log")), speedup, limit);
+            }
+            case "chat" -> ChatWorkload.generate(chatSpec(o, preset != null), seed).limit(limit);
+            default -> throw new IllegalArgumentException("unknown workload " + kind + " (trace, chat or log)");
+        };
+
+        BackendConfig d = BackendConfig.DEFAULT;
+        BackendConfig backend = new BackendConfig(
+                Long.parseLong(o.getOrDefault("capacity-tokens", Long.toString(d.capacityTokens()))),
+                dbl(o, "overhead-ms", d.overheadMs()), dbl(o, "prefill-us-per-token", d.prefillUsPerToken()),
+                dbl(o, "itl-ms", d.itlMs()), dbl(o, "load-factor", d.timeFactorUnderLoad()),
+                Integer.parseInt(o.getOrDefault("max-num-seqs", Integer.toString(d.maxNumSeqs()))),
+                dbl(o, "metrics-staleness-ms", d.metricsStalenessMs()), !o.containsKey("parallel-prefill"));
+
+        List<HealthChange> health = new ArrayList<>();
+        for (String f : failures) {
+            health.addAll(parseFailure(f));
+        }
+        double span = workload.closedLoop() ? 0 : workload.requests().isEmpty() ? 0
+                : workload.requests().get(workload.requests().size() - 1).arrivalMs();
+        double sampleMs = o.containsKey("sample-ms") ? Double.parseDouble(o.get("sample-ms"))
+                : Math.max(100, span / 200);
+        Simulation.Settings settings = new Simulation.Settings(backends, backend, seed, sampleMs, health);
+
+        int gateways = Integer.parseInt(o.getOrDefault("gateways", "1"));
+        int perVm = Integer.parseInt(o.getOrDefault("requests-per-vm", "100"));
+        Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : Routers.defaultWasm();
+        String routerList = o.getOrDefault("routers",
+                "plugin:prefix_cache,plugin:global_least_request,plugin:least_busy,random,round_robin");
+
+        boolean progressBar = o.containsKey("progress") || System.console() != null;
+        Map<String, Double> bounds;
+        List<RunResult> results = new ArrayList<>();
+        try (Routers.PluginEnvironment env = new Routers.PluginEnvironment(wasm, gateways, perVm)) {
+            List<Supplier<Router>> routers = new ArrayList<>();
+            for (String spec : Routers.split(routerList)) {
+                routers.add(Routers.resolve(spec, seed, env));
+            }
+            out.println(describe(workload, settings, gateways, perVm));
+            bounds = Extensions.bounds(workload.requests(), backends, backend.capacityTokens());
+            Simulation.Progress progress = progressBar ? new ProgressBar(err) : null;
+            for (Supplier<Router> factory : routers) {
+                RunResult r = Simulation.run(workload, factory.get(), settings, progress);
+                if (progressBar) {
+                    err.print("\r\033[K");
+                    err.flush();
+                }
+                results.add(r);
+            }
+        }
+        out.print(ResultTable.text(results));
+        if (!bounds.isEmpty()) {
+            out.println("hit-rate bounds: " + formatBounds(bounds));
+        }
+        for (RunResult r : results) {
+            if (r.plugin() != null && (r.plugin().vmTraps() > 0 || r.plugin().rejects() > 0)) {
+                out.println(r.router() + ": " + r.plugin().vmTraps() + " VM traps, " + r.plugin().rejects()
+                        + " local replies (routed by the default LB)");
+            }
+            if (r.completed() < r.requests()) {
+                out.println(r.router() + ": only " + r.completed() + " of " + r.requests() + " requests finished");
+            }
+        }
+        if (o.containsKey("json")) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("command", commandLine);
+            doc.put("workload", workload.name());
+            doc.put("requests", workload.requests().size());
+            doc.put("backends", backends);
+            doc.put("gateways", gateways);
+            doc.put("backend", Map.of("capacity_tokens", backend.capacityTokens(), "overhead_ms", backend.overheadMs(),
+                    "prefill_us_per_token", backend.prefillUsPerToken(), "itl_ms", backend.itlMs(),
+                    "time_factor_under_load", backend.timeFactorUnderLoad(), "max_num_seqs", backend.maxNumSeqs(),
+                    "metrics_staleness_ms", backend.metricsStalenessMs(), "serial_prefill", backend.serialPrefill()));
+            doc.put("bounds", bounds);
+            List<Object> list = new ArrayList<>();
+            results.forEach(r -> list.add(r.toMap()));
+            doc.put("results", list);
+            Path json = Path.of(o.get("json"));
+            if (json.toAbsolutePath().getParent() != null) {
+                Files.createDirectories(json.toAbsolutePath().getParent());
+            }
+            Files.writeString(json, JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(doc) + "\n",
+                    StandardCharsets.UTF_8);
+        }
+        if (o.containsKey("plots")) {
+            Path dir = Path.of(o.get("plots"));
+            Files.createDirectories(dir);
+            if (!Extensions.plots(dir, results)) {
+                err.println("plots: io.ailb.sim.report.plot.Plots is not available; no plots written");
+            }
+        }
+        if (o.containsKey("doc")) {
+            String section = o.getOrDefault("section", "simulator");
+            StringBuilder md = new StringBuilder();
+            md.append("### Routing simulator: ").append(workload.name()).append("\n\n");
+            md.append("`mvn -q -pl simulator exec:java -Dexec.args=\"").append(commandLine).append("\"`\n\n");
+            md.append(describe(workload, settings, gateways, perVm)).append("\n\n");
+            md.append(ResultTable.markdown(results));
+            if (!bounds.isEmpty()) {
+                md.append("\nHit-rate bounds: ").append(formatBounds(bounds)).append('\n');
+            }
+            md.append("\nTimes in simulated ms; decision µs is wall time of the guest calls on ")
+                    .append(machine()).append(" (including the synchronous Redis round trips).\n");
+            BenchmarksDoc.replaceSection(Path.of(o.get("doc")), section, md.toString());
+        }
+        return 0;
+    }
+
+    private static String machine() {
+        return System.getProperty("os.name") + "/" + System.getProperty("os.arch") + ", "
+                + Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version");
+    }
+
+    static String describe(Workload w, Simulation.Settings s, int gateways, int perVm) {
+        BackendConfig b = s.backend();
+        return String.format(Locale.ROOT, "%s: %d requests%s; %d backends (KV %,d tokens each, overhead %.1f ms, "
+                + "%.2f µs/token prefill, ITL %.1f ms ×%.1f at %d seqs%s); plugin on %d gateway(s)%s; seed %d",
+                w.name(), w.requests().size(), w.closedLoop() ? " in " + w.sessions().size() + " sessions" : "",
+                s.backends(), b.capacityTokens(), b.overheadMs(), b.prefillUsPerToken(), b.itlMs(),
+                b.timeFactorUnderLoad(), b.maxNumSeqs(), b.serialPrefill() ? ", serial prefill" : "", gateways,
+                perVm > 0 ? ", fresh VM every " + perVm + " requests" : "", s.seed());
+    }
+
+    private static String formatBounds(Map<String, Double> bounds) {
+        StringBuilder s = new StringBuilder();
+        bounds.forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append(' ')
+                .append(String.format(Locale.ROOT, "%.1f%%", v * 100)));
+        return s.toString();
+    }
+
+    private static double dbl(Map<String, String> o, String key, double fallback) {
+        return o.containsKey(key) ? Double.parseDouble(o.get(key)) : fallback;
+    }
+
+    private static ChatWorkload.Spec chatSpec(Map<String, String> o, boolean article) {
+        ChatWorkload.Spec base = article ? ChatWorkload.HIGRESS_ARTICLE
+                : new ChatWorkload.Spec(4, 60, 5, 1000, 200, 50, 300, 100, 20, 0, 0, 16);
+        int concurrency = Integer.parseInt(o.getOrDefault("concurrency", Integer.toString(base.concurrency())));
+        double rate = dbl(o, "rate", base.sessionsPerSecond());
+        if (o.containsKey("rate") && !o.containsKey("concurrency")) {
+            concurrency = 0;
+        }
+        return new ChatWorkload.Spec(
+                Integer.parseInt(o.getOrDefault("groups", Integer.toString(base.groups()))),
+                Integer.parseInt(o.getOrDefault("sessions", Integer.toString(base.sessions()))),
+                Integer.parseInt(o.getOrDefault("turns", Integer.toString(base.turns()))),
+                Integer.parseInt(o.getOrDefault("system-tokens", Integer.toString(base.systemTokens()))),
+                dbl(o, "input-tokens", base.inputMean()), dbl(o, "input-stddev", base.inputStddev()),
+                dbl(o, "output-tokens", base.outputMean()), dbl(o, "output-stddev", base.outputStddev()),
+                concurrency, rate, dbl(o, "think-ms", base.thinkMs()), base.blockTokens());
+    }
+
+    /** {@code B@FROM-TO} or {@code B@FROM}: backend B is unhealthy from FROM ms (to TO ms). */
+    static List<HealthChange> parseFailure(String spec) {
+        int at = spec.indexOf('@');
+        if (at < 0) {
+            throw new IllegalArgumentException("--fail wants BACKEND@FROM-TO (ms), got " + spec);
+        }
+        int backend = Integer.parseInt(spec.substring(0, at));
+        String range = spec.substring(at + 1);
+        int dash = range.indexOf('-');
+        List<HealthChange> changes = new ArrayList<>();
+        double from = Double.parseDouble(dash < 0 ? range : range.substring(0, dash));
+        changes.add(new HealthChange(from, backend, false));
+        if (dash >= 0 && dash + 1 < range.length()) {
+            changes.add(new HealthChange(Double.parseDouble(range.substring(dash + 1)), backend, true));
+        }
+        return changes;
+    }
+
+    /** {@code router [#####.....] 1234/5678} on one line of stderr. */
+    static final class ProgressBar implements Simulation.Progress {
+        private final PrintStream err;
+        private long lastPrinted = -1;
+
+        ProgressBar(PrintStream err) {
+            this.err = err;
+        }
+
+        @Override
+        public void update(String router, long done, long total) {
+            long permille = total == 0 ? 1000 : done * 1000 / total;
+            if (permille == lastPrinted) {
+                return;
+            }
+            lastPrinted = permille;
+            int filled = (int) (permille * 30 / 1000);
+            err.print("\r" + router + " [" + "#".repeat(filled) + ".".repeat(30 - filled) + "] " + done + "/" + total);
+            err.flush();
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.ailb.sim.bench;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * OpenAI chat-completions bodies of a given size made of many messages: a system prompt, then alternating user and
+ * assistant turns of equal length (about an eighth of the body, at most 1 KiB of text each), so a 4 MiB body has
+ * about 4,000 messages. Text is deterministic pseudo-random words with an occasional JSON escape ({@code \n},
+ * {@code \"}), so the parser's escape path is exercised too.
+ */
+final class ChatBodies {
+    static final int MAX_MESSAGE_TEXT = 1024;
+    private static final String[] WORDS = {"the", "model", "token", "cache", "prefix", "request", "gateway",
+        "latency", "batch", "kv", "attention", "prompt", "reply", "stream", "route", "backend", "queue", "GPU",
+        "answer", "question", "context", "window", "decode", "prefill", "weights", "shard", "replica", "load"};
+
+    private ChatBodies() {
+    }
+
+    /** A body of exactly {@code targetBytes} UTF-8 bytes (at least 200). */
+    static byte[] chat(int targetBytes, long seed) {
+        if (targetBytes < 200) {
+            throw new IllegalArgumentException("bodies start at 200 bytes: " + targetBytes);
+        }
+        int textLength = Math.max(16, Math.min(MAX_MESSAGE_TEXT, targetBytes / 8 - 40));
+        long state = seed;
+        StringBuilder body = new StringBuilder(targetBytes + 64);
+        body.append("{\"model\":\"qwen2.5-7b-instruct\",\"stream\":true,\"max_tokens\":512,\"messages\":[");
+        String tail = "]}";
+        int turn = 0;
+        while (true) {
+            String role = turn == 0 ? "system" : turn % 2 == 1 ? "user" : "assistant";
+            String head = (turn == 0 ? "" : ",") + "{\"role\":\"" + role + "\",\"content\":\"";
+            String end = "\"}";
+            int room = targetBytes - body.length() - tail.length() - head.length() - end.length();
+            if (room < 1) {
+                break;
+            }
+            int length = Math.min(textLength, room);
+            // The last message takes what is left if another full one would not fit.
+            if (room - length < head.length() + end.length() + 16) {
+                length = room;
+            }
+            body.append(head);
+            state = appendText(body, length, state);
+            body.append(end);
+            turn++;
+        }
+        // Pad to the exact size with spaces inside the JSON (whitespace between tokens is valid).
+        while (body.length() + tail.length() < targetBytes) {
+            body.append(' ');
+        }
+        body.append(tail);
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        if (bytes.length != targetBytes) {
+            throw new IllegalStateException("built " + bytes.length + " bytes for " + targetBytes);
+        }
+        return bytes;
+    }
+
+    /** Number of messages in a body built by {@link #chat}. */
+    static int messageCount(byte[] body) {
+        String text = new String(body, StandardCharsets.UTF_8);
+        int count = 0;
+        for (int at = text.indexOf("{\"role\""); at >= 0; at = text.indexOf("{\"role\"", at + 1)) {
+            count++;
+        }
+        return count;
+    }
+
+    /** Appends exactly {@code length} characters of ASCII text, JSON-escaped; returns the generator state. */
+    private static long appendText(StringBuilder out, int length, long state) {
+        int written = 0;
+        while (written < length) {
+            state = next(state);
+            int pick = (int) ((state >>> 33) % (WORDS.length + 2));
+            String piece;
+            if (pick == WORDS.length) {
+                piece = "\\n";
+            } else if (pick == WORDS.length + 1) {
+                piece = "\\\"";
+            } else {
+                piece = WORDS[pick] + " ";
+            }
+            if (written + piece.length() > length) {
+                piece = "xxxxxxxxxxxxxxxx".substring(0, length - written);
+            }
+            out.append(piece);
+            written += piece.length();
+        }
+        return state;
+    }
+
+    private static long next(long state) {
+        long z = state + 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}

@@ -1,0 +1,380 @@
+package io.ailb.sim.bench;
+
+import io.ailb.emulator.GuestTrapException;
+import io.ailb.emulator.LocalRedis;
+import io.ailb.emulator.WasmPlugin;
+import io.ailb.sim.report.BenchmarksDoc;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Per-request decision cost of each policy versus chat-body size, in the real .wasm (emulator, Chicory compiled mode,
+ * real Redis) next to the same core run directly on the JVM; plus module size and TeaVM's heap after many requests.
+ * Prints a table and writes section {@code plugin-cost} of docs/benchmarks.md.
+ *
+ * <p>{@code mvn -q -o -pl simulator compile exec:java@plugin-cost} (options: {@code -Dexec.args="--help"}).
+ */
+public final class PluginCostBench {
+    static final String COMMAND = "mvn -q -o -pl simulator compile exec:java@plugin-cost";
+    static final int[] DEFAULT_SIZES = {1 << 10, 16 << 10, 256 << 10, 1 << 20, 4 << 20};
+
+    /** Command-line options. */
+    static final class Options {
+        Path wasm = root().resolve("wasm-out/ai-load-balancer.wasm");
+        Path doc = root().resolve("docs/benchmarks.md");
+        int[] sizes = DEFAULT_SIZES;
+        List<PolicyCase> policies = List.of(PolicyCase.values());
+        double warmUpSeconds = 3;
+        int warmUpMax = 2000;
+        double measureSeconds = 4;
+        int maxSamples = 2000;
+        int minSamples = 5;
+        int heapRequests = 100_000;
+        int heapBodyBytes = 1 << 10;
+        int recycleEvery;
+        String commandLine = COMMAND;
+
+        static Options parse(String[] args) {
+            Options o = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String value = i + 1 < args.length ? args[i + 1] : null;
+                switch (args[i]) {
+                    case "--wasm" -> o.wasm = Path.of(value);
+                    case "--doc" -> o.doc = Path.of(value);
+                    case "--sizes" -> o.sizes = java.util.Arrays.stream(value.split(","))
+                            .mapToInt(PluginCostBench::parseSize).toArray();
+                    case "--policies" -> o.policies = java.util.Arrays.stream(value.split(","))
+                            .map(PolicyCase::byName).toList();
+                    case "--warmup-seconds" -> o.warmUpSeconds = Double.parseDouble(value);
+                    case "--warmup-max" -> o.warmUpMax = Integer.parseInt(value);
+                    case "--measure-seconds" -> o.measureSeconds = Double.parseDouble(value);
+                    case "--max-samples" -> o.maxSamples = Integer.parseInt(value);
+                    case "--heap-requests" -> o.heapRequests = Integer.parseInt(value);
+                    case "--heap-body" -> o.heapBodyBytes = parseSize(value);
+                    case "--recycle-every" -> o.recycleEvery = Integer.parseInt(value);
+                    case "--command" -> o.commandLine = value;
+                    default -> {
+                        System.err.println("usage: PluginCostBench [--wasm path] [--doc path|-] [--sizes 1k,16k,...]"
+                                + " [--policies least_busy,...] [--warmup-seconds s] [--warmup-max n]"
+                                + " [--measure-seconds s] [--max-samples n] [--heap-requests n] [--heap-body 1k]"
+                                + " [--recycle-every k]");
+                        System.exit(args[i].equals("--help") ? 0 : 2);
+                    }
+                }
+                i++;
+            }
+            return o;
+        }
+    }
+
+    /** The result of one policy and body size. */
+    record Row(PolicyCase policy, int bodyBytes, int messages, Samples wasm, Samples jvm, int wasmRouted,
+            int jvmRouted, double redisPerRequest, String note) {
+    }
+
+    /** Heap readings of one long run on one VM. */
+    record HeapRun(PolicyCase policy, long startHeap, long heapAddress, Map<Integer, Long> readings, int served,
+            WasmDriver.Trap trap) {
+    }
+
+    private PluginCostBench() {
+    }
+
+    /** The repository root: system property {@code ailb.root} (set by the exec executions), else the working dir. */
+    static Path root() {
+        return Path.of(System.getProperty("ailb.root", ".")).toAbsolutePath().normalize();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        CpuClock.check();
+        if (!Files.isRegularFile(options.wasm)) {
+            throw new IllegalStateException(options.wasm.toAbsolutePath() + " is missing: build plugin-src/shell");
+        }
+        WasmPlugin plugin = WasmPlugin.load(options.wasm);
+        List<Row> rows = new ArrayList<>();
+        List<HeapRun> heap = new ArrayList<>();
+        List<String> trapLog = new ArrayList<>();
+        int[] recycle = {options.recycleEvery};
+        try (LocalRedis redis = LocalRedis.start()) {
+            for (PolicyCase policy : options.policies) {
+                redis.flushAll();
+                try (WasmDriver wasm = new WasmDriver(plugin, policy, redis.endpoint());
+                        JvmCoreDriver jvm = new JvmCoreDriver(policy, redis.endpoint())) {
+                    wasm.recycleEvery = recycle[0];
+                    for (int size : options.sizes) {
+                        byte[] body = ChatBodies.chat(size, 7);
+                        rows.add(measure(options, policy, body, wasm, jvm, recycle, trapLog));
+                        System.out.println(format(rows.get(rows.size() - 1)));
+                    }
+                }
+            }
+            for (PolicyCase policy : options.policies) {
+                if (options.heapRequests > 0) {
+                    redis.flushAll();
+                    heap.add(heapRun(options, plugin, policy, redis));
+                    System.out.println(describe(heap.get(heap.size() - 1)));
+                }
+            }
+        }
+        String markdown = markdown(options, plugin, rows, heap, trapLog, recycle[0]);
+        System.out.println();
+        System.out.println(markdown);
+        if (!options.doc.toString().equals("-")) {
+            BenchmarksDoc.replaceSection(options.doc, "plugin-cost", markdown);
+            System.out.println("wrote section plugin-cost of " + options.doc.toAbsolutePath().normalize());
+        }
+    }
+
+    private static Row measure(Options options, PolicyCase policy, byte[] body, WasmDriver wasm, JvmCoreDriver jvm,
+            int[] recycle, List<String> trapLog) {
+        int messages = ChatBodies.messageCount(body);
+        // The .wasm first, then the JVM, each warmed up on this very body.
+        int[] wasmRouted = {0};
+        int trapsBefore = wasm.traps().size();
+        long redisBefore = redisTrips(wasm);
+        int[] wasmRequests = {0};
+        Samples wasmSamples = run(options, () -> {
+            wasm.prepare();
+            return () -> {
+                String routed = wasm.request(body);
+                wasmRequests[0]++;
+                if (routed != null) {
+                    wasmRouted[0]++;
+                }
+            };
+        }, e -> {
+            if (e instanceof GuestTrapException) {
+                WasmDriver.Trap trap = wasm.traps().get(wasm.traps().size() - 1);
+                int k = Math.max(1, trap.requestsBefore() / 2);
+                trapLog.add(String.format(Locale.ROOT, "%s, %s body: VM trapped after %d requests: %s",
+                        policy.policyName, sizeName(body.length), trap.requestsBefore(), trap.message()));
+                if (recycle[0] == 0 || k < recycle[0]) {
+                    recycle[0] = k;
+                }
+                wasm.recycleEvery = recycle[0];
+                return true;
+            }
+            return false;
+        });
+        double redisPerRequest = wasmRequests[0] == 0 ? 0
+                : (double) (redisTrips(wasm) - redisBefore) / wasmRequests[0];
+        int[] jvmRouted = {0};
+        Samples jvmSamples = run(options, () -> () -> {
+            if (jvm.request(body) != null) {
+                jvmRouted[0]++;
+            }
+        }, e -> false);
+        int traps = wasm.traps().size() - trapsBefore;
+        String note = traps == 0 ? "" : traps + " trap(s), fresh VM every " + wasm.recycleEvery + " requests";
+        return new Row(policy, body.length, messages, wasmSamples, jvmSamples, wasmRouted[0], jvmRouted[0],
+                redisPerRequest, note);
+    }
+
+    private static long redisTrips(WasmDriver wasm) {
+        // Only the current VM's count is visible; the ratio is taken over requests on the VMs that reported.
+        return wasm.vm() == null ? 0 : wasm.vm().redisStats().roundTrips() + wasm.retiredRedisTrips();
+    }
+
+    /**
+     * Warm-up then measurement of one operation. {@code prepare} runs untimed before each operation and returns it;
+     * {@code onError} says whether an exception is tolerated (the sample is dropped).
+     */
+    static Samples run(Options options, Supplier<Runnable> prepare,
+            java.util.function.Predicate<RuntimeException> onError) {
+        int consecutiveErrors = 0;
+        long warmUpEnd = System.nanoTime() + (long) (options.warmUpSeconds * 1e9);
+        for (int i = 0; i < options.warmUpMax && (i < 3 || System.nanoTime() < warmUpEnd); i++) {
+            Runnable op = prepare.get();
+            try {
+                op.run();
+                consecutiveErrors = 0;
+            } catch (RuntimeException e) {
+                if (!onError.test(e) || ++consecutiveErrors >= 5) {
+                    throw e;
+                }
+            }
+        }
+        Samples samples = new Samples();
+        long measureEnd = System.nanoTime() + (long) (options.measureSeconds * 1e9);
+        while (samples.size() < options.maxSamples
+                && (samples.size() < options.minSamples || System.nanoTime() < measureEnd)) {
+            Runnable op = prepare.get();
+            long wall0 = System.nanoTime();
+            long cpu0 = CpuClock.now();
+            try {
+                op.run();
+            } catch (RuntimeException e) {
+                if (!onError.test(e) || ++consecutiveErrors >= 5) {
+                    throw e;
+                }
+                continue;
+            }
+            long cpu1 = CpuClock.now();
+            long wall1 = System.nanoTime();
+            consecutiveErrors = 0;
+            samples.add(cpu1 - cpu0, wall1 - wall0);
+        }
+        return samples;
+    }
+
+    private static HeapRun heapRun(Options options, WasmPlugin plugin, PolicyCase policy, LocalRedis redis) {
+        byte[] body = ChatBodies.chat(options.heapBodyBytes, 11);
+        try (WasmDriver wasm = new WasmDriver(plugin, policy, redis.endpoint())) {
+            long start = wasm.heapBytes();
+            long address = wasm.heapAddress();
+            Map<Integer, Long> readings = new LinkedHashMap<>();
+            int served = 0;
+            WasmDriver.Trap trap = null;
+            for (int i = 1; i <= options.heapRequests; i++) {
+                try {
+                    wasm.request(body);
+                } catch (GuestTrapException e) {
+                    trap = wasm.traps().get(wasm.traps().size() - 1);
+                    break;
+                }
+                served = i;
+                if (i == 1000 || i % 10_000 == 0 || i == options.heapRequests) {
+                    readings.put(i, wasm.heapBytes());
+                }
+            }
+            return new HeapRun(policy, start, address, readings, served, trap);
+        }
+    }
+
+    // ---- formatting ------------------------------------------------------------------------------------------------
+
+    static int parseSize(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        if (t.endsWith("m") || t.endsWith("mib")) {
+            return Integer.parseInt(t.replaceAll("[a-z]", "")) << 20;
+        }
+        if (t.endsWith("k") || t.endsWith("kib")) {
+            return Integer.parseInt(t.replaceAll("[a-z]", "")) << 10;
+        }
+        return Integer.parseInt(t);
+    }
+
+    static String sizeName(int bytes) {
+        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) {
+            return (bytes >> 20) + " MiB";
+        }
+        if (bytes >= 1 << 10 && bytes % (1 << 10) == 0) {
+            return (bytes >> 10) + " KiB";
+        }
+        return bytes + " B";
+    }
+
+    private static String format(Row row) {
+        return String.format(Locale.ROOT, "%-21s %8s %5d msgs  wasm %12s cpu %12s wall (n=%d)  jvm %12s cpu %12s wall"
+                        + " (n=%d)  wasm/jvm %s  %s", row.policy().policyName, sizeName(row.bodyBytes()), row.messages(),
+                Samples.micros(row.wasm().medianCpu()), Samples.micros(row.wasm().medianWall()), row.wasm().size(),
+                Samples.micros(row.jvm().medianCpu()), Samples.micros(row.jvm().medianWall()), row.jvm().size(),
+                Samples.ratio(row.wasm().medianCpu(), row.jvm().medianCpu()), row.note());
+    }
+
+    private static String describe(HeapRun run) {
+        StringBuilder out = new StringBuilder(run.policy().policyName).append(": heap at start ")
+                .append(Samples.bytes(run.startHeap()));
+        run.readings().forEach((n, bytes) -> out.append(", after ").append(n).append(": ").append(Samples.bytes(bytes)));
+        if (run.trap() != null) {
+            out.append("; VM trapped after ").append(run.served()).append(" requests: ").append(run.trap().message());
+        }
+        return out.toString();
+    }
+
+    static String markdown(Options options, WasmPlugin plugin, List<Row> rows, List<HeapRun> heap,
+            List<String> trapLog, int recycle) {
+        StringBuilder md = new StringBuilder();
+        md.append("## Plugin cost per request: .wasm in the emulator vs the same core on the JVM\n\n");
+        md.append("Command: `").append(options.commandLine).append("` (PluginCostBench; `-Dexec.args=\"--help\"` for"
+                + " options). Module `").append(plugin.name()).append("` ").append(Samples.bytes(plugin.sizeBytes()))
+                .append(", compiled by Chicory in ").append(Samples.millis(plugin.compileNanos())).append("; JDK ")
+                .append(System.getProperty("java.version")).append(", ")
+                .append(Runtime.getRuntime().availableProcessors()).append(" cores, embedded redis-server.\n\n");
+        md.append("What is measured, per request, medians after warm-up (")
+                .append(String.format(Locale.ROOT, "≤ %.0f s / %d runs", options.warmUpSeconds, options.warmUpMax))
+                .append(" per cell, then ≤ ").append(String.format(Locale.ROOT, "%.0f s / %d samples",
+                        options.measureSeconds, options.maxSamples)).append("):\n\n");
+        md.append("- **wasm**: one whole stream in the emulator, Chicory compiled mode: context create, request headers,"
+                + " the whole body in one `proxy_on_request_body` (POST, `application/json`), the decision's Redis"
+                + " reply delivered, then `complete()` (log/done/delete) and the release command with its reply."
+                + " Redis is real (embedded redis-server) and the emulator makes each round trip synchronously.\n");
+        md.append("- **jvm**: the same work by the pure-Java core on the JVM, as the shell does it: endpoints from the"
+                + " same host-info JSON, route match, `RequestParser.parse` when the policy reads the body,"
+                + " `RequestFlow.start`, the replies, `onStreamEnd` and the release; its `FlowHost` answers from the"
+                + " **same real Redis** (one blocking connection, replies handed over after the step returns)."
+                + " Not included on the JVM side: the proxy-wasm ABI work (copying headers/body into guest memory,"
+                + " properties, metrics and the `ai_log` property write).\n");
+        md.append("- **cpu** = CPU time of the driving thread (ThreadMXBean). Redis runs in another process and the"
+                + " thread blocks in a socket read meanwhile, so cpu = guest code + emulator host functions + socket"
+                + " syscalls, **without the Redis round trip's wait**; this is the guest-side cost. **wall** includes"
+                + " the round trips. **ratio** = wasm cpu / jvm cpu.\n");
+        md.append("- Bodies: `{\"model\",\"stream\",\"max_tokens\",\"messages\"}` with a system prompt and alternating"
+                + " user/assistant turns of ≈ size/8 (≤ 1 KiB) text each; the same body every request (prefix_cache"
+                + " then finds its whole path: the steady state of a long conversation). least_busy reads metrics"
+                + " from the host info (3 hosts) and needs no Redis; the others make 2 round trips per request"
+                + " (select.lua, release).\n\n");
+        md.append("| policy | body | messages | wasm cpu | jvm cpu | **wasm/jvm** | wasm wall | jvm wall | samples"
+                + " wasm / jvm | routed wasm / jvm | Redis trips/req (wasm) | note |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (Row row : rows) {
+            md.append("| ").append(row.policy().policyName).append(" | ").append(sizeName(row.bodyBytes()))
+                    .append(" | ").append(row.messages()).append(" | ")
+                    .append(Samples.micros(row.wasm().medianCpu())).append(" | ")
+                    .append(Samples.micros(row.jvm().medianCpu())).append(" | **")
+                    .append(Samples.ratio(row.wasm().medianCpu(), row.jvm().medianCpu())).append("** | ")
+                    .append(Samples.micros(row.wasm().medianWall())).append(" | ")
+                    .append(Samples.micros(row.jvm().medianWall())).append(" | ")
+                    .append(row.wasm().size()).append(" / ").append(row.jvm().size()).append(" | ")
+                    .append(row.wasmRouted()).append(" / ").append(row.jvmRouted()).append(" | ")
+                    .append(String.format(Locale.ROOT, "%.1f", row.redisPerRequest())).append(" | ")
+                    .append(row.note()).append(" |\n");
+        }
+        md.append("\n\"routed\" counts timed and warm-up requests that got an upstream override (a sanity check that"
+                + " both sides decided).\n\n");
+        md.append("### Guest heap after many requests\n\n");
+        md.append("One VM, ").append(sizeName(options.heapBodyBytes)).append(" chat body, up to ")
+                .append(String.format(Locale.ROOT, "%,d", options.heapRequests)).append(" requests. The number is"
+                + " TeaVM's Java heap size (`teavm_availableBytes` export = `WasmHeap.heapSize`, bytes reserved for"
+                + " the GC heap; it grows when a collection cannot free enough, it is not the live-object size)."
+                + " The heap starts at linear-memory address `teavm_javaHeapAddress`, so linear memory ≥ address +"
+                + " heap size.\n\n");
+        md.append("| policy | heap at start | readings (requests: heap size) | requests served | result |\n");
+        md.append("|---|---:|---|---:|---|\n");
+        for (HeapRun run : heap) {
+            StringBuilder readings = new StringBuilder();
+            run.readings().forEach((n, bytes) -> readings.append(readings.length() == 0 ? "" : "; ")
+                    .append(String.format(Locale.ROOT, "%,d: %s", n, Samples.bytes(bytes))));
+            String result = run.trap() == null
+                    ? "heap after " + String.format(Locale.ROOT, "%,d", run.served()) + " requests: "
+                            + Samples.bytes(run.readings().getOrDefault(run.served(), -1L))
+                    : "not measurable at " + String.format(Locale.ROOT, "%,d", options.heapRequests)
+                            + " — VM traps after " + run.served() + " requests: `" + run.trap().message() + "`";
+            md.append("| ").append(run.policy().policyName).append(" | ").append(Samples.bytes(run.startHeap()))
+                    .append(" (at ").append(run.heapAddress()).append(") | ")
+                    .append(readings.length() == 0 ? "—" : readings).append(" | ")
+                    .append(String.format(Locale.ROOT, "%,d", run.served())).append(" | ").append(result)
+                    .append(" |\n");
+        }
+        md.append("\n### Traps during the timing runs\n\n");
+        if (trapLog.isEmpty()) {
+            md.append("None: every VM served all its requests.\n");
+        } else {
+            md.append("The guest trapped (known TeaVM GC issue); trapped requests are not counted and, from the first"
+                    + " trap on, the timing runs use a fresh VM every ").append(recycle)
+                    .append(" requests (VM start not timed), so GC cost beyond that many requests is not in the"
+                    + " numbers.\n\n");
+            for (String line : trapLog) {
+                md.append("- ").append(line).append('\n');
+            }
+        }
+        return md.toString();
+    }
+}

@@ -1,0 +1,338 @@
+package io.ailb.sim.engine;
+
+import io.ailb.sim.backend.BackendConfig;
+import io.ailb.sim.backend.SimBackend;
+import io.ailb.sim.model.BackendView;
+import io.ailb.sim.model.ClusterView;
+import io.ailb.sim.model.SimRequest;
+import io.ailb.sim.report.RunResult;
+import io.ailb.sim.router.MeasuredRouter;
+import io.ailb.sim.router.Router;
+import io.ailb.sim.workload.Workload;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.function.Supplier;
+
+/**
+ * Discrete-event replay of a {@link Workload} through one {@link Router} in front of fresh {@link SimBackend}s, on a
+ * virtual clock: arrival → {@code router.route} → backend queue / batch → first token → completion. Deterministic for
+ * a given workload, settings and (deterministic) router. {@link #runAll} runs several routers on identical workloads
+ * with fresh, identical backends each.
+ */
+public final class Simulation implements EventScheduler {
+    /** Run settings shared by every router. */
+    public record Settings(int backends, BackendConfig backend, long seed, double sampleEveryMs,
+            List<HealthChange> healthChanges) {
+        public Settings {
+            if (backends < 1) {
+                throw new IllegalArgumentException("at least one backend");
+            }
+            healthChanges = List.copyOf(healthChanges);
+        }
+
+        public static Settings of(int backends, BackendConfig backend, long seed) {
+            return new Settings(backends, backend, seed, 1000.0, List.of());
+        }
+
+        public Settings withSampleEveryMs(double value) {
+            return new Settings(backends, backend, seed, value, healthChanges);
+        }
+
+        public Settings withHealthChanges(List<HealthChange> value) {
+            return new Settings(backends, backend, seed, sampleEveryMs, value);
+        }
+    }
+
+    /** Failure injection: at {@code atMs} backend {@code backend} becomes (un)healthy. */
+    public record HealthChange(double atMs, int backend, boolean healthy) {
+    }
+
+    /** Told about progress: requests finished out of the total. */
+    public interface Progress {
+        void update(String router, long done, long total);
+    }
+
+    private record Event(double timeMs, long seq, Runnable action) {
+    }
+
+    private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.timeMs != b.timeMs
+            ? Double.compare(a.timeMs, b.timeMs) : Long.compare(a.seq, b.seq));
+    private long nextSeq;
+    private double now;
+
+    private final Workload workload;
+    private final Router router;
+    private final Settings settings;
+    private final Progress progress;
+    private final List<SimBackend> backends = new ArrayList<>();
+    private final List<BackendView> views;
+    private final ClusterView cluster;
+    private final Map<Long, Double> arrivals = new HashMap<>();
+    private final Map<Long, Double> firstTokens = new HashMap<>();
+    private final Map<Long, Integer> cachedById = new HashMap<>();
+    private final List<RunResult.RequestRecord> records = new ArrayList<>();
+    private final List<RunResult.LoadSample> samples = new ArrayList<>();
+    private final long[] requestsPerBackend;
+    private long routedToUnhealthy;
+    private long sent;
+    private long completed;
+    private long outputTokens;
+    private double firstArrival = Double.NaN;
+    private double lastCompletion;
+    private int nextSession;
+    private final Map<String, int[]> sessionCursor = new HashMap<>();
+    private final Map<String, List<SimRequest>> sessionTurns = new HashMap<>();
+    private final long total;
+
+    private Simulation(Workload workload, Router router, Settings settings, Progress progress) {
+        this.workload = workload;
+        this.router = router;
+        this.settings = settings;
+        this.progress = progress;
+        SimBackend.Listener listener = new SimBackend.Listener() {
+            @Override
+            public void onFirstToken(SimBackend backend, SimRequest request, double nowMs, int cachedTokens) {
+                firstToken(backend, request, nowMs, cachedTokens);
+            }
+
+            @Override
+            public void onComplete(SimBackend backend, SimRequest request, double nowMs) {
+                complete(backend, request, nowMs);
+            }
+        };
+        for (int i = 0; i < settings.backends(); i++) {
+            backends.add(new SimBackend(i, SimBackend.addressOf(i), settings.backend(), this, listener));
+        }
+        this.views = Collections.unmodifiableList(new ArrayList<>(backends));
+        this.cluster = new ClusterView() {
+            @Override
+            public List<BackendView> backends() {
+                return views;
+            }
+
+            @Override
+            public long nowMs() {
+                return (long) Math.floor(now);
+            }
+        };
+        this.requestsPerBackend = new long[settings.backends()];
+        this.total = workload.requests().size();
+    }
+
+    /** Replays {@code workload} through {@code router} (which must be fresh: it is used for this run only). */
+    public static RunResult run(Workload workload, Router router, Settings settings, Progress progress) {
+        Simulation sim = new Simulation(workload, router, settings, progress);
+        try {
+            return sim.execute();
+        } finally {
+            if (router instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("closing " + router.name(), e);
+                }
+            }
+        }
+    }
+
+    public static RunResult run(Workload workload, Router router, Settings settings) {
+        return run(workload, router, settings, null);
+    }
+
+    /** One run per router, each created fresh by its supplier, on the same workload and identical new backends. */
+    public static List<RunResult> runAll(Workload workload, List<Supplier<Router>> routers, Settings settings,
+            Progress progress) {
+        List<RunResult> results = new ArrayList<>();
+        for (Supplier<Router> factory : routers) {
+            results.add(run(workload, factory.get(), settings, progress));
+        }
+        return results;
+    }
+
+    @Override
+    public double nowMs() {
+        return now;
+    }
+
+    @Override
+    public void at(double timeMs, Runnable action) {
+        events.add(new Event(Math.max(timeMs, now), nextSeq++, action));
+    }
+
+    private RunResult execute() {
+        for (HealthChange change : settings.healthChanges()) {
+            if (change.backend() < 0 || change.backend() >= backends.size()) {
+                throw new IllegalArgumentException("no backend " + change.backend());
+            }
+            at(change.atMs(), () -> backends.get(change.backend()).setHealthy(change.healthy()));
+        }
+        if (workload.closedLoop()) {
+            for (List<SimRequest> s : workload.sessions()) {
+                if (!s.isEmpty()) {
+                    String key = sessionKey(s.get(0));
+                    sessionTurns.put(key, s);
+                }
+            }
+            for (int i = 0; i < workload.concurrency(); i++) {
+                startNextSession();
+            }
+        } else {
+            for (SimRequest r : workload.requests()) {
+                at(r.arrivalMs(), () -> arrive(r));
+            }
+        }
+        if (settings.sampleEveryMs() > 0) {
+            at(0, this::sample);
+        }
+        while (!events.isEmpty()) {
+            Event e = events.poll();
+            now = e.timeMs;
+            e.action.run();
+        }
+        return result();
+    }
+
+    private static String sessionKey(SimRequest first) {
+        return first.sessionId() != null ? first.sessionId() : "#" + first.id();
+    }
+
+    private void startNextSession() {
+        List<List<SimRequest>> sessions = workload.sessions();
+        while (nextSession < sessions.size() && sessions.get(nextSession).isEmpty()) {
+            nextSession++;
+        }
+        if (nextSession >= sessions.size()) {
+            return;
+        }
+        List<SimRequest> s = sessions.get(nextSession++);
+        sessionCursor.put(sessionKey(s.get(0)), new int[] {0});
+        SimRequest first = s.get(0);
+        at(now, () -> arrive(first));
+    }
+
+    private void arrive(SimRequest stored) {
+        SimRequest request = workload.materialize(stored, (long) Math.floor(now));
+        if (Double.isNaN(firstArrival)) {
+            firstArrival = now;
+        }
+        arrivals.put(request.id(), now);
+        sent++;
+        int index = router.route(request, cluster);
+        if (index < 0 || index >= backends.size()) {
+            throw new IllegalStateException(router.name() + " routed request " + request.id() + " to backend " + index);
+        }
+        if (!backends.get(index).healthy()) {
+            routedToUnhealthy++;
+        }
+        requestsPerBackend[index]++;
+        backends.get(index).submit(request);
+    }
+
+    private void firstToken(SimBackend backend, SimRequest request, double t, int cachedTokens) {
+        firstTokens.put(request.id(), t);
+        cachedById.put(request.id(), cachedTokens);
+        router.onFirstToken(request, backend.index(), (long) Math.floor(t));
+    }
+
+    private void complete(SimBackend backend, SimRequest request, double t) {
+        double arrival = arrivals.remove(request.id());
+        double first = firstTokens.remove(request.id());
+        int cached = cachedById.remove(request.id());
+        records.add(new RunResult.RequestRecord(request.id(), backend.index(), arrival, first - arrival, t - arrival,
+                request.inputTokens(), cached, request.outputTokens()));
+        completed++;
+        outputTokens += request.outputTokens();
+        lastCompletion = Math.max(lastCompletion, t);
+        router.onComplete(request, backend.index(), (long) Math.floor(t));
+        if (progress != null && (completed % 16 == 0 || completed == total)) {
+            progress.update(router.name(), completed, total);
+        }
+        if (workload.closedLoop()) {
+            continueSession(request);
+        }
+    }
+
+    private void continueSession(SimRequest done) {
+        String key = null;
+        List<SimRequest> turns = null;
+        if (done.sessionId() != null) {
+            key = done.sessionId();
+            turns = sessionTurns.get(key);
+        }
+        if (turns == null) {
+            // Sessions without ids: find the one whose turn this was.
+            for (Map.Entry<String, List<SimRequest>> e : sessionTurns.entrySet()) {
+                int[] cursor = sessionCursor.get(e.getKey());
+                if (cursor != null && e.getValue().get(cursor[0]).id() == done.id()) {
+                    key = e.getKey();
+                    turns = e.getValue();
+                    break;
+                }
+            }
+        }
+        int[] cursor = key == null ? null : sessionCursor.get(key);
+        if (cursor == null) {
+            startNextSession();
+            return;
+        }
+        cursor[0]++;
+        if (cursor[0] < turns.size()) {
+            SimRequest next = turns.get(cursor[0]);
+            at(now + workload.thinkMs(), () -> arrive(next));
+        } else {
+            sessionCursor.remove(key);
+            startNextSession();
+        }
+    }
+
+    private void sample() {
+        int n = backends.size();
+        int[] running = new int[n];
+        int[] waiting = new int[n];
+        double[] kv = new double[n];
+        long[] prefill = new long[n];
+        for (int i = 0; i < n; i++) {
+            SimBackend b = backends.get(i);
+            running[i] = b.running();
+            waiting[i] = b.waiting();
+            kv[i] = b.kvUsage();
+            prefill[i] = b.prefillTokens();
+        }
+        samples.add(new RunResult.LoadSample(now, running, waiting, kv, prefill));
+        if (!events.isEmpty()) {
+            at(now + settings.sampleEveryMs(), this::sample);
+        }
+    }
+
+    private RunResult result() {
+        int n = backends.size();
+        long[] prefill = new long[n];
+        long input = 0;
+        long cached = 0;
+        for (int i = 0; i < n; i++) {
+            prefill[i] = backends.get(i).prefillTokens();
+            input += backends.get(i).inputTokens();
+            cached += backends.get(i).cachedTokens();
+        }
+        double[] ttft = new double[records.size()];
+        double[] e2e = new double[records.size()];
+        for (int i = 0; i < records.size(); i++) {
+            ttft[i] = records.get(i).ttftMs();
+            e2e[i] = records.get(i).e2eMs();
+        }
+        double duration = Double.isNaN(firstArrival) ? 0 : lastCompletion - firstArrival;
+        RunResult.PluginStats plugin = null;
+        int gateways = 0;
+        if (router instanceof MeasuredRouter measured) {
+            plugin = measured.pluginStats();
+            gateways = measured.gateways();
+        }
+        return new RunResult(router.name(), workload.name(), n, gateways, settings.seed(), sent, completed, input,
+                cached, outputTokens, duration, RunResult.Latency.of(ttft), RunResult.Latency.of(e2e), prefill,
+                requestsPerBackend, routedToUnhealthy, plugin, samples, records);
+    }
+}

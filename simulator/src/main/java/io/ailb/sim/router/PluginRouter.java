@@ -1,0 +1,283 @@
+package io.ailb.sim.router;
+
+import io.ailb.emulator.Gateway;
+import io.ailb.emulator.HeaderMap;
+import io.ailb.emulator.HttpStream;
+import io.ailb.emulator.LocalRedis;
+import io.ailb.emulator.RedisStats;
+import io.ailb.emulator.UpstreamHost;
+import io.ailb.emulator.VirtualClock;
+import io.ailb.emulator.Vm;
+import io.ailb.emulator.WasmPlugin;
+import io.ailb.sim.model.BackendView;
+import io.ailb.sim.model.ClusterView;
+import io.ailb.sim.model.SimRequest;
+import io.ailb.sim.report.RunResult;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+/**
+ * The plugin as a router: {@code gateways} Higress gateways, one VM each, running the real .wasm with one plugin
+ * configuration and sharing one real Redis (flushed when the router is created). Requests go to the gateways in turn;
+ * each is a stream on the simulated route and cluster whose upstream hosts are the backends (health, and the /metrics
+ * text in the host info, where endpoint_metrics reads it), with a chat-completions POST; Redis replies are delivered
+ * automatically. The override host names the backend; without one (fallback, 429, trap) the cluster's default load
+ * balancer picks a healthy backend at random (seeded). The stream completes when the request does, so in-flight
+ * counts are released. Gateway clocks follow the simulated time.
+ *
+ * <p>{@code requestsPerVm > 0} replaces a gateway's VM after that many requests (a fresh VM starts clean; Redis
+ * state survives) — a workaround for guest-side memory faults in long runs; 0 keeps one VM for the whole run. A VM
+ * that traps is replaced too (counted in {@code vmTraps}).
+ */
+public final class PluginRouter implements MeasuredRouter, AutoCloseable {
+    public static final String ROUTE = "ai-route-chat.sim";
+    public static final String CLUSTER = "outbound|8000||llm.sim";
+    public static final String REDIS_CLUSTER = "outbound|6379||redis.static";
+
+    /** How to run the plugin. */
+    public record Options(String name, String pluginConfigJson, int gateways, int requestsPerVm, long seed) {
+        public Options {
+            if (gateways < 1) {
+                throw new IllegalArgumentException("at least one gateway");
+            }
+        }
+    }
+
+    /** The plugin configuration for a policy name, with the simulator's Redis when the policy needs one. */
+    public static String configFor(String policy) {
+        return switch (policy) {
+            case "prefix_cache", "global_least_request" -> "{\"lb_policy\":\"" + policy
+                    + "\",\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}";
+            default -> "{\"lb_policy\":\"" + policy + "\",\"lb_config\":{}}";
+        };
+    }
+
+    private final class Slot {
+        final int number;
+        Gateway gateway;
+        VirtualClock clock;
+        Vm vm;
+        int served;
+
+        Slot(int number) {
+            this.number = number;
+            start();
+        }
+
+        void start() {
+            clock = VirtualClock.startingAt(Instant.EPOCH.plusMillis(lastNowMs));
+            gateway = Gateway.builder(plugin)
+                    .withPluginConfig(options.pluginConfigJson())
+                    .withRedisCluster(REDIS_CLUSTER, redis.endpoint())
+                    .withUpstreamHosts(CLUSTER, List.of())
+                    .withClock(clock)
+                    .withRandomSeed(options.seed() * 1000 + number * 31L + vmsStarted)
+                    .build();
+            vm = gateway.startVm();
+            served = 0;
+            vmsStarted++;
+            openByGateway.put(gateway, 0);
+        }
+
+        void syncClock(long nowMs) {
+            long delta = nowMs - clock.millis();
+            if (delta > 0) {
+                gateway.advance(Duration.ofMillis(delta));
+            }
+        }
+    }
+
+    private record Open(Gateway gateway, HttpStream stream) {
+    }
+
+    private final WasmPlugin plugin;
+    private final LocalRedis redis;
+    private final Options options;
+    private final List<Slot> slots = new ArrayList<>();
+    private final Map<Gateway, Integer> openByGateway = new HashMap<>();
+    private final Map<Long, Open> open = new HashMap<>();
+    private final SplittableRandom defaultLb;
+    private long lastNowMs;
+    private int next;
+    private int vmsStarted;
+    private double[] decisionMicros = new double[1024];
+    private int decisions;
+    private long overrides;
+    private long fallbacks;
+    private long rejects;
+    private long traps;
+    private long retiredTrips;
+    private long retiredBytes;
+
+    public PluginRouter(WasmPlugin plugin, LocalRedis redis, Options options) {
+        this.plugin = plugin;
+        this.redis = redis;
+        this.options = options;
+        this.defaultLb = new SplittableRandom(options.seed() ^ 0x5EEDL);
+        redis.flushAll();
+        for (int i = 0; i < options.gateways(); i++) {
+            slots.add(new Slot(i));
+        }
+    }
+
+    @Override
+    public String name() {
+        return options.name();
+    }
+
+    @Override
+    public int gateways() {
+        return options.gateways();
+    }
+
+    @Override
+    public int route(SimRequest request, ClusterView cluster) {
+        lastNowMs = cluster.nowMs();
+        Slot slot = slots.get(next);
+        next = (next + 1) % slots.size();
+        if (!slot.vm.isAlive() || (options.requestsPerVm() > 0 && slot.served >= options.requestsPerVm())) {
+            retire(slot.gateway);
+            slot.start();
+        }
+        slot.syncClock(cluster.nowMs());
+        slot.served++;
+
+        List<BackendView> backends = cluster.backends();
+        List<UpstreamHost> hosts = new ArrayList<>(backends.size());
+        Map<String, Integer> byAddress = new HashMap<>();
+        for (BackendView b : backends) {
+            hosts.add(new UpstreamHost(b.address(), b.healthy() ? "Healthy" : "Unhealthy", b.metricsText()));
+            byAddress.put(b.address(), b.index());
+        }
+        HttpStream stream = slot.vm.newHttpStream().withRouteName(ROUTE).withClusterName(CLUSTER)
+                .withUpstreamHosts(hosts).withRequestId("sim-" + request.id());
+        Optional<String> override = Optional.empty();
+        long started = System.nanoTime();
+        try {
+            stream.sendRequestHeaders(HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions",
+                    ":authority", "llm.sim", "content-type", "application/json"), false);
+            stream.sendRequestBody(request.body(), true);
+            override = stream.upstreamOverride();
+        } catch (RuntimeException trap) {
+            traps++;
+        }
+        record(System.nanoTime() - started);
+
+        if (stream.localReply().isPresent()) {
+            rejects++;
+        }
+        Integer index = override.map(byAddress::get).orElse(null);
+        if (index != null) {
+            overrides++;
+        } else {
+            fallbacks++;
+            index = defaultLoadBalancer(backends);
+        }
+        if (slot.vm.isAlive() && !stream.isEnded()) {
+            open.put(request.id(), new Open(slot.gateway, stream));
+            openByGateway.merge(slot.gateway, 1, Integer::sum);
+        }
+        return index;
+    }
+
+    private int defaultLoadBalancer(List<BackendView> backends) {
+        List<Integer> healthy = new ArrayList<>();
+        for (BackendView b : backends) {
+            if (b.healthy()) {
+                healthy.add(b.index());
+            }
+        }
+        if (healthy.isEmpty()) {
+            return backends.get(defaultLb.nextInt(backends.size())).index();
+        }
+        return healthy.get(defaultLb.nextInt(healthy.size()));
+    }
+
+    private void record(long nanos) {
+        if (decisions == decisionMicros.length) {
+            decisionMicros = Arrays.copyOf(decisionMicros, decisions * 2);
+        }
+        decisionMicros[decisions++] = nanos / 1000.0;
+    }
+
+    @Override
+    public void onComplete(SimRequest request, int backend, long nowMs) {
+        Open o = open.remove(request.id());
+        if (o == null) {
+            return;
+        }
+        lastNowMs = nowMs;
+        Vm vm = o.stream().vm();
+        if (vm.isAlive() && !o.stream().isEnded()) {
+            try {
+                o.stream().complete();
+            } catch (RuntimeException trap) {
+                traps++;
+            }
+        }
+        int left = openByGateway.merge(o.gateway(), -1, Integer::sum);
+        if (left <= 0 && !isCurrent(o.gateway())) {
+            closeGateway(o.gateway());
+        }
+    }
+
+    private boolean isCurrent(Gateway gateway) {
+        for (Slot s : slots) {
+            if (s.gateway == gateway) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A gateway leaves the rotation; it is closed once its open streams are done. */
+    private void retire(Gateway gateway) {
+        Integer left = openByGateway.get(gateway);
+        if (left == null || left <= 0) {
+            closeGateway(gateway);
+        }
+    }
+
+    private void closeGateway(Gateway gateway) {
+        if (openByGateway.remove(gateway) == null) {
+            return;
+        }
+        RedisStats stats = gateway.redisStats();
+        retiredTrips += stats.roundTrips();
+        retiredBytes += stats.bytesSent() + stats.bytesReceived();
+        gateway.close();
+    }
+
+    @Override
+    public RunResult.PluginStats pluginStats() {
+        long trips = retiredTrips;
+        long bytes = retiredBytes;
+        for (Gateway g : openByGateway.keySet()) {
+            RedisStats stats = g.redisStats();
+            trips += stats.roundTrips();
+            bytes += stats.bytesSent() + stats.bytesReceived();
+        }
+        return new RunResult.PluginStats(RunResult.Latency.of(Arrays.copyOf(decisionMicros, decisions)), trips, bytes,
+                overrides, fallbacks, rejects, traps, vmsStarted, decisions);
+    }
+
+    @Override
+    public void close() {
+        for (Open o : open.values()) {
+            if (o.stream().vm().isAlive() && !o.stream().isEnded()) {
+                o.stream().reset();
+            }
+        }
+        open.clear();
+        for (Gateway g : new ArrayList<>(openByGateway.keySet())) {
+            closeGateway(g);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package io.ailb.sim.router;
+
+import io.ailb.emulator.LocalRedis;
+import io.ailb.emulator.WasmPlugin;
+import io.ailb.sim.model.BackendView;
+import io.ailb.sim.model.ClusterView;
+import io.ailb.sim.model.SimRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+
+/**
+ * Turns router specs into fresh routers. {@code plugin:POLICY} runs the .wasm with {@link PluginRouter#configFor};
+ * {@code plugin:@FILE} and {@code plugin:{JSON}} run it with that plugin configuration. Any other name goes to
+ * {@code io.ailb.sim.router.baseline.Baselines.create(String, long)} when that class is on the class path;
+ * {@code random} and {@code round_robin} also work without it.
+ */
+public final class Routers {
+    private static final String BASELINES = "io.ailb.sim.router.baseline.Baselines";
+
+    /** Plugin-related resources, created on first use and shared by every plugin router of one invocation. */
+    public static final class PluginEnvironment implements AutoCloseable {
+        private final Path wasm;
+        private final int gateways;
+        private final int requestsPerVm;
+        private WasmPlugin plugin;
+        private LocalRedis redis;
+
+        public PluginEnvironment(Path wasm, int gateways, int requestsPerVm) {
+            this.wasm = wasm;
+            this.gateways = gateways;
+            this.requestsPerVm = requestsPerVm;
+        }
+
+        synchronized WasmPlugin plugin() {
+            if (plugin == null) {
+                if (!Files.isRegularFile(wasm)) {
+                    throw new IllegalStateException(wasm + " is missing: build plugin-src/shell first");
+                }
+                plugin = WasmPlugin.load(wasm);
+            }
+            return plugin;
+        }
+
+        synchronized LocalRedis redis() {
+            if (redis == null) {
+                redis = LocalRedis.start();
+            }
+            return redis;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (redis != null) {
+                redis.close();
+                redis = null;
+            }
+        }
+    }
+
+    private Routers() {
+    }
+
+    /** The wasm built by plugin-src/shell: {@code wasm-out/ai-load-balancer.wasm} here or in a parent directory. */
+    public static Path defaultWasm() {
+        Path cwd = Path.of("").toAbsolutePath();
+        for (Path dir = cwd; dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("wasm-out/ai-load-balancer.wasm");
+            if (Files.isRegularFile(candidate)) {
+                return candidate;
+            }
+        }
+        return cwd.resolve("wasm-out/ai-load-balancer.wasm");
+    }
+
+    /** Splits a comma-separated list of specs, keeping commas inside a {@code plugin:{…}} JSON. */
+    public static List<String> split(String specs) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        StringBuilder current = new StringBuilder();
+        for (char c : specs.toCharArray()) {
+            if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                depth--;
+            }
+            if (c == ',' && depth == 0) {
+                if (!current.toString().isBlank()) {
+                    out.add(current.toString().strip());
+                }
+                current.setLength(0);
+            } else {
+                current.append(c);
+            }
+        }
+        if (!current.toString().isBlank()) {
+            out.add(current.toString().strip());
+        }
+        return out;
+    }
+
+    /** A supplier of fresh routers for {@code spec}; fails now if the spec cannot be resolved. */
+    public static Supplier<Router> resolve(String spec, long seed, PluginEnvironment env) {
+        if (spec.startsWith("plugin:")) {
+            String rest = spec.substring("plugin:".length());
+            String config;
+            String name;
+            if (rest.startsWith("@")) {
+                try {
+                    config = Files.readString(Path.of(rest.substring(1)));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read plugin configuration " + rest.substring(1), e);
+                }
+                name = "plugin:" + Path.of(rest.substring(1)).getFileName();
+            } else if (rest.startsWith("{")) {
+                config = rest;
+                name = "plugin:" + policyOf(rest);
+            } else {
+                config = PluginRouter.configFor(rest);
+                name = spec;
+            }
+            String finalConfig = config;
+            return () -> new PluginRouter(env.plugin(), env.redis(),
+                    new PluginRouter.Options(name, finalConfig, env.gateways, env.requestsPerVm, seed));
+        }
+        Method create = baselineFactory();
+        if (create != null) {
+            try {
+                Object probe = create.invoke(null, spec, seed);
+                if (probe instanceof Router) {
+                    return () -> {
+                        try {
+                            return (Router) create.invoke(null, spec, seed);
+                        } catch (IllegalAccessException | InvocationTargetException e) {
+                            throw new IllegalStateException("cannot create router " + spec, e);
+                        }
+                    };
+                }
+            } catch (InvocationTargetException e) {
+                if (!isFallbackName(spec)) {
+                    throw new IllegalArgumentException("unknown router \"" + spec + "\": "
+                            + e.getCause().getMessage(), e.getCause());
+                }
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return switch (spec) {
+            case "random" -> () -> new RandomRouter(seed);
+            case "round_robin" -> RoundRobinRouter::new;
+            default -> throw new IllegalArgumentException("unknown router \"" + spec + "\" (known here: plugin:POLICY,"
+                    + " plugin:@config.json, random, round_robin" + (create == null ? "; " + BASELINES
+                    + " is not on the class path" : "") + ")");
+        };
+    }
+
+    private static boolean isFallbackName(String spec) {
+        return spec.equals("random") || spec.equals("round_robin");
+    }
+
+    private static Method baselineFactory() {
+        try {
+            return Class.forName(BASELINES).getMethod("create", String.class, long.class);
+        } catch (ClassNotFoundException | NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    private static String policyOf(String json) {
+        int at = json.indexOf("\"lb_policy\"");
+        if (at < 0) {
+            return "custom";
+        }
+        int colon = json.indexOf(':', at);
+        int q1 = json.indexOf('"', colon + 1);
+        int q2 = q1 < 0 ? -1 : json.indexOf('"', q1 + 1);
+        return q1 < 0 || q2 < 0 ? "custom" : json.substring(q1 + 1, q2);
+    }
+
+    /** Uniformly random over the healthy backends (the fallback when no baseline package is present). */
+    static final class RandomRouter implements Router {
+        private final SplittableRandom random;
+
+        RandomRouter(long seed) {
+            this.random = new SplittableRandom(seed);
+        }
+
+        @Override
+        public String name() {
+            return "random";
+        }
+
+        @Override
+        public int route(SimRequest request, ClusterView cluster) {
+            List<BackendView> healthy = healthy(cluster);
+            return healthy.get(random.nextInt(healthy.size())).index();
+        }
+    }
+
+    /** Next healthy backend in index order. */
+    static final class RoundRobinRouter implements Router {
+        private int next;
+
+        @Override
+        public String name() {
+            return "round_robin";
+        }
+
+        @Override
+        public int route(SimRequest request, ClusterView cluster) {
+            List<BackendView> all = cluster.backends();
+            for (int i = 0; i < all.size(); i++) {
+                BackendView b = all.get((next + i) % all.size());
+                if (b.healthy()) {
+                    next = (next + i + 1) % all.size();
+                    return b.index();
+                }
+            }
+            next = (next + 1) % all.size();
+            return all.get(next).index();
+        }
+    }
+
+    static List<BackendView> healthy(ClusterView cluster) {
+        List<BackendView> healthy = new ArrayList<>();
+        for (BackendView b : cluster.backends()) {
+            if (b.healthy()) {
+                healthy.add(b);
+            }
+        }
+        return healthy.isEmpty() ? cluster.backends() : healthy;
+    }
+}

@@ -1,0 +1,106 @@
+package io.ailb.sim.workload;
+
+import io.ailb.sim.model.SimRequest;
+import io.ailb.sim.workload.TextBlocks.Segment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Synthetic multi-turn chat: {@code groups} system prompts, {@code sessions} conversations (session s uses group
+ * s mod groups) of {@code turns} turns; turn t sends [system, user1, assistant1, …, user t] where the assistant
+ * messages are the earlier turns' outputs. Lengths are normal(mean, stddev) clipped at 1. Closed loop
+ * ({@code concurrency} sessions at a time, next turn {@code thinkMs} after the previous completes) or open loop
+ * (sessions start as a Poisson process of {@code sessionsPerSecond}, turns {@code thinkMs} apart).
+ */
+public final class ChatWorkload {
+    /** Generator settings; {@link #HIGRESS_ARTICLE} reproduces Higress's published prefix_cache benchmark. */
+    public record Spec(int groups, int sessions, int turns, int systemTokens, double inputMean, double inputStddev,
+            double outputMean, double outputStddev, int concurrency, double sessionsPerSecond, double thinkMs,
+            int blockTokens) {
+        public Spec {
+            if (groups < 1 || sessions < 1 || turns < 1 || systemTokens < 0 || inputMean < 1 || outputMean < 1
+                    || blockTokens < 1 || (concurrency < 1 && sessionsPerSecond <= 0)) {
+                throw new IllegalArgumentException("invalid chat workload: " + this);
+            }
+        }
+
+        public Spec withSessions(int value) {
+            return new Spec(groups, value, turns, systemTokens, inputMean, inputStddev, outputMean, outputStddev,
+                    concurrency, sessionsPerSecond, thinkMs, blockTokens);
+        }
+    }
+
+    /** GenAI-Perf run of Higress's article: 200 input / 800 output tokens per turn, 5 turns, 60 sessions, 20 at a time. */
+    public static final Spec HIGRESS_ARTICLE = new Spec(1, 60, 5, 0, 200, 0, 800, 0, 20, 0, 0, 16);
+
+    private ChatWorkload() {
+    }
+
+    public static Workload generate(Spec spec, long seed) {
+        Random random = new Random(seed);
+        List<List<SimRequest>> sessions = new ArrayList<>();
+        long id = 0;
+        double start = 0;
+        for (int s = 0; s < spec.sessions(); s++) {
+            int group = s % spec.groups();
+            long sessionKey = TextBlocks.mix(seed, 1000003L * s + 7);
+            List<Segment> prompt = new ArrayList<>();
+            if (spec.systemTokens() > 0) {
+                prompt.add(new Segment(TextBlocks.mix(seed, -1 - group), spec.systemTokens()));
+            }
+            if (spec.concurrency() < 1 && s > 0) {
+                start += -Math.log(1.0 - random.nextDouble()) / spec.sessionsPerSecond() * 1000.0;
+            }
+            List<SimRequest> turns = new ArrayList<>();
+            for (int t = 0; t < spec.turns(); t++) {
+                int input = draw(random, spec.inputMean(), spec.inputStddev());
+                int output = draw(random, spec.outputMean(), spec.outputStddev());
+                prompt.add(new Segment(TextBlocks.mix(sessionKey, 2L * t), input));
+                int tokens = prompt.stream().mapToInt(Segment::tokens).sum();
+                long arrival = spec.concurrency() > 0 ? 0 : Math.round(start + t * spec.thinkMs());
+                turns.add(new SimRequest(id++, arrival, "s" + s, tokens, output, spec.blockTokens(),
+                        TextBlocks.chainIds(prompt, spec.blockTokens()), body(spec, prompt)));
+                prompt.add(new Segment(TextBlocks.mix(sessionKey, 2L * t + 1), output));
+            }
+            sessions.add(turns);
+        }
+        String name = "chat " + spec.sessions() + "x" + spec.turns() + " turns";
+        if (spec.concurrency() > 0) {
+            return Workload.closedLoop(name + ", concurrency " + spec.concurrency(), sessions, spec.concurrency(),
+                    spec.thinkMs(), null);
+        }
+        List<SimRequest> all = new ArrayList<>();
+        sessions.forEach(all::addAll);
+        all.sort((a, b) -> a.arrivalMs() != b.arrivalMs() ? Long.compare(a.arrivalMs(), b.arrivalMs())
+                : Long.compare(a.id(), b.id()));
+        return Workload.openLoop(name + ", poisson " + spec.sessionsPerSecond() + " sessions/s", all, null);
+    }
+
+    private static int draw(Random random, double mean, double stddev) {
+        double v = stddev > 0 ? mean + stddev * random.nextGaussian() : mean;
+        return (int) Math.max(1, Math.round(v));
+    }
+
+    private static String body(Spec spec, List<Segment> prompt) {
+        StringBuilder body = new StringBuilder("{\"model\":\"sim\",\"stream\":true,\"messages\":[");
+        int i = 0;
+        boolean system = spec.systemTokens() > 0;
+        for (Segment s : prompt) {
+            String role;
+            if (system && i == 0) {
+                role = "system";
+            } else {
+                int turnIndex = system ? i - 1 : i;
+                role = turnIndex % 2 == 0 ? "user" : "assistant";
+            }
+            if (i > 0) {
+                body.append(',');
+            }
+            body.append("{\"role\":\"").append(role).append("\",\"content\":\"")
+                    .append(TextBlocks.text(s.id(), s.tokens() * TextBlocks.CHARS_PER_TOKEN)).append("\"}");
+            i++;
+        }
+        return body.append("]}").toString();
+    }
+}

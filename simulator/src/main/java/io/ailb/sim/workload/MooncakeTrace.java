@@ -1,0 +1,94 @@
+package io.ailb.sim.workload;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import io.ailb.sim.model.SimRequest;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Replays a Mooncake FAST'25 trace ({@code timestamp}, {@code input_length}, {@code output_length}, {@code hash_ids}
+ * of 512-token blocks). Each block id becomes ~{@link #BLOCK_CHARS} characters of text derived from the id, and the
+ * body sends each block as one user message, so the plugin's per-user-message prefix chain sees the trace's
+ * block-granular reuse.
+ */
+public final class MooncakeTrace {
+    public static final int BLOCK_TOKENS = 512;
+    public static final int BLOCK_CHARS = BLOCK_TOKENS * TextBlocks.CHARS_PER_TOKEN;
+    public static final String FILE_NAME = "mooncake_conversation_trace.jsonl";
+
+    private MooncakeTrace() {
+    }
+
+    /** The trace shipped with the project: {@code ../shared/traces} from the project root (or from a module). */
+    public static Path defaultTrace() {
+        Path cwd = Path.of("").toAbsolutePath();
+        for (Path dir = cwd; dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("shared/traces").resolve(FILE_NAME);
+            if (Files.isRegularFile(candidate)) {
+                return candidate;
+            }
+            Path sibling = dir.resolveSibling("shared").resolve("traces").resolve(FILE_NAME);
+            if (Files.isRegularFile(sibling)) {
+                return sibling;
+            }
+        }
+        return cwd.resolveSibling("shared").resolve("traces").resolve(FILE_NAME);
+    }
+
+    /**
+     * @param speedup arrival times are divided by this (2 = twice the request rate)
+     * @param limit   the first {@code limit} requests; 0 = all
+     */
+    public static Workload load(Path file, double speedup, int limit) throws IOException {
+        if (speedup <= 0) {
+            throw new IllegalArgumentException("speedup must be positive");
+        }
+        List<SimRequest> requests = new ArrayList<>();
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            long id = 0;
+            while ((line = in.readLine()) != null && (limit <= 0 || requests.size() < limit)) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                Map<String, Object> row = JSON.std.mapFrom(line);
+                long ts = ((Number) row.get("timestamp")).longValue();
+                int input = ((Number) row.get("input_length")).intValue();
+                int output = ((Number) row.get("output_length")).intValue();
+                List<Long> ids = new ArrayList<>();
+                for (Object h : (List<?>) row.get("hash_ids")) {
+                    ids.add(((Number) h).longValue());
+                }
+                requests.add(new SimRequest(id++, Math.round(ts / speedup), null, input, output, BLOCK_TOKENS, ids,
+                        ""));
+            }
+        }
+        String name = "mooncake-conversation" + (speedup == 1.0 ? "" : " x" + trim(speedup));
+        return Workload.openLoop(name, requests, MooncakeTrace::body);
+    }
+
+    static String trim(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    /** One user message per block. */
+    public static String body(SimRequest r) {
+        StringBuilder body = new StringBuilder(r.blockIds().size() * (BLOCK_CHARS + 32) + 64);
+        body.append("{\"model\":\"sim\",\"stream\":true,\"max_tokens\":").append(r.outputTokens())
+                .append(",\"messages\":[");
+        for (int i = 0; i < r.blockIds().size(); i++) {
+            if (i > 0) {
+                body.append(',');
+            }
+            body.append("{\"role\":\"user\",\"content\":\"").append(TextBlocks.text(r.blockIds().get(i), BLOCK_CHARS))
+                    .append("\"}");
+        }
+        return body.append("]}").toString();
+    }
+}

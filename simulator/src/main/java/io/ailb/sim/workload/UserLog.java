@@ -1,0 +1,104 @@
+package io.ailb.sim.workload;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import io.ailb.sim.model.SimRequest;
+import io.ailb.sim.workload.TextBlocks.Segment;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A user's own request log, one JSON object per line:
+ * {@code {"arrival_ms": 1200, "output_tokens": 150, "body": {"model": "…", "messages": [...]}}} ({@code body} may
+ * also be the request JSON as a string; optional {@code "session_id"}). Prompt tokens are estimated as characters / 4
+ * per message; each message is a segment identified by its role and text, so requests sharing leading messages share
+ * leading blocks, as {@link ChatWorkload} derives them.
+ */
+public final class UserLog {
+    public static final int BLOCK_TOKENS = 16;
+
+    private UserLog() {
+    }
+
+    public static Workload load(Path file, double speedup, int limit) throws IOException {
+        List<SimRequest> requests = new ArrayList<>();
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            int lineNo = 0;
+            while ((line = in.readLine()) != null && (limit <= 0 || requests.size() < limit)) {
+                lineNo++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    requests.add(parse(line, requests.size(), speedup));
+                } catch (RuntimeException | IOException e) {
+                    throw new IOException(file + ":" + lineNo + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        requests.sort((a, b) -> a.arrivalMs() != b.arrivalMs() ? Long.compare(a.arrivalMs(), b.arrivalMs())
+                : Long.compare(a.id(), b.id()));
+        return Workload.openLoop("log " + file.getFileName(), requests, null);
+    }
+
+    static SimRequest parse(String line, long id, double speedup) throws IOException {
+        Map<String, Object> row = JSON.std.mapFrom(line);
+        Object arrival = row.get("arrival_ms");
+        Object output = row.get("output_tokens");
+        Object rawBody = row.get("body");
+        if (!(arrival instanceof Number) || !(output instanceof Number) || rawBody == null) {
+            throw new IOException("each line needs arrival_ms, output_tokens and body");
+        }
+        String body = rawBody instanceof String text ? text : JSON.std.asString(rawBody);
+        Map<String, Object> request = rawBody instanceof Map<?, ?> ? cast(rawBody) : JSON.std.mapFrom(body);
+        List<Segment> segments = new ArrayList<>();
+        Object messages = request.get("messages");
+        if (messages instanceof List<?> list) {
+            for (Object m : list) {
+                if (m instanceof Map<?, ?> message) {
+                    String role = String.valueOf(message.get("role"));
+                    String text = contentText(message.get("content"));
+                    int tokens = Math.max(1, (text.length() + TextBlocks.CHARS_PER_TOKEN - 1)
+                            / TextBlocks.CHARS_PER_TOKEN);
+                    segments.add(new Segment(TextBlocks.hash(role + "\u0000" + text), tokens));
+                }
+            }
+        } else if (request.get("prompt") instanceof String prompt) {
+            segments.add(new Segment(TextBlocks.hash(prompt), Math.max(1, prompt.length() / TextBlocks.CHARS_PER_TOKEN)));
+        }
+        int input = segments.stream().mapToInt(Segment::tokens).sum();
+        Object session = row.get("session_id");
+        return new SimRequest(id, Math.round(((Number) arrival).doubleValue() / speedup),
+                session == null ? null : session.toString(), input, Math.max(1, ((Number) output).intValue()),
+                BLOCK_TOKENS, TextBlocks.chainIds(segments, BLOCK_TOKENS), body);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> cast(Object map) {
+        return (Map<String, Object>) map;
+    }
+
+    private static String contentText(Object content) {
+        if (content instanceof String s) {
+            return s;
+        }
+        if (content instanceof List<?> parts) {
+            StringBuilder text = new StringBuilder();
+            for (Object p : parts) {
+                if (p instanceof Map<?, ?> part && part.get("text") != null) {
+                    text.append(part.get("text"));
+                } else if (p != null) {
+                    text.append(p);
+                }
+            }
+            return text.toString();
+        }
+        return content == null ? "" : content.toString();
+    }
+}
