@@ -24,6 +24,7 @@ public final class PolicyRegistry {
         FACTORIES.put("metrics_based", config -> new EndpointMetricsPolicy("metrics_based", config));
         FACTORIES.put("global_least_request", GlobalLeastRequestPolicy::new);
         FACTORIES.put("prefix_cache", PrefixCachePolicy::new);
+        FACTORIES.put("cache_aware", CacheAwarePolicy::new);
     }
 
     private PolicyRegistry() {

@@ -42,6 +42,31 @@ public final class RedisKeys {
         return prefix + "p:" + prefixHash;
     }
 
+    /** cache_aware: HASH host → work units of the requests in flight on it. */
+    public String load() {
+        return prefix + "load";
+    }
+
+    /** cache_aware: exists while its last cleanup of {@link #inflight()} and {@link #load()} is recent. */
+    public String cacheAwareCleaned() {
+        return prefix + "ca-cleaned";
+    }
+
+    /** cache_aware: ZSET lease id → expiry (Unix seconds, Redis clock). Separate from {@link #leases()}. */
+    public String cacheAwareLeases() {
+        return prefix + "ca-leases";
+    }
+
+    /** cache_aware: HASH lease id → {@code "<work> <host>"}, what the lease gives back. */
+    public String cacheAwareLeaseInfo() {
+        return prefix + "ca-lease-info";
+    }
+
+    /** cache_aware: HASH holder host → last use (Unix seconds) for the conversation block with this chained hash. */
+    public String holders(String prefixHash) {
+        return prefix + "ch:" + prefixHash;
+    }
+
     /** The hash tag in braces, e.g. {@code {route|outbound|80||svc}}. */
     public String hashTag() {
         return prefix.substring(prefix.indexOf('{'), prefix.lastIndexOf('}') + 1);

@@ -14,10 +14,13 @@ final class BlockHasher implements ByteSink {
     private final Sha1 sha1 = new Sha1();
     private final int chunkBytes;
     private final List<String> hashes = new ArrayList<>();
+    private final List<Integer> textCharsAtClose = new ArrayList<>();
     private final byte[] scratch = new byte[5];
     private byte[] previous;
     private boolean open;
     private int blockBytes;
+    private boolean text;
+    private int textChars;
 
     /** {@code chunkBytes} 0 means blocks close only on {@link #closeBlock()}. */
     BlockHasher(int chunkBytes) {
@@ -30,11 +33,31 @@ final class BlockHasher implements ByteSink {
             begin();
             int take = chunkBytes == 0 ? length : Math.min(length, chunkBytes - blockBytes);
             sha1.update(bytes, offset, take);
+            if (text) {
+                countCodePoints(bytes, offset, take);
+            }
             blockBytes += take;
             offset += take;
             length -= take;
             if (chunkBytes != 0 && blockBytes == chunkBytes) {
                 closeBlock();
+            }
+        }
+    }
+
+    /**
+     * While on, the bytes written are prompt text (UTF-8): their code points are counted, so each block knows how
+     * much prompt text the prefix up to its end holds ({@link #textCharsAtClose()}).
+     */
+    void textMode(boolean on) {
+        text = on;
+    }
+
+    /** Counts UTF-8 lead bytes (every byte that is not a continuation byte 10xxxxxx): one per code point. */
+    private void countCodePoints(byte[] bytes, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            if ((bytes[i] & 0xC0) != 0x80) {
+                textChars++;
             }
         }
     }
@@ -64,12 +87,18 @@ final class BlockHasher implements ByteSink {
         }
         previous = sha1.digest();
         hashes.add(Sha1.hex(previous));
+        textCharsAtClose.add(textChars);
         open = false;
         blockBytes = 0;
     }
 
     List<String> hashes() {
         return hashes;
+    }
+
+    /** For each closed block, the prompt text code points of blocks 1..i (cumulative, same order as hashes). */
+    List<Integer> textCharsAtClose() {
+        return textCharsAtClose;
     }
 
     private void begin() {

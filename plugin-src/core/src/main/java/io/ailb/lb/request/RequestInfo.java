@@ -13,6 +13,7 @@ public final class RequestInfo {
     private final boolean parsed;
     private final String model;
     private final List<String> prefixHashes;
+    private final List<Integer> prefixTokens;
     private final int promptChars;
     private final int maxTokens;
     private final boolean stream;
@@ -21,10 +22,22 @@ public final class RequestInfo {
 
     RequestInfo(boolean hasBody, boolean parsed, String model, List<String> prefixHashes, int promptChars,
                 int maxTokens, boolean stream, int bodyBytes, int messageCount) {
+        this(hasBody, parsed, model, prefixHashes, spread(prefixHashes.size(), (promptChars + 3) / 4), promptChars,
+                maxTokens, stream, bodyBytes, messageCount);
+    }
+
+    /** {@code prefixTokens}: cumulative estimated prompt tokens at the end of each block, one per hash. */
+    RequestInfo(boolean hasBody, boolean parsed, String model, List<String> prefixHashes, List<Integer> prefixTokens,
+                int promptChars, int maxTokens, boolean stream, int bodyBytes, int messageCount) {
+        if (prefixTokens.size() != prefixHashes.size()) {
+            throw new IllegalArgumentException("one token count per prefix hash: " + prefixTokens.size() + " vs "
+                    + prefixHashes.size());
+        }
         this.hasBody = hasBody;
         this.parsed = parsed;
         this.model = model;
         this.prefixHashes = Collections.unmodifiableList(new ArrayList<>(prefixHashes));
+        this.prefixTokens = Collections.unmodifiableList(new ArrayList<>(prefixTokens));
         this.promptChars = promptChars;
         this.maxTokens = maxTokens;
         this.stream = stream;
@@ -64,6 +77,16 @@ public final class RequestInfo {
         return prefixHashes;
     }
 
+    /**
+     * For each block of {@link #prefixHashes()}, the estimated prompt tokens of blocks 1..i: {@code ceil(chars / 4)}
+     * of the prompt text they hold (same rule as {@link #estimatedPromptTokens()}). Non-decreasing, same size as the
+     * hashes, and a function of the prefix alone, so a host that holds h_i has about {@code prefixTokens().get(i-1)}
+     * tokens of this prompt cached. The last value equals {@link #estimatedPromptTokens()}.
+     */
+    public List<Integer> prefixTokens() {
+        return prefixTokens;
+    }
+
     /** Unicode code points of prompt text (message contents, or completion prompts). */
     public int promptChars() {
         return promptChars;
@@ -93,6 +116,24 @@ public final class RequestInfo {
     /** Chat messages, or completion prompt strings. */
     public int messageCount() {
         return messageCount;
+    }
+
+    /** Code points at each block end → {@code ceil(chars / 4)} each. */
+    static List<Integer> tokensOf(List<Integer> charsAtClose) {
+        List<Integer> out = new ArrayList<>(charsAtClose.size());
+        for (int chars : charsAtClose) {
+            out.add((chars + 3) / 4);
+        }
+        return out;
+    }
+
+    /** For callers that know only the total: blocks share it evenly, the last one ends at {@code total}. */
+    private static List<Integer> spread(int blocks, int total) {
+        List<Integer> out = new ArrayList<>(blocks);
+        for (int i = 1; i <= blocks; i++) {
+            out.add((int) ((long) total * i / blocks));
+        }
+        return out;
     }
 
     @Override

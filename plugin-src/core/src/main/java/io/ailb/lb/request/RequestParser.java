@@ -108,7 +108,11 @@ public final class RequestParser {
 
     private RequestInfo result(int length) {
         int max = maxTokens >= 0 ? maxTokens : maxCompletionTokens;
-        return new RequestInfo(true, true, model, hasher == null ? Collections.<String>emptyList() : hasher.hashes(),
+        if (hasher == null) {
+            return new RequestInfo(true, true, model, Collections.<String>emptyList(), promptChars, max, stream,
+                    length, messageCount);
+        }
+        return new RequestInfo(true, true, model, hasher.hashes(), RequestInfo.tokensOf(hasher.textCharsAtClose()),
                 promptChars, max, stream, length, messageCount);
     }
 
@@ -261,7 +265,9 @@ public final class RequestParser {
     private void writeText(JsonReader r) {
         hasher.tag(TEXT);
         counter.reset(hasher);
+        hasher.textMode(true);
         promptChars += r.stringUtf8(counter);
+        hasher.textMode(false);
         hasher.length(counter.count);
     }
 

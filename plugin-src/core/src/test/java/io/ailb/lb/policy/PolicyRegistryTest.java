@@ -13,7 +13,7 @@ class PolicyRegistryTest {
     @Test
     void itKnowsTheHigressEndpointPoliciesAndTheirAliases() {
         assertEquals(Arrays.asList("least_busy", "endpoint_metrics", "metrics_based", "global_least_request",
-                "prefix_cache"), PolicyRegistry.names());
+                "prefix_cache", "cache_aware"), PolicyRegistry.names());
     }
 
     @Test
@@ -21,7 +21,7 @@ class PolicyRegistryTest {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"round_robin\"}")));
         assertEquals("lb_policy: unknown policy \"round_robin\"; known policies: least_busy, endpoint_metrics, "
-                + "metrics_based, global_least_request, prefix_cache", e.getMessage());
+                + "metrics_based, global_least_request, prefix_cache, cache_aware", e.getMessage());
     }
 
     @Test

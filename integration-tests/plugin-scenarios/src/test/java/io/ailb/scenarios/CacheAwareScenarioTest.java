@@ -1,0 +1,158 @@
+package io.ailb.scenarios;
+
+import static io.ailb.scenarios.PluginFixture.A;
+import static io.ailb.scenarios.PluginFixture.B;
+import static io.ailb.scenarios.PluginFixture.C;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.emulator.HttpStream;
+import io.ailb.emulator.UpstreamHost;
+import io.ailb.emulator.Vm;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** cache_aware through the real .wasm and a real Redis. */
+@Timeout(120)
+class CacheAwareScenarioTest {
+    private static final String CONFIG = "{\"lb_policy\":\"cache_aware\",\"lb_config\":{"
+            + PluginFixture.redisConfig("\"redisKeyTTL\":600,\"decodeWeight\":2,\"defaultOutputTokens\":100")
+            + "}}";
+
+    @BeforeEach
+    void emptyRedis() {
+        PluginFixture.redis().flushAll();
+    }
+
+    private static String finish(HttpStream stream) {
+        String host = stream.upstreamOverride().orElseThrow();
+        stream.complete();
+        return host;
+    }
+
+    private static String text(String seed, int chars) {
+        StringBuilder out = new StringBuilder(chars);
+        while (out.length() < chars) {
+            out.append(seed).append(' ');
+        }
+        return out.substring(0, chars);
+    }
+
+    private static String log(HttpStream stream) {
+        return stream.property("ai_log").orElseThrow();
+    }
+
+    private static long loadTotal() {
+        long total = 0;
+        for (String key : PluginFixture.keys("*:load")) {
+            var pairs = PluginFixture.redis().command("HGETALL", key).elements();
+            for (int i = 1; i < pairs.size(); i += 2) {
+                total += pairs.get(i).asLong();
+            }
+        }
+        return total;
+    }
+
+    @Test
+    void whileBalancedEveryConversationSticksToTheHostHoldingItsPrefix() {
+        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        // First turns arrive together: each one's work steers the next to a less loaded host.
+        List<String> firstHosts = new ArrayList<>();
+        List<HttpStream> firstTurns = new ArrayList<>();
+        for (int c = 0; c < 6; c++) {
+            HttpStream first = PluginFixture.send(vm, PluginFixture.chat(text("system" + c, 2000), "question " + c));
+            firstHosts.add(first.upstreamOverride().orElseThrow());
+            firstTurns.add(first);
+        }
+        firstTurns.forEach(HttpStream::complete);
+        for (int turn = 2; turn <= 3; turn++) {
+            for (int c = 0; c < 6; c++) {
+                List<String> turns = new ArrayList<>(List.of("question " + c));
+                for (int t = 2; t <= turn; t++) {
+                    turns.add("answer " + c + "." + t);
+                    turns.add("follow-up " + c + "." + t);
+                }
+                HttpStream next = PluginFixture.send(vm,
+                        PluginFixture.chat(text("system" + c, 2000), turns.toArray(new String[0])));
+                String log = log(next);
+                assertEquals(firstHosts.get(c), finish(next), "conversation " + c + " turn " + turn + ": " + log);
+                assertTrue(log.contains("\"cache_hit\":\"true\""), log);
+                assertTrue(log.contains("\"prefix_length\":\"" + (turn - 1) + "\""), log);
+            }
+        }
+        assertTrue(firstHosts.containsAll(List.of(A, B, C)), "new conversations spread: " + firstHosts);
+        assertEquals(0L, PluginFixture.totalInflight());
+        assertEquals(0L, loadTotal(), "every release gave back exactly its work");
+    }
+
+    @Test
+    void aConversationSpillsOverWhenItsHolderIsLoadedWithLongPrompts() {
+        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        // Turn 1: a 4000-character system prompt (~1000 tokens) lands somewhere and ends.
+        String system = text("policy", 4000);
+        String holder = finish(PluginFixture.send(vm, PluginFixture.chat(system, "q1")));
+
+        // Two long-prompt requests (8009 characters: 2003 tokens + 2 × 100 expected output = 2203 work each) are
+        // running on the holder: they were sent while only the holder was healthy.
+        List<UpstreamHost> onlyHolder = new ArrayList<>();
+        for (String host : List.of(A, B, C)) {
+            onlyHolder.add(host.equals(holder) ? UpstreamHost.healthy(host) : new UpstreamHost(host, "Unhealthy", ""));
+        }
+        List<HttpStream> running = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            HttpStream longPrompt = PluginFixture.stream(vm).withUpstreamHosts(onlyHolder);
+            longPrompt.sendRequestHeaders(PluginFixture.post(), false);
+            longPrompt.sendRequestBody(PluginFixture.chat(text("document" + i, 8000), "summarise"), true);
+            assertEquals(holder, longPrompt.upstreamOverride().orElseThrow());
+            assertTrue(log(longPrompt).contains("\"work\":\"2203\""), log(longPrompt));
+            running.add(longPrompt);
+        }
+
+        // Turn 2: ~1000 cached tokens do not outweigh 4406 tokens of queued work: another host takes it.
+        HttpStream second = PluginFixture.send(vm, PluginFixture.chat(system, "q1", "a1", "q2"));
+        String secondLog = log(second);
+        String moved = finish(second);
+        assertNotEquals(holder, moved, secondLog);
+        assertTrue(secondLog.contains("\"cache_hit\":\"false\""), secondLog);
+
+        // The long prompts end; the conversation now has two holders and, both idle, goes to the deeper one.
+        for (HttpStream stream : running) {
+            stream.complete();
+        }
+        HttpStream third = PluginFixture.send(vm, PluginFixture.chat(system, "q1", "a1", "q2", "a2", "q3"));
+        String thirdLog = log(third);
+        assertEquals(moved, finish(third), thirdLog);
+        assertTrue(thirdLog.contains("\"prefix_length\":\"2\""), thirdLog);
+        assertEquals(0L, PluginFixture.totalInflight());
+        assertEquals(0L, loadTotal());
+    }
+
+    @Test
+    void aBodylessRequestIsRoutedAtOnceByLeastWork() {
+        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        HttpStream stream = PluginFixture.stream(vm);
+        stream.sendRequestHeaders(PluginFixture.get(), true);
+        assertTrue(stream.requestHeadersForwarded());
+        assertTrue(stream.upstreamOverride().isPresent());
+        assertTrue(log(stream).contains("\"work\":\"200\""), log(stream));
+        stream.complete();
+        assertEquals(0L, loadTotal());
+    }
+
+    @Test
+    void everyKeyOfTheRouteHasATtl() {
+        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        HttpStream open = PluginFixture.send(vm, PluginFixture.chat("sys", "q1", "a1", "q2"));
+        open.upstreamOverride().orElseThrow();
+        List<String> keys = PluginFixture.keys("llb:*");
+        assertTrue(keys.size() >= 6, keys.toString());
+        for (String key : keys) {
+            assertTrue(PluginFixture.redis().command("TTL", key).asLong() > 0, key + " has a TTL");
+        }
+        open.complete();
+    }
+}

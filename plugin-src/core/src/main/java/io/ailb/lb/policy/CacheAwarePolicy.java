@@ -1,0 +1,158 @@
+package io.ailb.lb.policy;
+
+import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigView;
+import io.ailb.lb.model.Endpoint;
+import io.ailb.lb.redis.CacheAwareSelection;
+import io.ailb.lb.redis.InflightSelection;
+import io.ailb.lb.redis.RedisKeys;
+import io.ailb.lb.redis.RedisTarget;
+import io.ailb.lb.request.RequestInfo;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code cache_aware}: load-aware prefix-cache routing with request-size-aware load, decided atomically in Redis by
+ * one cache_aware.lua call per request, so every gateway on the same Redis shares one view.
+ *
+ * <p>For each healthy host h the script computes {@code cost_h = prefillWeight × (prompt − matched_h) + load_h}:
+ * {@code matched_h} the estimated prompt tokens of the longest conversation prefix h served (block keys remember
+ * several holders each), {@code load_h} the work of the requests in flight on h, each having added
+ * {@code prefillWeight × its uncached prompt tokens + decodeWeight × its expected output tokens}. The cheapest host
+ * wins (random tie-break) among those below {@code maxRequestCount}; the request adds its work under a per-request
+ * lease, which the stream's release (or, after {@code leaseTTL}, the next call) gives back exactly.
+ *
+ * <p>No threshold switches between "affinity" and "balance" (SGLang, AIBrix): a cache holder keeps a conversation
+ * until the work queued on it outweighs the prefill it would save. A request without prefix blocks (no body,
+ * unparseable body) goes to the host with the least in-flight work, weighed by its own estimated size.
+ */
+public final class CacheAwarePolicy implements LoadBalancingPolicy {
+    static final String NAME = "cache_aware";
+    /** Decision attribute: the chosen host's cost (weighted uncached prompt tokens + in-flight work). */
+    public static final String ATTR_COST = "cost";
+    /** Decision attribute: estimated prompt tokens the chosen host has cached. */
+    public static final String ATTR_MATCHED_TOKENS = "matched_tokens";
+    /** Decision attribute: work units this request added to the chosen host's load. */
+    public static final String ATTR_WORK = "work";
+
+    static final int DEFAULT_KEY_TTL_SECONDS = 1800;
+    static final double DEFAULT_PREFILL_WEIGHT = 1.0;
+    static final double DEFAULT_DECODE_WEIGHT = 2.0;
+    static final int DEFAULT_OUTPUT_TOKENS = 256;
+    static final double MAX_WEIGHT = 1000;
+    static final int MAX_OUTPUT_TOKENS = 10_000_000;
+    /** Holders one block key keeps; the least recently seen go first. */
+    static final int MAX_HOLDERS = 8;
+
+    private final RedisTarget target;
+    private final CacheAwareSelection.Settings settings;
+    private final int defaultOutputTokens;
+
+    public CacheAwarePolicy(ConfigView config) throws ConfigException {
+        this.target = RedisTarget.fromConfig(config);
+        int keyTtl = config.integer("redisKeyTTL", DEFAULT_KEY_TTL_SECONDS, 1, Integer.MAX_VALUE);
+        int maxRequestCount = config.integer("maxRequestCount", 0, 0, Integer.MAX_VALUE);
+        int cleanMinutes = GlobalLeastRequestPolicy.cleanIntervalMinutes(config);
+        int leaseTtl = GlobalLeastRequestPolicy.leaseTtlSeconds(config);
+        double prefillWeight = config.number("prefillWeight", DEFAULT_PREFILL_WEIGHT, 0, MAX_WEIGHT);
+        double decodeWeight = config.number("decodeWeight", DEFAULT_DECODE_WEIGHT, 0, MAX_WEIGHT);
+        if (prefillWeight == 0 && decodeWeight == 0) {
+            throw new ConfigException(config.fieldPath("decodeWeight"),
+                    "prefillWeight and decodeWeight cannot both be 0 (every host would cost the same)");
+        }
+        this.defaultOutputTokens = config.integer("defaultOutputTokens", DEFAULT_OUTPUT_TOKENS, 0,
+                MAX_OUTPUT_TOKENS);
+        config.bool("enableDetailLog", true);
+        this.settings = new CacheAwareSelection.Settings(maxRequestCount, cleanMinutes * 60,
+                GlobalLeastRequestPolicy.inflightTtl(cleanMinutes), keyTtl, leaseTtl, prefillWeight, decodeWeight,
+                MAX_HOLDERS);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean readsBody() {
+        return true;
+    }
+
+    @Override
+    public List<RedisTarget> redisTargets() {
+        return Collections.singletonList(target);
+    }
+
+    @Override
+    public Step select(RequestContext ctx) {
+        Set<String> healthy = addresses(ctx.healthy());
+        if (healthy.isEmpty()) {
+            return Step.fallback(FallbackReason.NO_HEALTHY_HOST).withAttribute(Step.ATTR_POLICY, NAME);
+        }
+        if (isBlank(ctx.routeName()) || isBlank(ctx.clusterName())) {
+            return Step.fallback(FallbackReason.NO_ROUTE_INFO).withAttribute(Step.ATTR_POLICY, NAME);
+        }
+        Set<String> unhealthy = addresses(ctx.endpoints());
+        unhealthy.removeAll(healthy);
+        RedisKeys keys = RedisKeys.of(ctx.routeName(), ctx.clusterName());
+        int randomValue = ctx.random().nextInt(InflightSelection.randomBound());
+        String leaseId = InflightSelection.leaseId(ctx.random().nextLong());
+        return Step.redis(target,
+                CacheAwareSelection.command(keys, demand(ctx.request()), new ArrayList<>(healthy),
+                        new ArrayList<>(unhealthy), settings, randomValue, leaseId),
+                reply -> onReply(reply, healthy))
+                .withAttribute(Step.ATTR_POLICY, NAME)
+                .withRelease(target, CacheAwareSelection.release(keys, leaseId));
+    }
+
+    /** The request's blocks, size and expected output; a request without blocks is weighed by its body size. */
+    CacheAwareSelection.Demand demand(RequestInfo request) {
+        if (request == null || !request.parsed()) {
+            int bytes = request == null ? 0 : request.bodyBytes();
+            return new CacheAwareSelection.Demand(Collections.<String>emptyList(), Collections.<Integer>emptyList(),
+                    (bytes + 3) / 4, defaultOutputTokens);
+        }
+        int output = request.maxTokens() >= 0 ? request.maxTokens() : defaultOutputTokens;
+        return new CacheAwareSelection.Demand(request.prefixHashes(), request.prefixTokens(),
+                request.estimatedPromptTokens(), output);
+    }
+
+    private Step onReply(RespValue reply, Set<String> healthy) {
+        CacheAwareSelection selection = CacheAwareSelection.parse(reply);
+        if (selection == null) {
+            return Step.fallback(FallbackReason.REDIS_BAD_REPLY).withAttribute(Step.ATTR_POLICY, NAME);
+        }
+        if (selection.full()) {
+            return Step.reject(InflightRouter.LIMIT_STATUS, InflightRouter.LIMIT_BODY)
+                    .withAttribute(Step.ATTR_POLICY, NAME)
+                    .withAttribute(Step.ATTR_INFLIGHT, Long.toString(selection.count()));
+        }
+        // Counted under the lease; the REDIS Step's release gives the count and the work back.
+        Step step = healthy.contains(selection.host())
+                ? Step.route(selection.host())
+                : Step.fallback(FallbackReason.UNKNOWN_HOST);
+        return step.withAttribute(Step.ATTR_POLICY, NAME)
+                .withAttribute(Step.ATTR_INFLIGHT, Long.toString(selection.count()))
+                .withAttribute(Step.ATTR_CACHE_HIT, Boolean.toString(selection.depth() > 0))
+                .withAttribute(Step.ATTR_PREFIX_LENGTH, Integer.toString(selection.depth()))
+                .withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
+                .withAttribute(ATTR_COST, Long.toString(selection.cost()))
+                .withAttribute(ATTR_WORK, Long.toString(selection.work()));
+    }
+
+    private static Set<String> addresses(List<Endpoint> endpoints) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Endpoint endpoint : endpoints) {
+            out.add(endpoint.address());
+        }
+        return out;
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isEmpty();
+    }
+}

@@ -1,0 +1,214 @@
+package io.ailb.lb.redis;
+
+import io.ailb.codec.resp.RespValue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The calls of cache_aware.lua and cache_aware_release.lua and the decoded cache_aware.lua reply. See the scripts for
+ * the KEYS/ARGV layouts; this class is their only Java-side writer and reader.
+ */
+public final class CacheAwareSelection {
+    private final boolean full;
+    private final String host;
+    private final long count;
+    private final int depth;
+    private final long matchedTokens;
+    private final long cost;
+    private final long work;
+
+    private CacheAwareSelection(boolean full, String host, long count, int depth, long matchedTokens, long cost,
+            long work) {
+        this.full = full;
+        this.host = host;
+        this.count = count;
+        this.depth = depth;
+        this.matchedTokens = matchedTokens;
+        this.cost = cost;
+        this.work = work;
+    }
+
+    /** Call parameters that come from the policy config. */
+    public static final class Settings {
+        private final int maxRequestCount;
+        private final int cleanIntervalSeconds;
+        private final int stateTtlSeconds;
+        private final int blockTtlSeconds;
+        private final int leaseTtlSeconds;
+        private final double prefillWeight;
+        private final double decodeWeight;
+        private final int maxHolders;
+
+        public Settings(int maxRequestCount, int cleanIntervalSeconds, int stateTtlSeconds, int blockTtlSeconds,
+                int leaseTtlSeconds, double prefillWeight, double decodeWeight, int maxHolders) {
+            this.maxRequestCount = maxRequestCount;
+            this.cleanIntervalSeconds = cleanIntervalSeconds;
+            this.stateTtlSeconds = stateTtlSeconds;
+            this.blockTtlSeconds = blockTtlSeconds;
+            this.leaseTtlSeconds = leaseTtlSeconds;
+            this.prefillWeight = prefillWeight;
+            this.decodeWeight = decodeWeight;
+            this.maxHolders = maxHolders;
+        }
+
+        public double prefillWeight() {
+            return prefillWeight;
+        }
+
+        public double decodeWeight() {
+            return decodeWeight;
+        }
+    }
+
+    /** What the script needs to know about the request. */
+    public static final class Demand {
+        private final List<String> blockHashes;
+        private final List<Integer> blockTokens;
+        private final int promptTokens;
+        private final int outputTokens;
+
+        /**
+         * {@code blockHashes} the chained prefix hashes, {@code blockTokens} the cumulative estimated prompt tokens at
+         * the end of each block (same size), {@code promptTokens} the whole prompt, {@code outputTokens} the expected
+         * output.
+         */
+        public Demand(List<String> blockHashes, List<Integer> blockTokens, int promptTokens, int outputTokens) {
+            if (blockHashes.size() != blockTokens.size()) {
+                throw new IllegalArgumentException("one token count per block");
+            }
+            this.blockHashes = blockHashes;
+            this.blockTokens = blockTokens;
+            this.promptTokens = Math.max(0, promptTokens);
+            this.outputTokens = Math.max(0, outputTokens);
+        }
+
+        public int promptTokens() {
+            return promptTokens;
+        }
+
+        public int outputTokens() {
+            return outputTokens;
+        }
+
+        public int blocks() {
+            return blockHashes.size();
+        }
+    }
+
+    /** The cache_aware.lua call. {@code randomValue} in {@code [0, Integer.MAX_VALUE)}; {@code leaseId} as for select. */
+    public static RedisCommand command(RedisKeys keys, Demand demand, List<String> healthyHosts,
+            List<String> unhealthyHosts, Settings settings, int randomValue, String leaseId) {
+        List<String> keyList = new ArrayList<>(5 + demand.blockHashes.size());
+        keyList.add(keys.inflight());
+        keyList.add(keys.load());
+        keyList.add(keys.cacheAwareCleaned());
+        keyList.add(keys.cacheAwareLeases());
+        keyList.add(keys.cacheAwareLeaseInfo());
+        for (String hash : demand.blockHashes) {
+            keyList.add(keys.holders(hash));
+        }
+        List<String> args = new ArrayList<>(14 + demand.blockTokens.size() + healthyHosts.size()
+                + unhealthyHosts.size());
+        args.add(Integer.toString(randomValue));
+        args.add(Integer.toString(settings.maxRequestCount));
+        args.add(Integer.toString(settings.cleanIntervalSeconds));
+        args.add(Integer.toString(settings.stateTtlSeconds));
+        args.add(Integer.toString(settings.blockTtlSeconds));
+        args.add(leaseId);
+        args.add(Integer.toString(settings.leaseTtlSeconds));
+        args.add(decimal(settings.prefillWeight));
+        args.add(decimal(settings.decodeWeight));
+        args.add(Integer.toString(demand.promptTokens));
+        args.add(Integer.toString(demand.outputTokens));
+        args.add(Integer.toString(settings.maxHolders));
+        args.add(Integer.toString(demand.blockTokens.size()));
+        for (int tokens : demand.blockTokens) {
+            args.add(Integer.toString(tokens));
+        }
+        args.add(Integer.toString(healthyHosts.size()));
+        args.addAll(healthyHosts);
+        args.addAll(unhealthyHosts);
+        return RedisCommand.script(RedisScripts.CACHE_AWARE, keyList, args);
+    }
+
+    /**
+     * cache_aware_release.lua for {@code leaseId}: gives back the count and the work cache_aware.lua took under that
+     * lease, if it did and nothing gave them back yet. Safe when the call's outcome is unknown, and more than once.
+     */
+    public static RedisCommand release(RedisKeys keys, String leaseId) {
+        return RedisCommand.script(RedisScripts.CACHE_AWARE_RELEASE, Arrays.asList(keys.inflight(), keys.load(),
+                keys.cacheAwareLeases(), keys.cacheAwareLeaseInfo()), Collections.singletonList(leaseId));
+    }
+
+    /** Decodes a cache_aware.lua reply; null when it does not have the script's shape. */
+    public static CacheAwareSelection parse(RespValue reply) {
+        if (reply.kind() != RespValue.Kind.ARRAY) {
+            return null;
+        }
+        List<RespValue> parts = reply.elements();
+        if (parts.size() < 3 || parts.get(0).kind() != RespValue.Kind.BULK_STRING
+                || parts.get(1).kind() != RespValue.Kind.BULK_STRING || parts.get(2).kind() != RespValue.Kind.INTEGER) {
+            return null;
+        }
+        String status = parts.get(0).asString();
+        String host = parts.get(1).asString();
+        long count = parts.get(2).asLong();
+        if (status.equals("full") && parts.size() == 3) {
+            return new CacheAwareSelection(true, host, count, 0, 0, 0, 0);
+        }
+        if (!status.equals("ok") || parts.size() != 7) {
+            return null;
+        }
+        for (int i = 3; i < 7; i++) {
+            if (parts.get(i).kind() != RespValue.Kind.INTEGER) {
+                return null;
+            }
+        }
+        return new CacheAwareSelection(false, host, count, (int) parts.get(3).asLong(), parts.get(4).asLong(),
+                parts.get(5).asLong(), parts.get(6).asLong());
+    }
+
+    /** A weight as Lua's tonumber reads it: integral values without a fraction, others in Java's notation. */
+    static String decimal(double value) {
+        if (value == Math.floor(value) && Math.abs(value) < 1e15) {
+            return Long.toString((long) value);
+        }
+        return Double.toString(value);
+    }
+
+    /** True when every healthy host already had maxRequestCount in flight; nothing was counted. */
+    public boolean full() {
+        return full;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    /** The host's in-flight count after this request (or the least count when {@link #full()}). */
+    public long count() {
+        return count;
+    }
+
+    /** Blocks of the request the chosen host holds (0 = no cached prefix there). */
+    public int depth() {
+        return depth;
+    }
+
+    /** Estimated prompt tokens the chosen host has cached. */
+    public long matchedTokens() {
+        return matchedTokens;
+    }
+
+    /** The chosen host's cost: weighted uncached prompt tokens plus its in-flight work before this request. */
+    public long cost() {
+        return cost;
+    }
+
+    /** Work units this request added to the host's load (given back by its release). */
+    public long work() {
+        return work;
+    }
+}

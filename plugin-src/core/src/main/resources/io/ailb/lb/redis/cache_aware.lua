@@ -1,0 +1,276 @@
+-- cache_aware: chooses the upstream host for one request by the least estimated cost, counts it in flight and adds
+-- its work to the host's load, atomically, in one round trip. Shared by every gateway on the same Redis.
+-- Every key is in KEYS and shares one {hash tag}, so the script touches a single Redis Cluster slot.
+--
+-- For each healthy host h:
+--   matched_h = estimated prompt tokens of the longest conversation prefix h holds (deepest block key listing h)
+--   load_h    = work units of the requests in flight on h (what each one added: see "work" below)
+--   cost_h    = round(prefill_weight * (prompt - matched_h)) + load_h
+-- The request goes to argmin cost_h (uniform random tie-break) among the hosts below maxRequestCount, and adds
+--   work = round(prefill_weight * (prompt - matched_target) + decode_weight * expected_output)
+-- to load_target until it is released. Its lease remembers the host and the work, so release
+-- (cache_aware_release.lua) or the healing of an expired lease gives back exactly what was added.
+-- Without blocks (bodyless or unparseable request) every matched_h is 0: the least loaded host by work wins.
+--
+-- KEYS[1]      in-flight HASH: host -> count (shared with global_least_request and prefix_cache)
+-- KEYS[2]      load HASH: host -> work units in flight
+-- KEYS[3]      cleanup marker: exists while the last cleanup is younger than the clean interval
+-- KEYS[4]      lease ZSET: lease id -> expiry, in Unix seconds of the Redis clock
+-- KEYS[5]      lease HASH: lease id -> "<work> <host>"
+-- KEYS[6..]    block keys for conversation depth 1, 2, ...: HASH holder host -> last use (Unix seconds)
+-- ARGV[1]      random non-negative integer for the tie-break
+-- ARGV[2]      maxRequestCount, 0 = no cap
+-- ARGV[3]      clean interval in seconds, 0 = clean on every call
+-- ARGV[4]      TTL of the in-flight, load and lease keys, in seconds
+-- ARGV[5]      TTL of block keys in seconds; a holder not seen for this long is pruned
+-- ARGV[6]      lease id of this request (unique per request)
+-- ARGV[7]      lease TTL in seconds
+-- ARGV[8]      prefill weight (work units per uncached prompt token)
+-- ARGV[9]      decode weight (work units per expected output token)
+-- ARGV[10]     estimated prompt tokens of the request
+-- ARGV[11]     expected output tokens of the request
+-- ARGV[12]     most holders one block key keeps
+-- ARGV[13]     L = number of blocks (= #KEYS - 5)
+-- ARGV[14..13+L]            cumulative estimated prompt tokens at the end of blocks 1..L
+-- ARGV[14+L]                h = number of healthy hosts
+-- ARGV[15+L..14+L+h]        healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
+--
+-- Returns {"ok", host, count, depth, matched_tokens, cost, work}: count = the host's in-flight count after this
+-- request, depth = matched blocks on the host; or {"full", host, count} when every healthy host already has
+-- maxRequestCount in flight (host = the least counted one; nothing was counted, no lease written).
+
+if redis.replicate_commands then
+    redis.replicate_commands()
+end
+
+local HEAL_LIMIT = 100
+
+local inflight = KEYS[1]
+local load = KEYS[2]
+local marker = KEYS[3]
+local leases = KEYS[4]
+local lease_info = KEYS[5]
+local first_block = 6
+local rand = tonumber(ARGV[1])
+local cap = tonumber(ARGV[2])
+local clean_interval = tonumber(ARGV[3])
+local state_ttl = tonumber(ARGV[4])
+local block_ttl = tonumber(ARGV[5])
+local lease_id = ARGV[6]
+local lease_ttl = tonumber(ARGV[7])
+local prefill_weight = tonumber(ARGV[8])
+local decode_weight = tonumber(ARGV[9])
+local prompt = tonumber(ARGV[10])
+local output = tonumber(ARGV[11])
+local max_holders = tonumber(ARGV[12])
+local levels = tonumber(ARGV[13])
+local first_tokens = 14
+local healthy_count = tonumber(ARGV[first_tokens + levels])
+local first_host = first_tokens + levels + 1
+local last_healthy = first_host + healthy_count - 1
+
+if levels ~= #KEYS - first_block + 1 then
+    return redis.error_reply('cache_aware: ' .. levels .. ' block sizes for ' .. (#KEYS - first_block + 1) .. ' keys')
+end
+
+local function round(x)
+    return math.floor(x + 0.5)
+end
+
+-- Garbage or negative values (e.g. a leak) must neither attract nor repel traffic.
+local function non_negative(value)
+    local n = tonumber(value)
+    if n == nil or n < 0 then
+        return 0
+    end
+    return n
+end
+
+-- Subtracts amount from a HASH field, never below zero; a field reaching zero is removed.
+local function subtract(key, host, amount)
+    local n = tonumber(redis.call('HGET', key, host))
+    if n == nil then
+        return
+    end
+    if n - amount <= 0 then
+        redis.call('HDEL', key, host)
+    else
+        redis.call('HINCRBY', key, host, -amount)
+    end
+end
+
+local now = tonumber(redis.call('TIME')[1])
+
+-- Heal first: leases nobody released (crashed gateway, lost release) give back their count and their work.
+local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', '(' .. now, 'LIMIT', 0, HEAL_LIMIT)
+if #expired > 0 then
+    local infos = redis.call('HMGET', lease_info, unpack(expired))
+    for i = 1, #expired do
+        if infos[i] then
+            local work, host = string.match(infos[i], '^(%d+) (.*)$')
+            if host then
+                subtract(inflight, host, 1)
+                subtract(load, host, tonumber(work))
+            end
+        end
+    end
+    redis.call('ZREM', leases, unpack(expired))
+    redis.call('HDEL', lease_info, unpack(expired))
+end
+
+local healthy = {}
+local hosts = {}
+for i = first_host, last_healthy do
+    if not healthy[ARGV[i]] then
+        healthy[ARGV[i]] = true
+        hosts[#hosts + 1] = ARGV[i]
+    end
+end
+
+-- Matched depth per healthy host: the deepest block key that lists it (a chained hash covers its whole prefix).
+-- Holders not seen for block_ttl seconds are pruned on the way. The walk ends at the first block nobody holds.
+local depth_of = {}
+local stale_before = now - block_ttl
+for d = 1, levels do
+    local key = KEYS[first_block + d - 1]
+    local fields = redis.call('HGETALL', key)
+    if #fields == 0 then
+        break
+    end
+    local stale = {}
+    for i = 1, #fields, 2 do
+        local seen = tonumber(fields[i + 1])
+        if seen == nil or seen < stale_before then
+            stale[#stale + 1] = fields[i]
+        elseif healthy[fields[i]] then
+            depth_of[fields[i]] = d
+        end
+    end
+    if #stale > 0 then
+        redis.call('HDEL', key, unpack(stale))
+    end
+end
+
+local function matched_tokens(depth)
+    if depth == nil or depth == 0 then
+        return 0
+    end
+    return math.min(non_negative(ARGV[first_tokens + depth - 1]), prompt)
+end
+
+-- Cost per host; HMGET in chunks (unpack() of thousands of arguments would overflow the Lua C stack).
+local best_cost = nil
+local ties = {}
+local least_count = nil
+local least_counted = {}
+local count_of = {}
+local chunk = 500
+for from = 1, #hosts, chunk do
+    local to = math.min(from + chunk - 1, #hosts)
+    local part = {}
+    for i = from, to do
+        part[#part + 1] = hosts[i]
+    end
+    local counts = redis.call('HMGET', inflight, unpack(part))
+    local loads = redis.call('HMGET', load, unpack(part))
+    for i, host in ipairs(part) do
+        local c = non_negative(counts[i])
+        count_of[host] = c
+        if least_count == nil or c < least_count then
+            least_count = c
+            least_counted = { host }
+        elseif c == least_count then
+            least_counted[#least_counted + 1] = host
+        end
+        if cap <= 0 or c < cap then
+            local cost = round(prefill_weight * (prompt - matched_tokens(depth_of[host]))) + non_negative(loads[i])
+            if best_cost == nil or cost < best_cost then
+                best_cost = cost
+                ties = { host }
+            elseif cost == best_cost then
+                ties[#ties + 1] = host
+            end
+        end
+    end
+end
+
+if best_cost == nil then
+    return { 'full', least_counted[(rand % #least_counted) + 1], least_count }
+end
+
+local target = ties[(rand % #ties) + 1]
+local depth = depth_of[target] or 0
+local matched = matched_tokens(depth)
+local work = round(prefill_weight * (prompt - matched) + decode_weight * output)
+if work < 0 then
+    work = 0
+end
+
+local count
+if redis.call('ZSCORE', leases, lease_id) then
+    -- The lease id is already taken (a repeated call): one lease holds one count and one work amount.
+    count = count_of[target]
+else
+    count = count_of[target] + 1
+    -- Set rather than HINCRBY: a corrupt or negative stored value restarts from zero.
+    redis.call('HSET', inflight, target, count)
+    redis.call('HSET', load, target, non_negative(redis.call('HGET', load, target)) + work)
+    redis.call('ZADD', leases, now + lease_ttl, lease_id)
+    redis.call('HSET', lease_info, lease_id, work .. ' ' .. target)
+    redis.call('EXPIRE', inflight, state_ttl)
+    redis.call('EXPIRE', load, state_ttl)
+    redis.call('EXPIRE', leases, state_ttl)
+    redis.call('EXPIRE', lease_info, state_ttl)
+end
+
+-- The target now holds every block of this request: record it, refresh the TTL, keep at most max_holders
+-- (the least recently seen other holders go first).
+for d = 1, levels do
+    local key = KEYS[first_block + d - 1]
+    redis.call('HSET', key, target, now)
+    redis.call('EXPIRE', key, block_ttl)
+    local n = redis.call('HLEN', key)
+    if n > max_holders then
+        local fields = redis.call('HGETALL', key)
+        local others = {}
+        for i = 1, #fields, 2 do
+            if fields[i] ~= target then
+                others[#others + 1] = { fields[i], non_negative(fields[i + 1]) }
+            end
+        end
+        table.sort(others, function(a, b)
+            if a[2] ~= b[2] then
+                return a[2] < b[2]
+            end
+            return a[1] < b[1]
+        end)
+        local drop = {}
+        for i = 1, n - max_holders do
+            drop[#drop + 1] = others[i][1]
+        end
+        redis.call('HDEL', key, unpack(drop))
+    end
+end
+
+-- Drop fields of hosts that left the cluster and values that fell to zero or below.
+local due = true
+if clean_interval > 0 then
+    due = redis.call('SET', marker, '1', 'EX', clean_interval, 'NX')
+end
+if due then
+    local known = {}
+    for i = first_host, #ARGV do
+        known[ARGV[i]] = true
+    end
+    for _, key in ipairs({ inflight, load }) do
+        local fields = redis.call('HGETALL', key)
+        for i = 1, #fields, 2 do
+            local n = tonumber(fields[i + 1])
+            if not known[fields[i]] or n == nil or n <= 0 then
+                redis.call('HDEL', key, fields[i])
+            end
+        end
+    end
+end
+
+return { 'ok', target, count, depth, matched, best_cost, work }
