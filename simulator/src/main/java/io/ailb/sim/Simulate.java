@@ -8,6 +8,7 @@ import io.ailb.sim.report.BenchmarksDoc;
 import io.ailb.sim.report.Extensions;
 import io.ailb.sim.report.ResultTable;
 import io.ailb.sim.report.RunResult;
+import io.ailb.sim.router.PluginRouter;
 import io.ailb.sim.router.Router;
 import io.ailb.sim.router.Routers;
 import io.ailb.sim.workload.ChatWorkload;
@@ -55,6 +56,8 @@ public final class Simulate {
               --doc FILE --section NAME     write the table and this command line into a section of FILE
               --progress                    progress bar on stderr even when it is not a terminal
               --wasm FILE                   the plugin (default wasm-out/ai-load-balancer.wasm)
+              --guest-timeout-ms X          a plugin call running longer (wall time) is stopped, its VM replaced
+                                            and the request routed by the default LB (default 20000; 0 = none)
             chat workload:
               --sessions N --turns N --groups N --system-tokens N --input-tokens N --input-stddev X
               --output-tokens N --output-stddev X --concurrency N (closed loop) | --rate X (sessions/s, open loop)
@@ -131,7 +134,7 @@ public final class Simulate {
             "section", "progress", "wasm", "sessions", "turns", "groups", "system-tokens", "input-tokens",
             "input-stddev", "output-tokens", "output-stddev", "concurrency", "rate", "think-ms", "overhead-ms",
             "prefill-us-per-token", "itl-ms", "load-factor", "max-num-seqs", "metrics-staleness-ms",
-            "parallel-prefill", "sample-ms");
+            "parallel-prefill", "sample-ms", "guest-timeout-ms");
 
     private static int execute(Map<String, String> o, List<String> failures, String commandLine, PrintStream out,
             PrintStream err) throws IOException {
@@ -190,7 +193,9 @@ public final class Simulate {
         boolean progressBar = o.containsKey("progress") || System.console() != null;
         Map<String, Double> bounds;
         List<RunResult> results = new ArrayList<>();
-        try (Routers.PluginEnvironment env = new Routers.PluginEnvironment(wasm, gateways, perVm)) {
+        long guestTimeout = Long.parseLong(o.getOrDefault("guest-timeout-ms",
+                Long.toString(PluginRouter.DEFAULT_GUEST_TIMEOUT_MS)));
+        try (Routers.PluginEnvironment env = new Routers.PluginEnvironment(wasm, gateways, perVm, guestTimeout)) {
             List<Supplier<Router>> routers = new ArrayList<>();
             for (String spec : Routers.split(routerList)) {
                 routers.add(Routers.resolve(spec, seed, env));
@@ -213,7 +218,7 @@ public final class Simulate {
         }
         for (RunResult r : results) {
             if (r.plugin() != null && (r.plugin().vmTraps() > 0 || r.plugin().rejects() > 0)) {
-                out.println(r.router() + ": " + r.plugin().vmTraps() + " VM traps, " + r.plugin().rejects()
+                out.println(r.router() + ": " + r.plugin().vmTraps() + " VM traps/timeouts, " + r.plugin().rejects()
                         + " local replies (routed by the default LB)");
             }
             if (r.completed() < r.requests()) {

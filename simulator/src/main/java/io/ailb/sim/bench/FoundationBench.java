@@ -79,8 +79,20 @@ public final class FoundationBench {
     private static Column viaEmulatorBench(Path wasm, int iterations, int warmUp, List<String> notes) {
         try {
             Path out = Files.createTempFile("emulator-bench", ".md");
-            EmulatorBench.main(new String[] {wasm.toString(), out.toString(), Integer.toString(iterations),
-                Integer.toString(warmUp)});
+            long before = hangMillis;
+            hangMillis = 180_000;
+            try {
+                timed(() -> {
+                    try {
+                        EmulatorBench.main(new String[] {wasm.toString(), out.toString(), Integer.toString(iterations),
+                            Integer.toString(warmUp)});
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+            } finally {
+                hangMillis = before;
+            }
             List<String> values = new ArrayList<>();
             for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
                 String[] cells = line.split("\\|");
@@ -107,7 +119,13 @@ public final class FoundationBench {
     private static String tryEmulatorBenchOn(Path wasm, List<String> notes) {
         try {
             Path out = Files.createTempFile("emulator-bench", ".md");
-            EmulatorBench.main(new String[] {wasm.toString(), out.toString(), "10", "0"});
+            timed(() -> {
+                try {
+                    EmulatorBench.main(new String[] {wasm.toString(), out.toString(), "10", "0"});
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
             Files.deleteIfExists(out);
             return "EmulatorBench itself ran on it too";
         } catch (RuntimeException | java.io.IOException e) {
@@ -164,8 +182,9 @@ public final class FoundationBench {
         int[] traps = {0};
         int[] servedBeforeFirstTrap = {-1};
         int[] served = {0};
+        int[] recycleEvery = {0};
         Consumer<RequestOp> guarded = op -> {
-            if (!vm[0].isAlive()) {
+            if (!vm[0].isAlive() || (recycleEvery[0] > 0 && served[0] >= recycleEvery[0])) {
                 vm[0] = vms.get();
                 served[0] = 0;
             }
@@ -177,16 +196,22 @@ public final class FoundationBench {
                 if (servedBeforeFirstTrap[0] < 0) {
                     servedBeforeFirstTrap[0] = served[0];
                 }
+                if (served[0] >= 2 && (recycleEvery[0] == 0 || served[0] / 2 < recycleEvery[0])) {
+                    recycleEvery[0] = served[0] / 2;
+                }
                 throw e;
             }
         };
         long requestMedian = median(measure(warmUp, iterations, () -> guarded.accept(request)));
-        String requestTraps = trapNote(traps[0], servedBeforeFirstTrap[0]);
+        String requestTraps = trapNote(traps[0], servedBeforeFirstTrap[0], recycleEvery[0]);
         traps[0] = 0;
         servedBeforeFirstTrap[0] = -1;
+        recycleEvery[0] = 0;
+        served[0] = 0;
+        vm[0] = vms.get();
         long trivialMedian = median(measure(warmUp * 10, iterations * 10,
                 () -> guarded.accept(v -> v.callExport("proxy_on_memory_allocate", 16))));
-        String trivialTraps = trapNote(traps[0], servedBeforeFirstTrap[0]);
+        String trivialTraps = trapNote(traps[0], servedBeforeFirstTrap[0], recycleEvery[0]);
         if (!requestTraps.isEmpty() || !trivialTraps.isEmpty()) {
             notes.add(wasm.getFileName() + " (" + how + "): " + (requestTraps.isEmpty() ? "" : "full request: "
                     + requestTraps + ". ") + (trivialTraps.isEmpty() ? "" : "trivial call: " + trivialTraps + "."));
@@ -197,19 +222,59 @@ public final class FoundationBench {
                 String.format(Locale.ROOT, "%.2f µs", trivialMedian / 1e3), how);
     }
 
-    private static String trapNote(int traps, int servedBeforeFirst) {
-        return traps == 0 ? "" : traps + " trap(s), the first after " + servedBeforeFirst
-                + " calls on one VM; trapped calls not timed, a fresh VM each time";
+    private static String trapNote(int traps, int servedBeforeFirst, int recycleEvery) {
+        return traps == 0 ? "" : traps + " trap(s)/hang(s), the first after " + servedBeforeFirst
+                + " calls on one VM; those calls are not timed and from then on a fresh VM (start not timed) every "
+                + recycleEvery + " calls";
     }
 
-    /** Wall-clock samples; a call that throws GuestTrapException is dropped (at most 100 in a row). */
+    private static final java.util.concurrent.ExecutorService WORKER =
+            java.util.concurrent.Executors.newSingleThreadExecutor(task -> {
+                Thread thread = new Thread(task, "foundation-worker");
+                thread.setDaemon(true);
+                return thread;
+            });
+    static long hangMillis = 5_000;
+
+    /**
+     * Runs {@code body} on the worker thread and returns its wall time measured there; a call that does not return
+     * within {@link #hangMillis} is interrupted (Chicory's compiled code checks), which kills the VM.
+     */
+    private static long timed(Runnable body) {
+        java.util.concurrent.Future<Long> call = WORKER.submit(() -> {
+            long start = System.nanoTime();
+            body.run();
+            return System.nanoTime() - start;
+        });
+        try {
+            return call.get(hangMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            call.cancel(true);
+            try {
+                WORKER.submit(() -> { }).get();
+            } catch (InterruptedException | java.util.concurrent.ExecutionException ignored) {
+                // The worker is free again either way.
+            }
+            hangs++;
+            throw new WasmDriver.HangException("no answer within " + hangMillis + " ms, interrupted");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static int hangs;
+
+    /** Wall-clock samples; a call whose VM died (trap or hang) is dropped (at most 100 in a row). */
     private static long[] measure(int warmUp, int iterations, Runnable body) {
         int failures = 0;
         for (int i = 0; i < warmUp; i++) {
             try {
-                body.run();
+                timed(body);
                 failures = 0;
-            } catch (GuestTrapException e) {
+            } catch (GuestTrapException | WasmDriver.HangException e) {
                 if (++failures > 100) {
                     throw e;
                 }
@@ -218,17 +283,17 @@ public final class FoundationBench {
         long[] samples = new long[iterations];
         int count = 0;
         while (count < iterations) {
-            long start = System.nanoTime();
+            long nanos;
             try {
-                body.run();
+                nanos = timed(body);
                 failures = 0;
-            } catch (GuestTrapException e) {
+            } catch (GuestTrapException | WasmDriver.HangException e) {
                 if (++failures > 100) {
                     throw e;
                 }
                 continue;
             }
-            samples[count++] = System.nanoTime() - start;
+            samples[count++] = nanos;
         }
         return samples;
     }

@@ -30,7 +30,7 @@ public final class PluginCostBench {
         Path doc = root().resolve("docs/benchmarks.md");
         int[] sizes = DEFAULT_SIZES;
         List<PolicyCase> policies = List.of(PolicyCase.values());
-        double warmUpSeconds = 3;
+        double warmUpSeconds = 20;
         int warmUpMax = 2000;
         double measureSeconds = 4;
         int maxSamples = 2000;
@@ -38,6 +38,7 @@ public final class PluginCostBench {
         int heapRequests = 100_000;
         int heapBodyBytes = 1 << 10;
         int recycleEvery;
+        double hangSeconds = 15;
         String commandLine = COMMAND;
 
         static Options parse(String[] args) {
@@ -58,12 +59,13 @@ public final class PluginCostBench {
                     case "--heap-requests" -> o.heapRequests = Integer.parseInt(value);
                     case "--heap-body" -> o.heapBodyBytes = parseSize(value);
                     case "--recycle-every" -> o.recycleEvery = Integer.parseInt(value);
+                    case "--hang-seconds" -> o.hangSeconds = Double.parseDouble(value);
                     case "--command" -> o.commandLine = value;
                     default -> {
                         System.err.println("usage: PluginCostBench [--wasm path] [--doc path|-] [--sizes 1k,16k,...]"
                                 + " [--policies least_busy,...] [--warmup-seconds s] [--warmup-max n]"
                                 + " [--measure-seconds s] [--max-samples n] [--heap-requests n] [--heap-body 1k]"
-                                + " [--recycle-every k]");
+                                + " [--recycle-every k] [--hang-seconds s]");
                         System.exit(args[i].equals("--help") ? 0 : 2);
                     }
                 }
@@ -108,6 +110,7 @@ public final class PluginCostBench {
                 try (WasmDriver wasm = new WasmDriver(plugin, policy, redis.endpoint());
                         JvmCoreDriver jvm = new JvmCoreDriver(policy, redis.endpoint())) {
                     wasm.recycleEvery = recycle[0];
+                    wasm.hangMillis = (long) (options.hangSeconds * 1000);
                     for (int size : options.sizes) {
                         byte[] body = ChatBodies.chat(size, 7);
                         rows.add(measure(options, policy, body, wasm, jvm, recycle, trapLog));
@@ -140,7 +143,10 @@ public final class PluginCostBench {
         int trapsBefore = wasm.traps().size();
         long redisBefore = redisTrips(wasm);
         int[] wasmRequests = {0};
-        Samples wasmSamples = run(options, () -> {
+        Samples wasmSamples;
+        String failure = "";
+        try {
+            wasmSamples = run(options, () -> {
             wasm.prepare();
             return () -> {
                 String routed = wasm.request(body);
@@ -148,14 +154,16 @@ public final class PluginCostBench {
                 if (routed != null) {
                     wasmRouted[0]++;
                 }
+                return new long[] {wasm.lastCpuNanos, wasm.lastWallNanos};
             };
         }, e -> {
-            if (e instanceof GuestTrapException) {
+            if (WasmDriver.vmDied(e)) {
                 WasmDriver.Trap trap = wasm.traps().get(wasm.traps().size() - 1);
-                int k = Math.max(1, trap.requestsBefore() / 2);
-                trapLog.add(String.format(Locale.ROOT, "%s, %s body: VM trapped after %d requests: %s",
+                // Recycling helps only when a VM served some requests before dying.
+                int k = trap.requestsBefore() >= 2 ? trap.requestsBefore() / 2 : recycle[0];
+                trapLog.add(String.format(Locale.ROOT, "%s, %s body: VM died after %d requests: %s",
                         policy.policyName, sizeName(body.length), trap.requestsBefore(), trap.message()));
-                if (recycle[0] == 0 || k < recycle[0]) {
+                if (k > 0 && (recycle[0] == 0 || k < recycle[0])) {
                     recycle[0] = k;
                 }
                 wasm.recycleEvery = recycle[0];
@@ -163,16 +171,25 @@ public final class PluginCostBench {
             }
             return false;
         });
+        } catch (RuntimeException e) {
+            wasmSamples = new Samples();
+            failure = "not measurable: " + WasmDriver.firstLine(e.getMessage()) + ". ";
+        }
         double redisPerRequest = wasmRequests[0] == 0 ? 0
                 : (double) (redisTrips(wasm) - redisBefore) / wasmRequests[0];
         int[] jvmRouted = {0};
         Samples jvmSamples = run(options, () -> () -> {
+            long wall0 = System.nanoTime();
+            long cpu0 = CpuClock.now();
             if (jvm.request(body) != null) {
                 jvmRouted[0]++;
             }
+            long cpu = CpuClock.now() - cpu0;
+            return new long[] {cpu, System.nanoTime() - wall0};
         }, e -> false);
         int traps = wasm.traps().size() - trapsBefore;
-        String note = traps == 0 ? "" : traps + " trap(s), fresh VM every " + wasm.recycleEvery + " requests";
+        String note = failure + (traps == 0 ? "" : traps + " trap(s)/hang(s), fresh VM every " + wasm.recycleEvery
+                + " requests");
         return new Row(policy, body.length, messages, wasmSamples, jvmSamples, wasmRouted[0], jvmRouted[0],
                 redisPerRequest, note);
     }
@@ -186,17 +203,22 @@ public final class PluginCostBench {
      * Warm-up then measurement of one operation. {@code prepare} runs untimed before each operation and returns it;
      * {@code onError} says whether an exception is tolerated (the sample is dropped).
      */
-    static Samples run(Options options, Supplier<Runnable> prepare,
+    /** One timed operation; returns {cpu, wall} nanoseconds measured on the thread that did the work. */
+    interface TimedOp {
+        long[] run();
+    }
+
+    static Samples run(Options options, Supplier<TimedOp> prepare,
             java.util.function.Predicate<RuntimeException> onError) {
         int consecutiveErrors = 0;
         long warmUpEnd = System.nanoTime() + (long) (options.warmUpSeconds * 1e9);
         for (int i = 0; i < options.warmUpMax && (i < 3 || System.nanoTime() < warmUpEnd); i++) {
-            Runnable op = prepare.get();
+            TimedOp op = prepare.get();
             try {
                 op.run();
                 consecutiveErrors = 0;
             } catch (RuntimeException e) {
-                if (!onError.test(e) || ++consecutiveErrors >= 5) {
+                if (!onError.test(e) || ++consecutiveErrors >= 3) {
                     throw e;
                 }
             }
@@ -205,21 +227,18 @@ public final class PluginCostBench {
         long measureEnd = System.nanoTime() + (long) (options.measureSeconds * 1e9);
         while (samples.size() < options.maxSamples
                 && (samples.size() < options.minSamples || System.nanoTime() < measureEnd)) {
-            Runnable op = prepare.get();
-            long wall0 = System.nanoTime();
-            long cpu0 = CpuClock.now();
+            TimedOp op = prepare.get();
+            long[] timing;
             try {
-                op.run();
+                timing = op.run();
             } catch (RuntimeException e) {
-                if (!onError.test(e) || ++consecutiveErrors >= 5) {
+                if (!onError.test(e) || ++consecutiveErrors >= 3) {
                     throw e;
                 }
                 continue;
             }
-            long cpu1 = CpuClock.now();
-            long wall1 = System.nanoTime();
             consecutiveErrors = 0;
-            samples.add(cpu1 - cpu0, wall1 - wall0);
+            samples.add(timing[0], timing[1]);
         }
         return samples;
     }
@@ -227,21 +246,28 @@ public final class PluginCostBench {
     private static HeapRun heapRun(Options options, WasmPlugin plugin, PolicyCase policy, LocalRedis redis) {
         byte[] body = ChatBodies.chat(options.heapBodyBytes, 11);
         try (WasmDriver wasm = new WasmDriver(plugin, policy, redis.endpoint())) {
+            wasm.hangMillis = (long) (options.hangSeconds * 1000);
             long start = wasm.heapBytes();
             long address = wasm.heapAddress();
             Map<Integer, Long> readings = new LinkedHashMap<>();
             int served = 0;
+            long lastHeap = start;
             WasmDriver.Trap trap = null;
             for (int i = 1; i <= options.heapRequests; i++) {
                 try {
                     wasm.request(body);
-                } catch (GuestTrapException e) {
+                } catch (GuestTrapException | WasmDriver.HangException e) {
                     trap = wasm.traps().get(wasm.traps().size() - 1);
+                    if (served > 0) {
+                        readings.put(served, lastHeap);
+                    }
                     break;
                 }
                 served = i;
-                if (i == 1000 || i % 10_000 == 0 || i == options.heapRequests) {
-                    readings.put(i, wasm.heapBytes());
+                // Read after every request (untimed), so the last heap size before a trap is known too.
+                lastHeap = wasm.heapBytes();
+                if (i == 1 || i == 10 || i == 100 || i == 1000 || i % 10_000 == 0 || i == options.heapRequests) {
+                    readings.put(i, lastHeap);
                 }
             }
             return new HeapRun(policy, start, address, readings, served, trap);
@@ -284,13 +310,14 @@ public final class PluginCostBench {
                 .append(Samples.bytes(run.startHeap()));
         run.readings().forEach((n, bytes) -> out.append(", after ").append(n).append(": ").append(Samples.bytes(bytes)));
         if (run.trap() != null) {
-            out.append("; VM trapped after ").append(run.served()).append(" requests: ").append(run.trap().message());
+            out.append("; VM died after ").append(run.served()).append(" requests: ").append(run.trap().message());
         }
         return out.toString();
     }
 
     static String markdown(Options options, WasmPlugin plugin, List<Row> rows, List<HeapRun> heap,
             List<String> trapLog, int recycle) {
+        // recycle: the last value in force; each cell's note names its own.
         StringBuilder md = new StringBuilder();
         md.append("## Plugin cost per request: .wasm in the emulator vs the same core on the JVM\n\n");
         md.append("Command: `").append(options.commandLine).append("` (PluginCostBench; `-Dexec.args=\"--help\"` for"
@@ -356,7 +383,7 @@ public final class PluginCostBench {
                     ? "heap after " + String.format(Locale.ROOT, "%,d", run.served()) + " requests: "
                             + Samples.bytes(run.readings().getOrDefault(run.served(), -1L))
                     : "not measurable at " + String.format(Locale.ROOT, "%,d", options.heapRequests)
-                            + " — VM traps after " + run.served() + " requests: `" + run.trap().message() + "`";
+                            + " — VM dies after " + run.served() + " requests: `" + run.trap().message() + "`";
             md.append("| ").append(run.policy().policyName).append(" | ").append(Samples.bytes(run.startHeap()))
                     .append(" (at ").append(run.heapAddress()).append(") | ")
                     .append(readings.length() == 0 ? "—" : readings).append(" | ")
@@ -367,10 +394,12 @@ public final class PluginCostBench {
         if (trapLog.isEmpty()) {
             md.append("None: every VM served all its requests.\n");
         } else {
-            md.append("The guest trapped (known TeaVM GC issue); trapped requests are not counted and, from the first"
-                    + " trap on, the timing runs use a fresh VM every ").append(recycle)
-                    .append(" requests (VM start not timed), so GC cost beyond that many requests is not in the"
-                    + " numbers.\n\n");
+            md.append("The guest trapped or hung (known TeaVM GC issue; a hang = no answer within the hang limit, then"
+                    + " interrupted); such requests are not counted. After a VM died having served N ≥ 2 requests, the"
+                    + " timing runs use a fresh VM every N/2 requests (the smallest such value so far, given in each"
+                    + " cell's note; VM start not timed), so GC cost beyond that many requests on one VM is not in"
+                    + " the numbers. Hang limit: ").append(String.format(Locale.ROOT, "%.0f s", options.hangSeconds))
+                    .append(".\n\n");
             for (String line : trapLog) {
                 md.append("- ").append(line).append('\n');
             }

@@ -9,6 +9,12 @@ import io.ailb.emulator.Vm;
 import io.ailb.emulator.WasmPlugin;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The real .wasm in the emulator (Chicory compiled mode) with a real Redis, one VM at a time. A VM that traps is
@@ -19,6 +25,18 @@ final class WasmDriver implements AutoCloseable {
     private static final HeaderMap POST = HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions",
             ":authority", PolicyCase.AUTHORITY, "content-type", PolicyCase.CONTENT_TYPE);
 
+    /** A guest call that did not return in time and was interrupted; the VM is dead. */
+    static final class HangException extends RuntimeException {
+        HangException(String message) {
+            super(message);
+        }
+    }
+
+    /** Whether {@code e} means the VM died (trap or hang). */
+    static boolean vmDied(RuntimeException e) {
+        return e instanceof GuestTrapException || e instanceof HangException;
+    }
+
     /** A trap: which VM, after how many completed requests on it, with what message. */
     record Trap(int requestsBefore, String message) {
     }
@@ -27,6 +45,17 @@ final class WasmDriver implements AutoCloseable {
     private final PolicyCase policy;
     private final RedisEndpoint redis;
     private final List<Trap> traps = new ArrayList<>();
+    /** Guest calls run here, so a guest stuck in a loop can be interrupted (Chicory's compiled code checks). */
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(task -> {
+        Thread thread = new Thread(task, "wasm-driver");
+        thread.setDaemon(true);
+        return thread;
+    });
+    /** A request running longer than this is interrupted and counted as a hang (the VM dies). */
+    long hangMillis = 30_000;
+    /** CPU and wall nanoseconds of the last {@link #request}, measured on the thread that ran the guest. */
+    long lastCpuNanos;
+    long lastWallNanos;
     private Gateway gateway;
     private Vm vm;
     private int requestsOnVm;
@@ -68,17 +97,48 @@ final class WasmDriver implements AutoCloseable {
      * after recording the trap.
      */
     String request(byte[] body) {
-        try {
+        Future<String> call = worker.submit(() -> {
+            long wall0 = System.nanoTime();
+            long cpu0 = CpuClock.now();
             HttpStream stream = vm.newHttpStream().withRouteName(PolicyCase.ROUTE).withClusterName(PolicyCase.CLUSTER);
             stream.sendRequestHeaders(POST.copy(), false);
             stream.sendRequestBody(body, true);
             String override = stream.upstreamOverride().orElse(null);
             stream.complete();
+            lastCpuNanos = CpuClock.now() - cpu0;
+            lastWallNanos = System.nanoTime() - wall0;
+            return override;
+        });
+        try {
+            String override = call.get(hangMillis, TimeUnit.MILLISECONDS);
             requestsOnVm++;
             return override;
-        } catch (GuestTrapException e) {
-            traps.add(new Trap(requestsOnVm, firstLine(e.getMessage())));
-            throw e;
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            awaitWorker();
+            String message = "hung: no answer within " + hangMillis + " ms, interrupted (guest looping in "
+                    + "proxy_on_request_body or later)";
+            traps.add(new Trap(requestsOnVm, message));
+            throw new HangException(message);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof GuestTrapException trap) {
+                traps.add(new Trap(requestsOnVm, firstLine(trap.getMessage())));
+                throw trap;
+            }
+            throw cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits until the interrupted guest call has unwound (the worker then runs the next task). */
+    private void awaitWorker() {
+        try {
+            worker.submit(() -> { }).get(60, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the wasm worker did not stop after an interrupt", e);
         }
     }
 
@@ -117,7 +177,12 @@ final class WasmDriver implements AutoCloseable {
         if (vm == null || !vm.isAlive()) {
             return -1;
         }
-        long[] result = vm.callExport(name);
+        long[] result;
+        try {
+            result = worker.submit(() -> vm.callExport(name)).get(60, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            return -1;
+        }
         return result == null || result.length == 0 ? -1 : result[0];
     }
 
@@ -134,5 +199,6 @@ final class WasmDriver implements AutoCloseable {
         if (gateway != null) {
             gateway.close();
         }
+        worker.shutdownNow();
     }
 }

@@ -22,6 +22,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The plugin as a router: {@code gateways} Higress gateways, one VM each, running the real .wasm with one plugin
@@ -34,7 +38,8 @@ import java.util.SplittableRandom;
  *
  * <p>{@code requestsPerVm > 0} replaces a gateway's VM after that many requests (a fresh VM starts clean; Redis
  * state survives) — a workaround for guest-side memory faults in long runs; 0 keeps one VM for the whole run. A VM
- * that traps is replaced too (counted in {@code vmTraps}).
+ * that traps, or whose call runs longer than {@code guestTimeoutMs} of wall time (it is interrupted), is replaced too;
+ * the request goes to the default load balancer and is counted in {@code vmTraps}.
  */
 public final class PluginRouter implements MeasuredRouter, AutoCloseable {
     public static final String ROUTE = "ai-route-chat.sim";
@@ -42,13 +47,27 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
     public static final String REDIS_CLUSTER = "outbound|6379||redis.static";
 
     /** How to run the plugin. */
-    public record Options(String name, String pluginConfigJson, int gateways, int requestsPerVm, long seed) {
+    public record Options(String name, String pluginConfigJson, int gateways, int requestsPerVm, long seed,
+            long guestTimeoutMs) {
         public Options {
             if (gateways < 1) {
                 throw new IllegalArgumentException("at least one gateway");
             }
         }
+
+        /** With the default guest timeout ({@link #DEFAULT_GUEST_TIMEOUT_MS}). */
+        public Options(String name, String pluginConfigJson, int gateways, int requestsPerVm, long seed) {
+            this(name, pluginConfigJson, gateways, requestsPerVm, seed, DEFAULT_GUEST_TIMEOUT_MS);
+        }
     }
+
+    /** A guest call running longer than this (wall time) is interrupted and its VM replaced; 0 = no limit. */
+    public static final long DEFAULT_GUEST_TIMEOUT_MS = 20_000;
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "plugin-router-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
 
     /** The plugin configuration for a policy name, with the simulator's Redis when the policy needs one. */
     public static String configFor(String policy) {
@@ -97,6 +116,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
     private record Open(Gateway gateway, HttpStream stream) {
     }
 
+    private static final boolean DEBUG = System.getenv("AILB_SIM_DEBUG") != null;
     private final WasmPlugin plugin;
     private final LocalRedis redis;
     private final Options options;
@@ -160,6 +180,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
                 .withUpstreamHosts(hosts).withRequestId("sim-" + request.id());
         Optional<String> override = Optional.empty();
         long started = System.nanoTime();
+        ScheduledFuture<?> watchdog = arm();
         try {
             stream.sendRequestHeaders(HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions",
                     ":authority", "llm.sim", "content-type", "application/json"), false);
@@ -167,8 +188,18 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             override = stream.upstreamOverride();
         } catch (RuntimeException trap) {
             traps++;
+            if (DEBUG) {
+                System.err.println("plugin " + name() + ": request " + request.id() + ": " + trap);
+            }
+        } finally {
+            disarm(watchdog);
         }
         record(System.nanoTime() - started);
+        if (DEBUG) {
+            System.err.printf("plugin %s: request %d (%d body chars) on gateway %d/VM %d: %.1f ms -> %s%n", name(),
+                    request.id(), request.body().length(), slot.number, vmsStarted,
+                    (System.nanoTime() - started) / 1e6, override.orElse("fallback"));
+        }
 
         if (stream.localReply().isPresent()) {
             rejects++;
@@ -185,6 +216,23 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             openByGateway.merge(slot.gateway, 1, Integer::sum);
         }
         return index;
+    }
+
+    /** Interrupts this thread if the guest runs too long (Chicory then stops the call, and the VM is dead). */
+    private ScheduledFuture<?> arm() {
+        if (options.guestTimeoutMs() <= 0) {
+            return null;
+        }
+        Thread caller = Thread.currentThread();
+        return WATCHDOG.schedule(caller::interrupt, options.guestTimeoutMs(), TimeUnit.MILLISECONDS);
+    }
+
+    private static void disarm(ScheduledFuture<?> watchdog) {
+        if (watchdog != null) {
+            watchdog.cancel(false);
+            // the interrupt may have fired after the call returned; it must not leak into the next one
+            Thread.interrupted();
+        }
     }
 
     private int defaultLoadBalancer(List<BackendView> backends) {
@@ -216,10 +264,13 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         lastNowMs = nowMs;
         Vm vm = o.stream().vm();
         if (vm.isAlive() && !o.stream().isEnded()) {
+            ScheduledFuture<?> watchdog = arm();
             try {
                 o.stream().complete();
             } catch (RuntimeException trap) {
                 traps++;
+            } finally {
+                disarm(watchdog);
             }
         }
         int left = openByGateway.merge(o.gateway(), -1, Integer::sum);

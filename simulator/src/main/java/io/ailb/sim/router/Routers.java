@@ -30,13 +30,19 @@ public final class Routers {
         private final Path wasm;
         private final int gateways;
         private final int requestsPerVm;
+        private final long guestTimeoutMs;
         private WasmPlugin plugin;
         private LocalRedis redis;
 
         public PluginEnvironment(Path wasm, int gateways, int requestsPerVm) {
+            this(wasm, gateways, requestsPerVm, PluginRouter.DEFAULT_GUEST_TIMEOUT_MS);
+        }
+
+        public PluginEnvironment(Path wasm, int gateways, int requestsPerVm, long guestTimeoutMs) {
             this.wasm = wasm;
             this.gateways = gateways;
             this.requestsPerVm = requestsPerVm;
+            this.guestTimeoutMs = guestTimeoutMs;
         }
 
         synchronized WasmPlugin plugin() {
@@ -128,7 +134,8 @@ public final class Routers {
             }
             String finalConfig = config;
             return () -> new PluginRouter(env.plugin(), env.redis(),
-                    new PluginRouter.Options(name, finalConfig, env.gateways, env.requestsPerVm, seed));
+                    new PluginRouter.Options(name, finalConfig, env.gateways, env.requestsPerVm, seed,
+                            env.guestTimeoutMs));
         }
         Method create = baselineFactory();
         if (create != null) {

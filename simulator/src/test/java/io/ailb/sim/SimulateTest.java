@@ -1,0 +1,56 @@
+package io.ailb.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimulateTest {
+    @Test
+    void theCliPrintsATableAndWritesJsonAndTheBenchmarksSection(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path json = dir.resolve("r.json");
+        Path doc = dir.resolve("benchmarks.md");
+        int code = Simulate.run(new String[] {"--preset", "higress-article", "--sessions", "9", "--routers",
+            "random,round_robin", "--json", json.toString(), "--doc", doc.toString(), "--section", "sim-test"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        assertTrue(text.contains("round_robin") && text.contains("TTFT mean"), text);
+        Map<String, Object> result = JSON.std.mapFrom(Files.readString(json));
+        List<?> results = (List<?>) result.get("results");
+        assertEquals(2, results.size());
+        Map<?, ?> random = (Map<?, ?>) results.get(0);
+        assertEquals("random", random.get("router"));
+        assertEquals(45, ((Number) random.get("completed")).intValue());
+        String md = Files.readString(doc);
+        assertTrue(md.contains("<!-- BEGIN sim-test -->") && md.contains("--preset higress-article"), md);
+        assertTrue(md.contains("| round_robin |"), md);
+    }
+
+    @Test
+    void badFlagsAreRefusedWithUsage() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Simulate.run(new String[] {"--routers", "random", "--no-such-flag", "1"},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--no-such-flag"));
+    }
+
+    @Test
+    void failuresParseIntoHealthChanges() {
+        assertEquals(2, Simulate.parseFailure("1@1000-5000").size());
+        assertEquals(1, Simulate.parseFailure("0@250").size());
+    }
+}

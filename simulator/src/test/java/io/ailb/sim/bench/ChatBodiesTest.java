@@ -1,0 +1,40 @@
+package io.ailb.sim.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.lb.request.RequestInfo;
+import io.ailb.lb.request.RequestParser;
+import org.junit.jupiter.api.Test;
+
+class ChatBodiesTest {
+
+    @Test
+    void everyBenchmarkSizeIsExactAndParsesAsAChatWithManyMessages() {
+        for (int size : PluginCostBench.DEFAULT_SIZES) {
+            byte[] body = ChatBodies.chat(size, 7);
+            assertEquals(size, body.length);
+            RequestInfo info = RequestParser.parse("application/json", null, body, body.length);
+            assertTrue(info.parsed(), "size " + size);
+            assertEquals(ChatBodies.messageCount(body), info.messageCount(), "size " + size);
+            assertFalse(info.prefixHashes().isEmpty(), "size " + size);
+            assertTrue(info.messageCount() >= 4, "size " + size + ": " + info.messageCount());
+        }
+        assertTrue(ChatBodies.messageCount(ChatBodies.chat(4 << 20, 7)) > 3000);
+    }
+
+    @Test
+    void bodiesAreDeterministic() {
+        assertArrayEquals(ChatBodies.chat(16 << 10, 7), ChatBodies.chat(16 << 10, 7));
+    }
+
+    @Test
+    void sizesParseWithUnits() {
+        assertEquals(1024, PluginCostBench.parseSize("1k"));
+        assertEquals(4 << 20, PluginCostBench.parseSize("4m"));
+        assertEquals("256 KiB", PluginCostBench.sizeName(256 << 10));
+        assertEquals("4 MiB", PluginCostBench.sizeName(4 << 20));
+    }
+}

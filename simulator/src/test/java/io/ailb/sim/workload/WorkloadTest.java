@@ -1,0 +1,106 @@
+package io.ailb.sim.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import io.ailb.sim.model.SimRequest;
+import io.ailb.sim.workload.TextBlocks.Segment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkloadTest {
+    @Test
+    void chainIdsAreSharedExactlyAsFarAsThePromptsAgree() {
+        List<Long> a = TextBlocks.chainIds(List.of(new Segment(1, 40), new Segment(2, 10)), 16);
+        List<Long> b = TextBlocks.chainIds(List.of(new Segment(1, 40), new Segment(3, 30)), 16);
+        assertEquals(4, a.size()); // 50 tokens: 3 full blocks and a partial one
+        assertEquals(a.subList(0, 2), b.subList(0, 2), "the first 32 tokens are equal");
+        assertNotEquals(a.get(2), b.get(2), "block 3 mixes in different segments");
+        List<Long> longer = TextBlocks.chainIds(List.of(new Segment(1, 40), new Segment(2, 10), new Segment(4, 5)), 16);
+        assertEquals(a.subList(0, 3), longer.subList(0, 3));
+        assertNotEquals(a.get(3), longer.get(3), "a partial block is not the full block that extends it");
+    }
+
+    @Test
+    void blockTextIsDeterministicJsonSafeAndDistinct() {
+        String text = TextBlocks.text(42, 2048);
+        assertEquals(2048, text.length());
+        assertEquals(text, TextBlocks.text(42, 2048));
+        assertNotEquals(text, TextBlocks.text(43, 2048));
+        assertTrue(text.matches("[a-z0-9 ]+"), text.substring(0, 40));
+    }
+
+    @Test
+    void aMooncakeLineBecomesOneUserMessagePerBlock(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("t.jsonl");
+        Files.writeString(trace, """
+                {"timestamp": 0, "input_length": 1000, "output_length": 5, "hash_ids": [0, 1]}
+                {"timestamp": 400, "input_length": 1300, "output_length": 7, "hash_ids": [0, 1, 2]}
+                {"timestamp": 800, "input_length": 10, "output_length": 1, "hash_ids": [0]}
+                """);
+        Workload w = MooncakeTrace.load(trace, 2.0, 2);
+        assertEquals(2, w.requests().size());
+        SimRequest second = w.requests().get(1);
+        assertEquals(200, second.arrivalMs(), "speed-up 2");
+        assertEquals(List.of(0L, 1L, 2L), second.blockIds());
+        assertEquals(512, second.blockTokens());
+        assertEquals("", second.body(), "bodies are rendered when sent");
+
+        Map<String, Object> body = JSON.std.mapFrom(w.materialize(second, 200).body());
+        List<?> messages = (List<?>) body.get("messages");
+        assertEquals(3, messages.size());
+        Map<?, ?> first = (Map<?, ?>) messages.get(0);
+        assertEquals("user", first.get("role"));
+        assertEquals(TextBlocks.text(0, MooncakeTrace.BLOCK_CHARS), first.get("content"));
+    }
+
+    @Test
+    void theShippedTraceIsFoundFromTheProject() {
+        Path trace = MooncakeTrace.defaultTrace();
+        assertTrue(Files.isRegularFile(trace), trace.toString());
+    }
+
+    @Test
+    void theHigressPresetHasFiveGrowingTurnsPerSession() throws Exception {
+        Workload w = ChatWorkload.generate(ChatWorkload.HIGRESS_ARTICLE, 1);
+        assertTrue(w.closedLoop());
+        assertEquals(20, w.concurrency());
+        assertEquals(60, w.sessions().size());
+        assertEquals(300, w.requests().size());
+        List<SimRequest> s = w.sessions().get(0);
+        assertEquals(List.of(200, 1200, 2200, 3200, 4200), s.stream().map(SimRequest::inputTokens).toList());
+        assertEquals(800, s.get(0).outputTokens());
+        // turn 2 starts with turn 1's prompt (12 full 16-token blocks of its 200 tokens)
+        assertEquals(s.get(0).blockIds().subList(0, 12), s.get(1).blockIds().subList(0, 12));
+        List<?> messages = (List<?>) JSON.std.mapFrom(s.get(2).body()).get("messages");
+        assertEquals(5, messages.size());
+        assertEquals("assistant", ((Map<?, ?>) messages.get(1)).get("role"));
+    }
+
+    @Test
+    void aUserLogDerivesBlocksFromItsMessages(@TempDir Path dir) throws Exception {
+        String system = "You are a helpful assistant. ".repeat(10);
+        Path log = dir.resolve("log.jsonl");
+        Files.writeString(log, "{\"arrival_ms\": 50, \"output_tokens\": 20, \"body\": {\"model\": \"m\", \"messages\": "
+                + "[{\"role\": \"system\", \"content\": \"" + system + "\"}, {\"role\": \"user\", \"content\": \"hi\"}]}}\n"
+                + "{\"arrival_ms\": 10, \"output_tokens\": 30, \"session_id\": \"x\", \"body\": \"{\\\"messages\\\": "
+                + "[{\\\"role\\\": \\\"system\\\", \\\"content\\\": \\\"" + system + "\\\"}, {\\\"role\\\": \\\"user\\\","
+                + " \\\"content\\\": \\\"hello there\\\"}]}\"}\n");
+        Workload w = UserLog.load(log, 1.0, 0);
+        SimRequest first = w.requests().get(0);
+        SimRequest second = w.requests().get(1);
+        assertEquals(10, first.arrivalMs(), "sorted by arrival");
+        assertEquals("x", first.sessionId());
+        assertEquals(30, first.outputTokens());
+        assertEquals((system.length() + 3) / 4 + 3, first.inputTokens()); // ceil(chars / 4) per message
+        int shared = system.length() / 4 / 16;
+        assertEquals(first.blockIds().subList(0, shared), second.blockIds().subList(0, shared));
+        assertTrue(first.body().contains("hello there"));
+    }
+}
