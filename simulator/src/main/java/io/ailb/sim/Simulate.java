@@ -5,7 +5,8 @@ import io.ailb.sim.backend.BackendConfig;
 import io.ailb.sim.engine.Simulation;
 import io.ailb.sim.engine.Simulation.HealthChange;
 import io.ailb.sim.report.BenchmarksDoc;
-import io.ailb.sim.report.Extensions;
+import io.ailb.sim.bounds.HitRateBounds;
+import io.ailb.sim.report.plot.Plots;
 import io.ailb.sim.report.ResultTable;
 import io.ailb.sim.report.RunResult;
 import io.ailb.sim.router.PluginRouter;
@@ -33,6 +34,10 @@ import java.util.function.Supplier;
  * {@code --help} lists the flags.
  */
 public final class Simulate {
+    /** The standard comparison: every policy of the plugin next to the baselines and the oracle. */
+    static final String DEFAULT_ROUTERS = "plugin:prefix_cache,plugin:cache_aware,plugin:global_least_request,"
+            + "plugin:least_busy,random,round_robin,least_inflight,sglang_cache_aware,llmd,dynamo,oracle";
+
     static final String USAGE = """
             Usage: Simulate [options]
               --workload trace|chat|log     what to replay (default trace)
@@ -42,8 +47,10 @@ public final class Simulate {
                                             3 backends (Higress's prefix_cache article)
               --routers LIST                comma-separated; plugin:POLICY, plugin:@config.json, plugin:{json},
                                             random, round_robin, and the baselines' names
-                                            (default plugin:prefix_cache,plugin:global_least_request,
-                                            plugin:least_busy,random,round_robin)
+                                            (default: the plugin's prefix_cache, cache_aware,
+                                            global_least_request, least_busy, then random,
+                                            round_robin, least_inflight, sglang_cache_aware,
+                                            llmd, dynamo, oracle)
               --backends M                  simulated instances (default 8; preset 3)
               --gateways N                  gateways (one plugin VM each, shared Redis; default 1)
               --requests-per-vm K           replace a gateway's VM after K requests; 0 = never (default 100)
@@ -188,7 +195,7 @@ public final class Simulate {
         int perVm = Integer.parseInt(o.getOrDefault("requests-per-vm", "100"));
         Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : Routers.defaultWasm();
         String routerList = o.getOrDefault("routers",
-                "plugin:prefix_cache,plugin:global_least_request,plugin:least_busy,random,round_robin");
+                DEFAULT_ROUTERS);
 
         boolean progressBar = o.containsKey("progress") || System.console() != null;
         Map<String, Double> bounds;
@@ -201,7 +208,11 @@ public final class Simulate {
                 routers.add(Routers.resolve(spec, seed, env));
             }
             out.println(describe(workload, settings, gateways, perVm));
-            bounds = Extensions.bounds(workload.requests(), backends, backend.capacityTokens());
+            HitRateBounds.Result limits = HitRateBounds.compute(workload.requests(), backends,
+                    backend.capacityTokens());
+            bounds = new LinkedHashMap<>();
+            bounds.put("infinite cache", limits.infiniteHitRate());
+            bounds.put("pooled LRU", limits.pooledLruHitRate());
             Simulation.Progress progress = progressBar ? new ProgressBar(err) : null;
             for (Supplier<Router> factory : routers) {
                 RunResult r = Simulation.run(workload, factory.get(), settings, progress);
@@ -250,8 +261,8 @@ public final class Simulate {
         if (o.containsKey("plots")) {
             Path dir = Path.of(o.get("plots"));
             Files.createDirectories(dir);
-            if (!Extensions.plots(dir, results)) {
-                err.println("plots: io.ailb.sim.report.plot.Plots is not available; no plots written");
+            for (Path png : Plots.writeAll(dir, results, bounds)) {
+                err.println("plot: " + png);
             }
         }
         if (o.containsKey("doc")) {

@@ -72,7 +72,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
     /** The plugin configuration for a policy name, with the simulator's Redis when the policy needs one. */
     public static String configFor(String policy) {
         return switch (policy) {
-            case "prefix_cache", "global_least_request" -> "{\"lb_policy\":\"" + policy
+            case "prefix_cache", "global_least_request", "cache_aware" -> "{\"lb_policy\":\"" + policy
                     + "\",\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}";
             default -> "{\"lb_policy\":\"" + policy + "\",\"lb_config\":{}}";
         };

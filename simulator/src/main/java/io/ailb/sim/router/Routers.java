@@ -2,29 +2,21 @@ package io.ailb.sim.router;
 
 import io.ailb.emulator.LocalRedis;
 import io.ailb.emulator.WasmPlugin;
-import io.ailb.sim.model.BackendView;
-import io.ailb.sim.model.ClusterView;
-import io.ailb.sim.model.SimRequest;
+import io.ailb.sim.router.baseline.Baselines;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.function.Supplier;
 
 /**
  * Turns router specs into fresh routers. {@code plugin:POLICY} runs the .wasm with {@link PluginRouter#configFor};
- * {@code plugin:@FILE} and {@code plugin:{JSON}} run it with that plugin configuration. Any other name goes to
- * {@code io.ailb.sim.router.baseline.Baselines.create(String, long)} when that class is on the class path;
- * {@code random} and {@code round_robin} also work without it.
+ * {@code plugin:@FILE} and {@code plugin:{JSON}} run it with that plugin configuration. Any other name is a
+ * {@link Baselines} router.
  */
 public final class Routers {
-    private static final String BASELINES = "io.ailb.sim.router.baseline.Baselines";
-
     /** Plugin-related resources, created on first use and shared by every plugin router of one invocation. */
     public static final class PluginEnvironment implements AutoCloseable {
         private final Path wasm;
@@ -137,47 +129,8 @@ public final class Routers {
                     new PluginRouter.Options(name, finalConfig, env.gateways, env.requestsPerVm, seed,
                             env.guestTimeoutMs));
         }
-        Method create = baselineFactory();
-        if (create != null) {
-            try {
-                Object probe = create.invoke(null, spec, seed);
-                if (probe instanceof Router) {
-                    return () -> {
-                        try {
-                            return (Router) create.invoke(null, spec, seed);
-                        } catch (IllegalAccessException | InvocationTargetException e) {
-                            throw new IllegalStateException("cannot create router " + spec, e);
-                        }
-                    };
-                }
-            } catch (InvocationTargetException e) {
-                if (!isFallbackName(spec)) {
-                    throw new IllegalArgumentException("unknown router \"" + spec + "\": "
-                            + e.getCause().getMessage(), e.getCause());
-                }
-            } catch (IllegalAccessException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return switch (spec) {
-            case "random" -> () -> new RandomRouter(seed);
-            case "round_robin" -> RoundRobinRouter::new;
-            default -> throw new IllegalArgumentException("unknown router \"" + spec + "\" (known here: plugin:POLICY,"
-                    + " plugin:@config.json, random, round_robin" + (create == null ? "; " + BASELINES
-                    + " is not on the class path" : "") + ")");
-        };
-    }
-
-    private static boolean isFallbackName(String spec) {
-        return spec.equals("random") || spec.equals("round_robin");
-    }
-
-    private static Method baselineFactory() {
-        try {
-            return Class.forName(BASELINES).getMethod("create", String.class, long.class);
-        } catch (ClassNotFoundException | NoSuchMethodException e) {
-            return null;
-        }
+        Baselines.create(spec, seed); // fails now, naming the known routers, for an unknown spec
+        return () -> Baselines.create(spec, seed);
     }
 
     private static String policyOf(String json) {
@@ -189,59 +142,5 @@ public final class Routers {
         int q1 = json.indexOf('"', colon + 1);
         int q2 = q1 < 0 ? -1 : json.indexOf('"', q1 + 1);
         return q1 < 0 || q2 < 0 ? "custom" : json.substring(q1 + 1, q2);
-    }
-
-    /** Uniformly random over the healthy backends (the fallback when no baseline package is present). */
-    static final class RandomRouter implements Router {
-        private final SplittableRandom random;
-
-        RandomRouter(long seed) {
-            this.random = new SplittableRandom(seed);
-        }
-
-        @Override
-        public String name() {
-            return "random";
-        }
-
-        @Override
-        public int route(SimRequest request, ClusterView cluster) {
-            List<BackendView> healthy = healthy(cluster);
-            return healthy.get(random.nextInt(healthy.size())).index();
-        }
-    }
-
-    /** Next healthy backend in index order. */
-    static final class RoundRobinRouter implements Router {
-        private int next;
-
-        @Override
-        public String name() {
-            return "round_robin";
-        }
-
-        @Override
-        public int route(SimRequest request, ClusterView cluster) {
-            List<BackendView> all = cluster.backends();
-            for (int i = 0; i < all.size(); i++) {
-                BackendView b = all.get((next + i) % all.size());
-                if (b.healthy()) {
-                    next = (next + i + 1) % all.size();
-                    return b.index();
-                }
-            }
-            next = (next + 1) % all.size();
-            return all.get(next).index();
-        }
-    }
-
-    static List<BackendView> healthy(ClusterView cluster) {
-        List<BackendView> healthy = new ArrayList<>();
-        for (BackendView b : cluster.backends()) {
-            if (b.healthy()) {
-                healthy.add(b);
-            }
-        }
-        return healthy.isEmpty() ? cluster.backends() : healthy;
     }
 }
