@@ -3,15 +3,10 @@ package io.ailb.lb.policy;
 import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigView;
-import io.ailb.lb.model.Endpoint;
 import io.ailb.lb.redis.CacheAwareSelection;
-import io.ailb.lb.redis.InflightSelection;
-import io.ailb.lb.redis.RedisKeys;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -39,7 +34,6 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     /** Decision attribute: work units this request added to the chosen host's load. */
     public static final String ATTR_WORK = "work";
 
-    static final int DEFAULT_KEY_TTL_SECONDS = 1800;
     static final double DEFAULT_PREFILL_WEIGHT = 1.0;
     static final double DEFAULT_DECODE_WEIGHT = 2.0;
     static final int DEFAULT_OUTPUT_TOKENS = 256;
@@ -53,11 +47,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     private final int defaultOutputTokens;
 
     public CacheAwarePolicy(ConfigView config) throws ConfigException {
-        this.target = RedisTarget.fromConfig(config);
-        int keyTtl = config.integer("redisKeyTTL", DEFAULT_KEY_TTL_SECONDS, 1, Integer.MAX_VALUE);
-        int maxRequestCount = config.integer("maxRequestCount", 0, 0, Integer.MAX_VALUE);
-        int cleanMinutes = GlobalLeastRequestPolicy.cleanIntervalMinutes(config);
-        int leaseTtl = GlobalLeastRequestPolicy.leaseTtlSeconds(config);
+        RedisPolicyConfig redis = RedisPolicyConfig.withPrefixKeys(config);
+        this.target = redis.target();
         double prefillWeight = config.number("prefillWeight", DEFAULT_PREFILL_WEIGHT, 0, MAX_WEIGHT);
         double decodeWeight = config.number("decodeWeight", DEFAULT_DECODE_WEIGHT, 0, MAX_WEIGHT);
         if (prefillWeight == 0 && decodeWeight == 0) {
@@ -67,9 +58,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         this.defaultOutputTokens = config.integer("defaultOutputTokens", DEFAULT_OUTPUT_TOKENS, 0,
                 MAX_OUTPUT_TOKENS);
         config.bool("enableDetailLog", true);
-        this.settings = new CacheAwareSelection.Settings(maxRequestCount, cleanMinutes * 60,
-                GlobalLeastRequestPolicy.inflightTtl(cleanMinutes), keyTtl, leaseTtl, prefillWeight, decodeWeight,
-                MAX_HOLDERS);
+        this.settings = new CacheAwareSelection.Settings(redis.settings(), prefillWeight, decodeWeight, MAX_HOLDERS);
     }
 
     @Override
@@ -89,24 +78,16 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
     @Override
     public Step select(RequestContext ctx) {
-        Set<String> healthy = addresses(ctx.healthy());
-        if (healthy.isEmpty()) {
-            return Step.fallback(FallbackReason.NO_HEALTHY_HOST).withAttribute(Step.ATTR_POLICY, NAME);
+        SelectionInputs in = SelectionInputs.of(ctx, NAME);
+        if (in.fallback() != null) {
+            return in.fallback();
         }
-        if (isBlank(ctx.routeName()) || isBlank(ctx.clusterName())) {
-            return Step.fallback(FallbackReason.NO_ROUTE_INFO).withAttribute(Step.ATTR_POLICY, NAME);
-        }
-        Set<String> unhealthy = addresses(ctx.endpoints());
-        unhealthy.removeAll(healthy);
-        RedisKeys keys = RedisKeys.of(ctx.routeName(), ctx.clusterName());
-        int randomValue = ctx.random().nextInt(InflightSelection.randomBound());
-        String leaseId = InflightSelection.leaseId(ctx.random().nextLong());
         return Step.redis(target,
-                CacheAwareSelection.command(keys, demand(ctx.request()), new ArrayList<>(healthy),
-                        new ArrayList<>(unhealthy), settings, randomValue, leaseId),
-                reply -> onReply(reply, healthy))
+                CacheAwareSelection.command(in.keys(), demand(ctx.request()), in.healthyHosts(), in.unhealthyHosts(),
+                        settings, in.randomValue(), in.leaseId()),
+                reply -> onReply(reply, in.healthy()))
                 .withAttribute(Step.ATTR_POLICY, NAME)
-                .withRelease(target, CacheAwareSelection.release(keys, leaseId));
+                .withRelease(target, CacheAwareSelection.release(in.keys(), in.leaseId()));
     }
 
     /** The request's blocks, size and expected output; a request without blocks is weighed by its body size. */
@@ -123,36 +104,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
     private Step onReply(RespValue reply, Set<String> healthy) {
         CacheAwareSelection selection = CacheAwareSelection.parse(reply);
-        if (selection == null) {
-            return Step.fallback(FallbackReason.REDIS_BAD_REPLY).withAttribute(Step.ATTR_POLICY, NAME);
+        Step step = InflightRouter.stepFor(NAME, selection, healthy, true);
+        if (selection == null || selection.full()) {
+            return step;
         }
-        if (selection.full()) {
-            return Step.reject(InflightRouter.LIMIT_STATUS, InflightRouter.LIMIT_BODY)
-                    .withAttribute(Step.ATTR_POLICY, NAME)
-                    .withAttribute(Step.ATTR_INFLIGHT, Long.toString(selection.count()));
-        }
-        // Counted under the lease; the REDIS Step's release gives the count and the work back.
-        Step step = healthy.contains(selection.host())
-                ? Step.route(selection.host())
-                : Step.fallback(FallbackReason.UNKNOWN_HOST);
-        return step.withAttribute(Step.ATTR_POLICY, NAME)
-                .withAttribute(Step.ATTR_INFLIGHT, Long.toString(selection.count()))
-                .withAttribute(Step.ATTR_CACHE_HIT, Boolean.toString(selection.depth() > 0))
-                .withAttribute(Step.ATTR_PREFIX_LENGTH, Integer.toString(selection.depth()))
-                .withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
+        return step.withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
                 .withAttribute(ATTR_COST, Long.toString(selection.cost()))
                 .withAttribute(ATTR_WORK, Long.toString(selection.work()));
-    }
-
-    private static Set<String> addresses(List<Endpoint> endpoints) {
-        Set<String> out = new LinkedHashSet<>();
-        for (Endpoint endpoint : endpoints) {
-            out.add(endpoint.address());
-        }
-        return out;
-    }
-
-    private static boolean isBlank(String value) {
-        return value == null || value.isEmpty();
     }
 }

@@ -1,12 +1,8 @@
 package io.ailb.lb.policy;
 
-import io.ailb.codec.resp.RespValue;
-import io.ailb.lb.model.Endpoint;
 import io.ailb.lb.redis.InflightSelection;
-import io.ailb.lb.redis.RedisKeys;
 import io.ailb.lb.redis.RedisTarget;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import io.ailb.lb.redis.SelectionReply;
 import java.util.List;
 import java.util.Set;
 
@@ -16,7 +12,8 @@ import java.util.Set;
  * <p>Each call carries a fresh lease id, and the REDIS Step itself carries the release of that lease: the flow sends it
  * once at stream end whatever the call's outcome — a routed request, a timeout or reset after Redis may have run the
  * script, an error reply, a 429 (no lease was written: the release changes nothing). The Steps built from the reply
- * carry no release of their own, so the lease is released exactly once.
+ * carry no release of their own, so the lease is released exactly once. cache_aware makes its cache_aware.lua round
+ * trip the same way.
  */
 final class InflightRouter {
     static final String LIMIT_BODY = "Exceeded maximum request limit from ai-load-balancer.";
@@ -26,10 +23,10 @@ final class InflightRouter {
     private final RedisTarget target;
     private final InflightSelection.Settings settings;
 
-    InflightRouter(String policyName, RedisTarget target, InflightSelection.Settings settings) {
+    InflightRouter(String policyName, RedisPolicyConfig config) {
         this.policyName = policyName;
-        this.target = target;
-        this.settings = settings;
+        this.target = config.target();
+        this.settings = config.settings();
     }
 
     RedisTarget target() {
@@ -38,28 +35,23 @@ final class InflightRouter {
 
     /** {@code prefixHashes} empty = least in flight only. */
     Step select(RequestContext ctx, List<String> prefixHashes, boolean reportCacheHit) {
-        Set<String> healthy = addresses(ctx.healthy());
-        if (healthy.isEmpty()) {
-            return Step.fallback(FallbackReason.NO_HEALTHY_HOST).withAttribute(Step.ATTR_POLICY, policyName);
+        SelectionInputs in = SelectionInputs.of(ctx, policyName);
+        if (in.fallback() != null) {
+            return in.fallback();
         }
-        if (isBlank(ctx.routeName()) || isBlank(ctx.clusterName())) {
-            return Step.fallback(FallbackReason.NO_ROUTE_INFO).withAttribute(Step.ATTR_POLICY, policyName);
-        }
-        Set<String> unhealthy = addresses(ctx.endpoints());
-        unhealthy.removeAll(healthy);
-        RedisKeys keys = RedisKeys.of(ctx.routeName(), ctx.clusterName());
-        int randomValue = ctx.random().nextInt(InflightSelection.randomBound());
-        String leaseId = InflightSelection.leaseId(ctx.random().nextLong());
         return Step.redis(target,
-                InflightSelection.command(keys, prefixHashes, new ArrayList<>(healthy), new ArrayList<>(unhealthy),
-                        settings, randomValue, leaseId),
-                reply -> onReply(reply, healthy, reportCacheHit))
+                InflightSelection.command(in.keys(), prefixHashes, in.healthyHosts(), in.unhealthyHosts(), settings,
+                        in.randomValue(), in.leaseId()),
+                reply -> stepFor(policyName, InflightSelection.parse(reply), in.healthy(), reportCacheHit))
                 .withAttribute(Step.ATTR_POLICY, policyName)
-                .withRelease(target, InflightSelection.release(keys, leaseId));
+                .withRelease(target, InflightSelection.release(in.keys(), in.leaseId()));
     }
 
-    private Step onReply(RespValue reply, Set<String> healthy, boolean reportCacheHit) {
-        InflightSelection selection = InflightSelection.parse(reply);
+    /**
+     * The Step a select.lua or cache_aware.lua reply leads to ({@code selection} null: the reply was malformed). A
+     * Step that routes, or falls back on an unknown host, takes further attributes; the others are final.
+     */
+    static Step stepFor(String policyName, SelectionReply selection, Set<String> healthy, boolean reportCacheHit) {
         if (selection == null) {
             return Step.fallback(FallbackReason.REDIS_BAD_REPLY).withAttribute(Step.ATTR_POLICY, policyName);
         }
@@ -67,7 +59,8 @@ final class InflightRouter {
             return Step.reject(LIMIT_STATUS, LIMIT_BODY).withAttribute(Step.ATTR_POLICY, policyName)
                     .withAttribute(Step.ATTR_INFLIGHT, Long.toString(selection.count()));
         }
-        // The script counted the host in flight under the lease; the REDIS Step's release gives it back.
+        // The script counted the host in flight under the lease (cache_aware.lua with the request's work too); the
+        // REDIS Step's release gives that back.
         Step step = healthy.contains(selection.host())
                 ? Step.route(selection.host())
                 : Step.fallback(FallbackReason.UNKNOWN_HOST);
@@ -78,17 +71,5 @@ final class InflightRouter {
                     .withAttribute(Step.ATTR_PREFIX_LENGTH, Integer.toString(selection.depth()));
         }
         return step;
-    }
-
-    private static Set<String> addresses(List<Endpoint> endpoints) {
-        Set<String> out = new LinkedHashSet<>();
-        for (Endpoint endpoint : endpoints) {
-            out.add(endpoint.address());
-        }
-        return out;
-    }
-
-    private static boolean isBlank(String value) {
-        return value == null || value.isEmpty();
     }
 }

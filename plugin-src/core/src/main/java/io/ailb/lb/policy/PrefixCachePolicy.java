@@ -2,7 +2,6 @@ package io.ailb.lb.policy;
 
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigView;
-import io.ailb.lb.redis.InflightSelection;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
 import java.util.Collections;
@@ -18,19 +17,13 @@ import java.util.List;
  */
 public final class PrefixCachePolicy implements LoadBalancingPolicy {
     static final String NAME = "prefix_cache";
-    static final int DEFAULT_KEY_TTL_SECONDS = 1800;
 
     private final InflightRouter router;
 
     public PrefixCachePolicy(ConfigView config) throws ConfigException {
-        RedisTarget target = RedisTarget.fromConfig(config);
-        int keyTtl = config.integer("redisKeyTTL", DEFAULT_KEY_TTL_SECONDS, 1, Integer.MAX_VALUE);
-        // Not Higress prefix_cache fields, but the in-flight hash is the same one global_least_request uses.
-        int maxRequestCount = config.integer("maxRequestCount", 0, 0, Integer.MAX_VALUE);
-        int cleanMinutes = GlobalLeastRequestPolicy.cleanIntervalMinutes(config);
-        int leaseTtl = GlobalLeastRequestPolicy.leaseTtlSeconds(config);
-        this.router = new InflightRouter(NAME, target, new InflightSelection.Settings(maxRequestCount,
-                cleanMinutes * 60, GlobalLeastRequestPolicy.inflightTtl(cleanMinutes), keyTtl, leaseTtl));
+        // maxRequestCount, cleanInterval and leaseTTL are not Higress prefix_cache fields, but the in-flight hash is
+        // the same one global_least_request uses.
+        this.router = new InflightRouter(NAME, RedisPolicyConfig.withPrefixKeys(config));
     }
 
     @Override

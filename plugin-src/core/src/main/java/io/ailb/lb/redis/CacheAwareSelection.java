@@ -10,44 +10,32 @@ import java.util.List;
  * The calls of cache_aware.lua and cache_aware_release.lua and the decoded cache_aware.lua reply. See the scripts for
  * the KEYS/ARGV layouts; this class is their only Java-side writer and reader.
  */
-public final class CacheAwareSelection {
-    private final boolean full;
-    private final String host;
-    private final long count;
-    private final int depth;
+public final class CacheAwareSelection extends SelectionReply {
     private final long matchedTokens;
     private final long cost;
     private final long work;
 
-    private CacheAwareSelection(boolean full, String host, long count, int depth, long matchedTokens, long cost,
-            long work) {
-        this.full = full;
-        this.host = host;
-        this.count = count;
-        this.depth = depth;
-        this.matchedTokens = matchedTokens;
-        this.cost = cost;
-        this.work = work;
+    private CacheAwareSelection(List<RespValue> parts) {
+        super(parts);
+        this.matchedTokens = integerAt(parts, 4);
+        this.cost = integerAt(parts, 5);
+        this.work = integerAt(parts, 6);
     }
 
     /** Call parameters that come from the policy config. */
     public static final class Settings {
-        private final int maxRequestCount;
-        private final int cleanIntervalSeconds;
-        private final int stateTtlSeconds;
-        private final int blockTtlSeconds;
-        private final int leaseTtlSeconds;
+        private final InflightSelection.Settings inflight;
         private final double prefillWeight;
         private final double decodeWeight;
         private final int maxHolders;
 
-        public Settings(int maxRequestCount, int cleanIntervalSeconds, int stateTtlSeconds, int blockTtlSeconds,
-                int leaseTtlSeconds, double prefillWeight, double decodeWeight, int maxHolders) {
-            this.maxRequestCount = maxRequestCount;
-            this.cleanIntervalSeconds = cleanIntervalSeconds;
-            this.stateTtlSeconds = stateTtlSeconds;
-            this.blockTtlSeconds = blockTtlSeconds;
-            this.leaseTtlSeconds = leaseTtlSeconds;
+        /**
+         * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; the weights and
+         * {@code maxHolders} are cache_aware.lua's own.
+         */
+        public Settings(InflightSelection.Settings inflight, double prefillWeight, double decodeWeight,
+                int maxHolders) {
+            this.inflight = inflight;
             this.prefillWeight = prefillWeight;
             this.decodeWeight = decodeWeight;
             this.maxHolders = maxHolders;
@@ -109,15 +97,8 @@ public final class CacheAwareSelection {
         for (String hash : demand.blockHashes) {
             keyList.add(keys.holders(hash));
         }
-        List<String> args = new ArrayList<>(14 + demand.blockTokens.size() + healthyHosts.size()
-                + unhealthyHosts.size());
-        args.add(Integer.toString(randomValue));
-        args.add(Integer.toString(settings.maxRequestCount));
-        args.add(Integer.toString(settings.cleanIntervalSeconds));
-        args.add(Integer.toString(settings.stateTtlSeconds));
-        args.add(Integer.toString(settings.blockTtlSeconds));
-        args.add(leaseId);
-        args.add(Integer.toString(settings.leaseTtlSeconds));
+        List<String> args = settings.inflight.leadingArgs(randomValue, leaseId,
+                14 + demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
         args.add(decimal(settings.prefillWeight));
         args.add(decimal(settings.decodeWeight));
         args.add(Integer.toString(demand.promptTokens));
@@ -127,9 +108,7 @@ public final class CacheAwareSelection {
         for (int tokens : demand.blockTokens) {
             args.add(Integer.toString(tokens));
         }
-        args.add(Integer.toString(healthyHosts.size()));
-        args.addAll(healthyHosts);
-        args.addAll(unhealthyHosts);
+        InflightSelection.addHosts(args, healthyHosts, unhealthyHosts);
         return RedisCommand.script(RedisScripts.CACHE_AWARE, keyList, args);
     }
 
@@ -144,30 +123,8 @@ public final class CacheAwareSelection {
 
     /** Decodes a cache_aware.lua reply; null when it does not have the script's shape. */
     public static CacheAwareSelection parse(RespValue reply) {
-        if (reply.kind() != RespValue.Kind.ARRAY) {
-            return null;
-        }
-        List<RespValue> parts = reply.elements();
-        if (parts.size() < 3 || parts.get(0).kind() != RespValue.Kind.BULK_STRING
-                || parts.get(1).kind() != RespValue.Kind.BULK_STRING || parts.get(2).kind() != RespValue.Kind.INTEGER) {
-            return null;
-        }
-        String status = parts.get(0).asString();
-        String host = parts.get(1).asString();
-        long count = parts.get(2).asLong();
-        if (status.equals("full") && parts.size() == 3) {
-            return new CacheAwareSelection(true, host, count, 0, 0, 0, 0);
-        }
-        if (!status.equals("ok") || parts.size() != 7) {
-            return null;
-        }
-        for (int i = 3; i < 7; i++) {
-            if (parts.get(i).kind() != RespValue.Kind.INTEGER) {
-                return null;
-            }
-        }
-        return new CacheAwareSelection(false, host, count, (int) parts.get(3).asLong(), parts.get(4).asLong(),
-                parts.get(5).asLong(), parts.get(6).asLong());
+        List<RespValue> parts = validParts(reply, 4);
+        return parts == null ? null : new CacheAwareSelection(parts);
     }
 
     /** A weight as Lua's tonumber reads it: integral values without a fraction, others in Java's notation. */
@@ -176,25 +133,6 @@ public final class CacheAwareSelection {
             return Long.toString((long) value);
         }
         return Double.toString(value);
-    }
-
-    /** True when every healthy host already had maxRequestCount in flight; nothing was counted. */
-    public boolean full() {
-        return full;
-    }
-
-    public String host() {
-        return host;
-    }
-
-    /** The host's in-flight count after this request (or the least count when {@link #full()}). */
-    public long count() {
-        return count;
-    }
-
-    /** Blocks of the request the chosen host holds (0 = no cached prefix there). */
-    public int depth() {
-        return depth;
     }
 
     /** Estimated prompt tokens the chosen host has cached. */

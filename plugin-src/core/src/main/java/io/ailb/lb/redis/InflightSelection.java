@@ -10,24 +10,16 @@ import java.util.List;
  * The calls of select.lua and release.lua and the decoded select.lua reply. See the scripts for the KEYS/ARGV layouts;
  * this class is their only Java-side writer and reader.
  */
-public final class InflightSelection {
+public final class InflightSelection extends SelectionReply {
     /** Largest random tie-break value: stays an exact integer in Lua's doubles. */
     private static final int RANDOM_BOUND = Integer.MAX_VALUE;
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private final boolean full;
-    private final String host;
-    private final long count;
-    private final int depth;
-
-    private InflightSelection(boolean full, String host, long count, int depth) {
-        this.full = full;
-        this.host = host;
-        this.count = count;
-        this.depth = depth;
+    private InflightSelection(List<RespValue> parts) {
+        super(parts);
     }
 
-    /** Call parameters that come from the policy config. */
+    /** Call parameters that come from the policy config; cache_aware.lua takes them the same way. */
     public static final class Settings {
         private final int maxRequestCount;
         private final int cleanIntervalSeconds;
@@ -47,6 +39,19 @@ public final class InflightSelection {
             this.prefixTtlSeconds = prefixTtlSeconds;
             this.leaseTtlSeconds = leaseTtlSeconds;
         }
+
+        /** A new ARGV list holding ARGV[1..7], the same in select.lua and cache_aware.lua. */
+        List<String> leadingArgs(int randomValue, String leaseId, int capacity) {
+            List<String> args = new ArrayList<>(capacity);
+            args.add(Integer.toString(randomValue));
+            args.add(Integer.toString(maxRequestCount));
+            args.add(Integer.toString(cleanIntervalSeconds));
+            args.add(Integer.toString(inflightTtlSeconds));
+            args.add(Integer.toString(prefixTtlSeconds));
+            args.add(leaseId);
+            args.add(Integer.toString(leaseTtlSeconds));
+            return args;
+        }
     }
 
     /**
@@ -64,18 +69,17 @@ public final class InflightSelection {
         for (String hash : prefixHashes) {
             keyList.add(keys.prefix(hash));
         }
-        List<String> args = new ArrayList<>(8 + healthyHosts.size() + unhealthyHosts.size());
-        args.add(Integer.toString(randomValue));
-        args.add(Integer.toString(settings.maxRequestCount));
-        args.add(Integer.toString(settings.cleanIntervalSeconds));
-        args.add(Integer.toString(settings.inflightTtlSeconds));
-        args.add(Integer.toString(settings.prefixTtlSeconds));
-        args.add(leaseId);
-        args.add(Integer.toString(settings.leaseTtlSeconds));
+        List<String> args = settings.leadingArgs(randomValue, leaseId,
+                8 + healthyHosts.size() + unhealthyHosts.size());
+        addHosts(args, healthyHosts, unhealthyHosts);
+        return RedisCommand.script(RedisScripts.SELECT, keyList, args);
+    }
+
+    /** The ARGV tail of select.lua and cache_aware.lua: h, the h healthy hosts, then the unhealthy ones. */
+    static void addHosts(List<String> args, List<String> healthyHosts, List<String> unhealthyHosts) {
         args.add(Integer.toString(healthyHosts.size()));
         args.addAll(healthyHosts);
         args.addAll(unhealthyHosts);
-        return RedisCommand.script(RedisScripts.SELECT, keyList, args);
     }
 
     /** A lease id: the 64 random bits as 16 lower-case hex digits. */
@@ -104,42 +108,7 @@ public final class InflightSelection {
 
     /** Decodes a select.lua reply; null when it does not have the script's shape. */
     public static InflightSelection parse(RespValue reply) {
-        if (reply.kind() != RespValue.Kind.ARRAY) {
-            return null;
-        }
-        List<RespValue> parts = reply.elements();
-        if (parts.size() < 3 || parts.get(0).kind() != RespValue.Kind.BULK_STRING
-                || parts.get(1).kind() != RespValue.Kind.BULK_STRING || parts.get(2).kind() != RespValue.Kind.INTEGER) {
-            return null;
-        }
-        String status = parts.get(0).asString();
-        String host = parts.get(1).asString();
-        long count = parts.get(2).asLong();
-        if (status.equals("full") && parts.size() == 3) {
-            return new InflightSelection(true, host, count, 0);
-        }
-        if (status.equals("ok") && parts.size() == 4 && parts.get(3).kind() == RespValue.Kind.INTEGER) {
-            return new InflightSelection(false, host, count, (int) parts.get(3).asLong());
-        }
-        return null;
-    }
-
-    /** True when every healthy host already had maxRequestCount in flight; nothing was incremented. */
-    public boolean full() {
-        return full;
-    }
-
-    public String host() {
-        return host;
-    }
-
-    /** The host's in-flight count: after the increment, or the blocking minimum when {@link #full()}. */
-    public long count() {
-        return count;
-    }
-
-    /** How many prefix levels matched (0 when least in flight decided). */
-    public int depth() {
-        return depth;
+        List<RespValue> parts = validParts(reply, 1);
+        return parts == null ? null : new InflightSelection(parts);
     }
 }

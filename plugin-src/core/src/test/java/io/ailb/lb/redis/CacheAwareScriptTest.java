@@ -45,8 +45,8 @@ class CacheAwareScriptTest {
 
     private static CacheAwareSelection.Settings settings(int cap, double prefillWeight, double decodeWeight,
             int maxHolders) {
-        return new CacheAwareSelection.Settings(cap, 3600, 3600, BLOCK_TTL, 600, prefillWeight, decodeWeight,
-                maxHolders);
+        return new CacheAwareSelection.Settings(new InflightSelection.Settings(cap, 3600, 3600, BLOCK_TTL, 600),
+                prefillWeight, decodeWeight, maxHolders);
     }
 
     private static final CacheAwareSelection.Settings PLAIN = settings(0, 1.0, 2.0, 8);
