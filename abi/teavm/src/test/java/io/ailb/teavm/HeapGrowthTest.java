@@ -2,6 +2,7 @@ package io.ailb.teavm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.dylibso.chicory.compiler.MachineFactoryCompiler;
 import com.dylibso.chicory.runtime.ImportValues;
@@ -34,6 +35,7 @@ class HeapGrowthTest {
     private static final Path WASM = Path.of("target/test-wasm/heap.wasm");
     private static final int MIB = 1024 * 1024;
     private static final int PAGE = 65536;
+    private static final long GUEST_TIMEOUT_MS = 30_000;
     private static WasmModule module;
 
     @BeforeAll
@@ -86,8 +88,80 @@ class HeapGrowthTest {
         int pagesBefore = instance.memory().pages();
         instance.export("heap_churn").apply(200_000, 1_000); // 200 MB of garbage through a 4 MiB heap
         assertEquals(pagesBefore, instance.memory().pages(), "garbage alone must not grow memory");
-        // Nothing is allocated after the large array on purpose: see README "Open: GC hang after a large array".
         assertEquals(24 * 256, instance.export("heap_big_array").apply(24 * MIB)[0]);
+        // Allocating after the large array used to hang the next collection (see the exact-fit tests below).
+        assertEquals(HeapGuest.churn(20_000, 1_000), instance.export("heap_churn").apply(20_000, 1_000)[0]);
+    }
+
+    // ---- TeaVM GC exact-fit bugs (README "GC storage"; GcExactFitTransformer) ------------------------------------
+    // Without the fix: a hang (calculateRelocationTargets / sweep) or a false "Out of memory" trap. The sizes make the
+    // byte[] object (12-byte header) exactly 4, 8 or 16 MiB, or a few bytes less, so the heap grows by exactly it.
+
+    @ParameterizedTest
+    @ValueSource(ints = {4 * MIB - 12, 4 * MIB - 16, 8 * MIB - 12, 8 * MIB - 16, 8 * MIB - 4, 8 * MIB, 16 * MIB - 12})
+    void largeArrayThenAllocations(int size) {
+        Instance instance = instantiate(true);
+        assertEquals(7 + 50_000, callWithTimeout(instance, "heap_big_then_alloc", size, 100_000));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {4 * MIB - 12, 4 * MIB - 16, 8 * MIB - 12, 16 * MIB - 12})
+    void largeArrayThenSystemGc(int size) {
+        Instance instance = instantiate(true);
+        assertEquals(5 + 1_000, callWithTimeout(instance, "heap_big_then_gc", size));
+    }
+
+    @Test
+    void oneMibLiveThenFourMib() {
+        Instance instance = instantiate(true);
+        assertEquals(256, callWithTimeout(instance, "heap_big_array", MIB));
+        assertEquals(1024, callWithTimeout(instance, "heap_big_array", 4 * MIB));
+        assertEquals(7 + 5, callWithTimeout(instance, "heap_big_then_alloc", 4 * MIB - 12, 10));
+    }
+
+    @Test
+    void mixedSizeChurn() {
+        Instance instance = instantiate(true);
+        // The same code on the JVM gives the expected checksum.
+        assertEquals(HeapGuest.mixedChurn(100_000, 512, 0), callWithTimeout(instance, "heap_mixed_churn", 100_000, 512, 0));
+        assertEquals(HeapGuest.mixedChurn(100_000, 64, 0), callWithTimeout(instance, "heap_mixed_churn", 100_000, 64, 0));
+    }
+
+    @Test
+    void mixedSizeChurnWithSystemGc() {
+        Instance instance = instantiate(true);
+        assertEquals(HeapGuest.mixedChurn(20_000, 256, 25), callWithTimeout(instance, "heap_mixed_churn", 20_000, 256, 25));
+        assertEquals(HeapGuest.mixedChurn(3_000, 2_000, 1), callWithTimeout(instance, "heap_mixed_churn", 3_000, 2_000, 1));
+    }
+
+    /** Calls an export on a worker thread; a GC that loops forever fails the test instead of hanging the build. */
+    private static long callWithTimeout(Instance instance, String export, long... args) {
+        long[][] result = new long[1][];
+        Throwable[] error = new Throwable[1];
+        Thread worker = new Thread(() -> {
+            try {
+                result[0] = instance.export(export).apply(args);
+            } catch (Throwable e) {
+                error[0] = e;
+            }
+        }, "guest-" + export);
+        worker.setDaemon(true);
+        worker.start();
+        try {
+            worker.join(GUEST_TIMEOUT_MS);
+            if (worker.isAlive()) {
+                worker.interrupt(); // Chicory checks the interrupt flag and stops the guest
+                worker.join(5_000);
+                fail(export + " did not return within " + GUEST_TIMEOUT_MS + " ms (GC hang?)");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+        if (error[0] != null) {
+            throw new AssertionError(export + " trapped", error[0]);
+        }
+        return result[0][0];
     }
 
     private static Instance instantiate(boolean compiled) {

@@ -7,7 +7,8 @@ import org.teavm.vm.spi.TeaVMPlugin;
 /**
  * Makes TeaVM's WASI output linkable by a proxy-wasm host (Envoy/Higress): replaces the classlib methods that TeaVM
  * implements as imports from its own host modules ({@code teavm}, {@code teavmMath}) or leaves unimplemented.
- * Also enlarges the GC's work area so that garbage collection cannot overflow it ({@link GcStorageTransformer}).
+ * Also enlarges the GC's work area so that garbage collection cannot overflow it ({@link GcStorageTransformer}) and
+ * fixes the GC's exact-fit allocation bugs ({@link GcExactFitTransformer}).
  * Registered in {@code META-INF/services/org.teavm.vm.spi.TeaVMPlugin}; TeaVM finds it on its classpath.
  */
 public final class ProxyWasmTeaVMPlugin implements TeaVMPlugin {
@@ -20,5 +21,6 @@ public final class ProxyWasmTeaVMPlugin implements TeaVMPlugin {
         wasmHost.add(context -> new WasmMathIntrinsic());
         host.add(new ClasslibImportTransformer());
         host.add(new GcStorageTransformer());
+        host.add(new GcExactFitTransformer());
     }
 }

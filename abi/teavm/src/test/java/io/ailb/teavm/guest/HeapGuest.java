@@ -113,6 +113,87 @@ public final class HeapGuest {
         return pages;
     }
 
+    /**
+     * Keeps one byte[] of {@code size} bytes alive, then allocates {@code count} small dead arrays. With a size that
+     * makes the heap grow by exactly the array (e.g. 8 MiB - 12), the array took the last free byte and TeaVM's next
+     * collection looped forever in calculateRelocationTargets / sweep; with 1..7 bytes more it ended in a false
+     * "Out of memory". Returns the array's last byte plus the number of odd values seen.
+     */
+    @Export(name = "heap_big_then_alloc")
+    public static int bigThenAlloc(int size, int count) {
+        big = new byte[size];
+        big[size - 1] = 7;
+        int odd = 0;
+        for (int i = 0; i < count; i++) {
+            int[] garbage = new int[1 + i % 7];
+            garbage[0] = i;
+            odd += garbage[0] & 1;
+            sink = garbage;
+        }
+        sink = null;
+        return big[size - 1] + odd;
+    }
+
+    /**
+     * Keeps one byte[] of {@code size} bytes alive and calls System.gc(), then fills 1,000 small arrays and calls it
+     * again. When the array fitted its chunk exactly, GC.fixHeap wrote a size-0 free-chunk header past it and the
+     * collection hung. Returns the array's last byte plus 1,000.
+     */
+    @Export(name = "heap_big_then_gc")
+    public static int bigThenGc(int size) {
+        big = new byte[size];
+        big[size - 1] = 5;
+        System.gc();
+        Object[] small = new Object[1000];
+        for (int i = 0; i < small.length; i++) {
+            small[i] = new int[i % 3];
+        }
+        sink = small;
+        System.gc();
+        sink = null;
+        return big[size - 1] + small.length;
+    }
+
+    /**
+     * {@code count} allocations of mixed sizes (mostly 0..63 bytes, every 10th 256..1279, every 100th 4 KiB..64 KiB)
+     * of which a ring of {@code ring} stays alive, with System.gc() every {@code gcEvery} allocations (0 = never).
+     * Returns a checksum over the live ring.
+     */
+    @Export(name = "heap_mixed_churn")
+    public static long mixedChurn(int count, int ring, int gcEvery) {
+        Object[] keep = new Object[ring];
+        live.add(keep);
+        long sum = 0;
+        int x = 12345;
+        for (int i = 0; i < count; i++) {
+            x = x * 1103515245 + 12345;
+            int r = (x >>> 8) & 0xffff;
+            int size = r % 100 == 0 ? 4096 + r % 60000 : r % 10 == 0 ? 256 + r % 1024 : r % 64;
+            byte[] bytes = new byte[size];
+            if (size > 0) {
+                bytes[0] = (byte) i;
+                bytes[size - 1] = (byte) i;
+            }
+            keep[(r >>> 3) % ring] = (r & 1) == 0 ? bytes : new int[r % 5];
+            if (gcEvery > 0 && i % gcEvery == 0) {
+                System.gc();
+            }
+        }
+        for (Object item : keep) {
+            if (item instanceof byte[]) {
+                byte[] bytes = (byte[]) item;
+                sum += bytes.length;
+                if (bytes.length > 0 && bytes[0] != bytes[bytes.length - 1]) {
+                    return -1; // a moved or overwritten array
+                }
+            } else if (item != null) {
+                sum += 1000 + ((int[]) item).length;
+            }
+        }
+        live.remove(keep);
+        return sum;
+    }
+
     private static final class Node {
         Node next;
         int value;
