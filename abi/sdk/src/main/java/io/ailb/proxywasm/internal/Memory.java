@@ -1,7 +1,6 @@
 package io.ailb.proxywasm.internal;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Arrays;
 import org.teavm.interop.Address;
 
 /**
@@ -12,7 +11,11 @@ import org.teavm.interop.Address;
  */
 public final class Memory {
     private static final byte[] EMPTY = new byte[0];
-    private static final Map<Integer, byte[]> PENDING = new HashMap<>();
+    /** A host call asks for one buffer; a few slots leave room for hosts that ask for more. */
+    private static final int PENDING_SLOTS = 8;
+    private static final byte[][] PENDING_BUFFERS = new byte[PENDING_SLOTS][];
+    private static final int[] PENDING_ADDRESSES = new int[PENDING_SLOTS];
+    private static int pendingCount;
     /** Written after each host call so the argument arrays stay live (and thus pinned) across it. */
     private static Object lastArgument;
     private static boolean gcBeforeHostCalls;
@@ -20,27 +23,49 @@ public final class Memory {
     private Memory() {
     }
 
-    /** {@code proxy_on_memory_allocate}: the host writes into the array right after we return. */
+    /**
+     * {@code proxy_on_memory_allocate}: the host writes into the array right after we return. The array is the only
+     * allocation here and its address is taken last: an allocation after it could run a compacting GC that moves the
+     * array away from the address the host is about to write to.
+     */
     public static int allocate(int size) {
         byte[] buffer = new byte[size];
+        int slot = pendingCount < PENDING_SLOTS ? pendingCount++ : PENDING_SLOTS - 1;
+        PENDING_BUFFERS[slot] = buffer;
         int address = Address.ofData(buffer).toInt();
-        PENDING.put(address, buffer);
+        PENDING_ADDRESSES[slot] = address;
         return address;
+    }
+
+    /** The pending buffer handed out at {@code address}, forgotten once taken; null when there is none. */
+    private static byte[] removePending(int address) {
+        for (int i = 0; i < pendingCount; i++) {
+            if (PENDING_ADDRESSES[i] == address) {
+                byte[] buffer = PENDING_BUFFERS[i];
+                pendingCount--;
+                PENDING_BUFFERS[i] = PENDING_BUFFERS[pendingCount];
+                PENDING_ADDRESSES[i] = PENDING_ADDRESSES[pendingCount];
+                PENDING_BUFFERS[pendingCount] = null;
+                return buffer;
+            }
+        }
+        return null;
     }
 
     /** Forgets buffers a previous call left unconsumed; called before each host call that returns a buffer. */
     public static void clearPending() {
-        PENDING.clear();
+        Arrays.fill(PENDING_BUFFERS, null);
+        pendingCount = 0;
         lastArgument = null;
     }
 
     /** The buffer the host filled and reported at {@code address}; copied out of linear memory if it is not ours. */
     public static byte[] take(int address, int size) {
         if (size <= 0) {
-            PENDING.remove(address);
+            removePending(address);
             return EMPTY;
         }
-        byte[] buffer = PENDING.remove(address);
+        byte[] buffer = removePending(address);
         if (buffer != null && buffer.length == size) {
             return buffer;
         }

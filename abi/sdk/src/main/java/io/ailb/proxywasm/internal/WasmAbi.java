@@ -38,11 +38,10 @@ public final class WasmAbi implements Abi {
 
     @Override
     public int logLevel() {
-        int[] out = new int[1];
         Memory.beforeHostCall();
-        int status = proxyGetLogLevel(address(out));
+        int status = proxyGetLogLevel(OutParams.address(0));
         check("proxy_get_log_level", status);
-        return out[0];
+        return OutParams.intAt(0);
     }
 
     @Override
@@ -53,15 +52,14 @@ public final class WasmAbi implements Abi {
 
     @Override
     public byte[] getBuffer(int bufferType, int start, int maxSize) {
-        int[] out = new int[2];
         Memory.clearPending();
         Memory.beforeHostCall();
-        int status = proxyGetBufferBytes(bufferType, start, maxSize, address(out), address(out) + 4);
+        int status = proxyGetBufferBytes(bufferType, start, maxSize, OutParams.address(0), OutParams.address(1));
         if (status == WasmResult.NOT_FOUND) {
             return EMPTY;
         }
         check("proxy_get_buffer_bytes", status);
-        return Memory.take(out[0], out[1]);
+        return Memory.take(OutParams.intAt(0), OutParams.intAt(1));
     }
 
     @Override
@@ -75,26 +73,24 @@ public final class WasmAbi implements Abi {
     @Override
     public String getHeaderMapValue(int mapType, String key) {
         byte[] name = utf8(key);
-        int[] out = new int[2];
         Memory.clearPending();
         Memory.beforeHostCall();
-        int status = proxyGetHeaderMapValue(mapType, address(name), name.length, address(out), address(out) + 4);
+        int status = proxyGetHeaderMapValue(mapType, address(name), name.length, OutParams.address(0), OutParams.address(1));
         keep(name);
         if (status == WasmResult.NOT_FOUND) {
             return null;
         }
         check("proxy_get_header_map_value", status);
-        return new String(Memory.take(out[0], out[1]), StandardCharsets.UTF_8);
+        return new String(Memory.take(OutParams.intAt(0), OutParams.intAt(1)), StandardCharsets.UTF_8);
     }
 
     @Override
     public List<Map.Entry<String, String>> getHeaderMapPairs(int mapType) {
-        int[] out = new int[2];
         Memory.clearPending();
         Memory.beforeHostCall();
-        int status = proxyGetHeaderMapPairs(mapType, address(out), address(out) + 4);
+        int status = proxyGetHeaderMapPairs(mapType, OutParams.address(0), OutParams.address(1));
         check("proxy_get_header_map_pairs", status);
-        byte[] map = Memory.take(out[0], out[1]);
+        byte[] map = Memory.take(OutParams.intAt(0), OutParams.intAt(1));
         return ProxyMaps.decode(map, 0, map.length);
     }
 
@@ -141,16 +137,15 @@ public final class WasmAbi implements Abi {
     @Override
     public byte[] getProperty(List<String> path) {
         byte[] joined = joinPath(path);
-        int[] out = new int[2];
         Memory.clearPending();
         Memory.beforeHostCall();
-        int status = proxyGetProperty(address(joined), joined.length, address(out), address(out) + 4);
+        int status = proxyGetProperty(address(joined), joined.length, OutParams.address(0), OutParams.address(1));
         keep(joined);
         if (status == WasmResult.NOT_FOUND) {
             return null;
         }
         check("proxy_get_property", status);
-        return Memory.take(out[0], out[1]);
+        return Memory.take(OutParams.intAt(0), OutParams.intAt(1));
     }
 
     @Override
@@ -195,32 +190,31 @@ public final class WasmAbi implements Abi {
         byte[] upstream = utf8(cluster);
         byte[] headerMap = ProxyMaps.encode(headers);
         byte[] trailerMap = ProxyMaps.encode(trailers);
-        int[] out = new int[1];
         Memory.beforeHostCall();
         int status = proxyHttpCall(address(upstream), upstream.length, address(headerMap), headerMap.length,
-                address(body), body.length, address(trailerMap), trailerMap.length, timeoutMillis, address(out));
+                address(body), body.length, address(trailerMap), trailerMap.length, timeoutMillis, OutParams.address(0));
         keep(upstream);
         keep(headerMap);
         keep(body);
         keep(trailerMap);
         check("proxy_http_call", status);
-        return out[0];
+        return OutParams.intAt(0);
     }
 
     @Override
     public SharedValue getSharedData(String key) {
         byte[] name = utf8(key);
-        int[] out = new int[3];
         Memory.clearPending();
         Memory.beforeHostCall();
-        int status = proxyGetSharedData(address(name), name.length, address(out), address(out) + 4,
-                address(out) + 8);
+        int status = proxyGetSharedData(address(name), name.length, OutParams.address(0), OutParams.address(1),
+                OutParams.address(2));
         keep(name);
         if (status == WasmResult.NOT_FOUND) {
             return null;
         }
         check("proxy_get_shared_data", status);
-        return new SharedValue(Memory.take(out[0], out[1]), out[2]);
+        int cas = OutParams.intAt(2);
+        return new SharedValue(Memory.take(OutParams.intAt(0), OutParams.intAt(1)), cas);
     }
 
     @Override
@@ -240,12 +234,11 @@ public final class WasmAbi implements Abi {
     @Override
     public int defineMetric(int metricType, String name) {
         byte[] text = utf8(name);
-        int[] out = new int[1];
         Memory.beforeHostCall();
-        int status = proxyDefineMetric(metricType, address(text), text.length, address(out));
+        int status = proxyDefineMetric(metricType, address(text), text.length, OutParams.address(0));
         keep(text);
         check("proxy_define_metric", status);
-        return out[0];
+        return OutParams.intAt(0);
     }
 
     @Override
@@ -262,11 +255,10 @@ public final class WasmAbi implements Abi {
 
     @Override
     public long getMetric(int metricId) {
-        long[] out = new long[1];
         Memory.beforeHostCall();
-        int status = proxyGetMetric(metricId, address(out));
+        int status = proxyGetMetric(metricId, OutParams.address(0));
         check("proxy_get_metric", status);
-        return out[0];
+        return OutParams.longAt(0);
     }
 
     @Override
@@ -292,26 +284,24 @@ public final class WasmAbi implements Abi {
     @Override
     public int redisCall(String cluster, byte[] query) {
         byte[] name = utf8(cluster);
-        int[] out = new int[1];
         Memory.beforeHostCall();
-        int status = proxyRedisCall(address(name), name.length, address(query), query.length, address(out));
+        int status = proxyRedisCall(address(name), name.length, address(query), query.length, OutParams.address(0));
         keep(name);
         keep(query);
         check("proxy_redis_call", status);
-        return out[0];
+        return OutParams.intAt(0);
     }
 
     @Override
     public List<Map.Entry<String, String>> getUpstreamHosts() {
-        int[] out = new int[2];
         Memory.clearPending();
         Memory.beforeHostCall();
-        int status = proxyGetUpstreamHosts(address(out), address(out) + 4);
+        int status = proxyGetUpstreamHosts(OutParams.address(0), OutParams.address(1));
         if (status == WasmResult.NOT_FOUND) {
             return List.of();
         }
         check("proxy_get_upstream_hosts", status);
-        byte[] map = Memory.take(out[0], out[1]);
+        byte[] map = Memory.take(OutParams.intAt(0), OutParams.intAt(1));
         return ProxyMaps.decode(map, 0, map.length);
     }
 
