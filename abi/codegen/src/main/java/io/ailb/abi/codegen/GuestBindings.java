@@ -44,22 +44,8 @@ final class GuestBindings {
     }
 
     private static String callbacks(AbiSpec spec) {
-        SourceWriter out = new SourceWriter(SIDE.packageName());
-        out.javadocMarkup("Receives every callback of " + spec.name() + "; installed as "
-                + "{@link ProxyWasmExports#callbacks}.");
-        out.open("public interface GuestCallbacks");
-        boolean first = true;
-        for (Function function : spec.exports()) {
-            if (!first) {
-                out.line();
-            }
-            first = false;
-            out.javadoc(Signatures.javadoc(function));
-            out.line(Signatures.resultType(function) + " " + function.javaName() + "("
-                    + Signatures.parameters(function) + ");");
-        }
-        out.close();
-        return out.toString();
+        return Signatures.methodInterface(SIDE.packageName(), "Receives every callback of " + spec.name()
+                + "; installed as {@link ProxyWasmExports#callbacks}.", "GuestCallbacks", spec.exports());
     }
 
     private static String exports(AbiSpec spec) {

@@ -27,22 +27,9 @@ final class HostBindings {
     }
 
     private static String hostImports(AbiSpec spec) {
-        SourceWriter out = new SourceWriter(SIDE.packageName());
-        out.javadocMarkup("The host functions of " + spec.name() + " (module {@code env}); an implementation holds "
-                + "its instance. {@link HostImportTable} links them.");
-        out.open("public interface HostImports");
-        boolean first = true;
-        for (Function function : spec.imports()) {
-            if (!first) {
-                out.line();
-            }
-            first = false;
-            out.javadoc(Signatures.javadoc(function));
-            out.line(Signatures.resultType(function) + " " + function.javaName() + "("
-                    + Signatures.parameters(function) + ");");
-        }
-        out.close();
-        return out.toString();
+        return Signatures.methodInterface(SIDE.packageName(), "The host functions of " + spec.name()
+                + " (module {@code env}); an implementation holds its instance. {@link HostImportTable} links them.",
+                "HostImports", spec.imports());
     }
 
     private static String hostImportTable(AbiSpec spec) {

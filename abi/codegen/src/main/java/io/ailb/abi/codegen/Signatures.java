@@ -53,4 +53,22 @@ final class Signatures {
         }
         return paragraphs.toArray(new String[0]);
     }
+
+    /** A public interface with one abstract method per function, as both sides' callback/import interfaces are. */
+    static String methodInterface(String packageName, String javadocMarkup, String name, List<Function> functions) {
+        SourceWriter out = new SourceWriter(packageName);
+        out.javadocMarkup(javadocMarkup);
+        out.open("public interface " + name);
+        boolean first = true;
+        for (Function function : functions) {
+            if (!first) {
+                out.line();
+            }
+            first = false;
+            out.javadoc(javadoc(function));
+            out.line(resultType(function) + " " + function.javaName() + "(" + parameters(function) + ");");
+        }
+        out.close();
+        return out.toString();
+    }
 }
