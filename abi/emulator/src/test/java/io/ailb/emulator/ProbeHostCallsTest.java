@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -154,8 +153,6 @@ final class ProbeHostCallsTest {
     }
 
     @Test
-    @Disabled("the guest traps inside TeaVM's GC (out of bounds read at -344), also in Chicory's interpreter; "
-            + "an SDK/TeaVM issue reported to the lead, enable once fixed")
     void aForcedGcBetweenHostCallsKeepsEveryValueIntact() {
         Vm vm = startVm();
         for (int i = 0; i < 5; i++) {
@@ -298,8 +295,6 @@ final class ProbeHostCallsTest {
     }
 
     @Test
-    @Disabled("the guest traps inside TeaVM's GC after ~150-300 requests (out of bounds read at -344), also in "
-            + "Chicory's interpreter; an SDK/TeaVM issue reported to the lead, enable once fixed")
     void aVmServesAThousandRequests() {
         Vm vm = startVm();
         for (int i = 0; i < 1000; i++) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -37,7 +36,6 @@ class ExampleWasmIT {
     }
 
     @Test
-    @Disabled("abi/teavm: any GC in the current toolchain traps (out of bounds memory access), SDK or not")
     void probeListsHeadersWhileTheGcMovesEverythingBeforeEachHostCall() {
         assertHeadersRoundTrip(true, 5);
     }

@@ -6,10 +6,11 @@ import org.teavm.vm.TeaVMOptimizationLevel;
 
 /** The command line of {@link BuildWasm}. */
 record BuildOptions(String mainClass, Path out, Path spec, int minHeapMb, int maxHeapMb,
-        TeaVMOptimizationLevel optimization) {
+        TeaVMOptimizationLevel optimization, boolean names) {
 
     static final String USAGE = "usage: BuildWasm --main <class> --out <file.wasm> --spec <proxy-wasm-abi.json>"
-            + " [--min-heap-mb 4] [--max-heap-mb 64] [--opt SIMPLE|ADVANCED|FULL]";
+            + " [--min-heap-mb 4] [--max-heap-mb 64] [--opt SIMPLE|ADVANCED|FULL]"
+            + " [--names true|false]";
 
     /** @throws IllegalArgumentException with a message naming the bad or missing option */
     static BuildOptions parse(String[] args) {
@@ -19,6 +20,7 @@ record BuildOptions(String mainClass, Path out, Path spec, int minHeapMb, int ma
         int minHeapMb = 4;
         int maxHeapMb = 64;
         TeaVMOptimizationLevel optimization = TeaVMOptimizationLevel.FULL;
+        boolean names = false;
         for (int i = 0; i < args.length; i += 2) {
             String option = args[i];
             if (i + 1 >= args.length) {
@@ -32,6 +34,7 @@ record BuildOptions(String mainClass, Path out, Path spec, int minHeapMb, int ma
                 case "--min-heap-mb" -> minHeapMb = positiveInt(option, value);
                 case "--max-heap-mb" -> maxHeapMb = positiveInt(option, value);
                 case "--opt" -> optimization = optimizationLevel(value);
+                case "--names" -> names = bool(option, value);
                 default -> throw new IllegalArgumentException("unknown option " + option);
             }
         }
@@ -41,7 +44,7 @@ record BuildOptions(String mainClass, Path out, Path spec, int minHeapMb, int ma
         if (minHeapMb > maxHeapMb) {
             throw new IllegalArgumentException("--min-heap-mb " + minHeapMb + " exceeds --max-heap-mb " + maxHeapMb);
         }
-        return new BuildOptions(mainClass, out, spec, minHeapMb, maxHeapMb, optimization);
+        return new BuildOptions(mainClass, out, spec, minHeapMb, maxHeapMb, optimization, names);
     }
 
     private static int positiveInt(String option, String value) {
@@ -55,6 +58,14 @@ record BuildOptions(String mainClass, Path out, Path spec, int minHeapMb, int ma
             // reported below
         }
         throw new IllegalArgumentException(option + " needs a number of MiB in 1..1024, got " + value);
+    }
+
+    private static boolean bool(String option, String value) {
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(option + " must be true or false, got " + value);
+        };
     }
 
     private static TeaVMOptimizationLevel optimizationLevel(String value) {

@@ -73,7 +73,8 @@ public final class BuildWasm {
         tool.setTargetDirectory(out.getParent().toFile());
         tool.setTargetFileName(out.getFileName().toString());
         tool.setClassPath(classPath);
-        tool.setObfuscated(true);
+        // Unobfuscated builds carry a name section: Java method names in traps and in stack dumps of a hung guest.
+        tool.setObfuscated(!options.names());
         tool.setOptimizationLevel(options.optimization());
         tool.setMinHeapSize(options.minHeapMb() * MIB);
         tool.setMaxHeapSize(options.maxHeapMb() * MIB);

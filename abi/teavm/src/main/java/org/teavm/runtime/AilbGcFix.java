@@ -1,14 +1,15 @@
 package org.teavm.runtime;
 
+import org.teavm.interop.Address;
 import org.teavm.interop.Unmanaged;
 
 /**
- * Replacement bodies for two methods of TeaVM 0.13.1's {@link GC} (installed by
- * {@code io.ailb.teavm.plugin.GcExactFitTransformer}; README "GC storage"). Compiled into the Wasm module only, never
- * run on the JVM; it lives in {@code org.teavm.runtime} to reach GC's package-private state.
+ * Replacement code for TeaVM 0.13.1's {@link GC} (installed by {@code io.ailb.teavm.plugin.GcExactFitTransformer}
+ * and {@code GcStaticRootsTransformer}; README "GC storage"). Compiled into the Wasm module only, never run on the
+ * JVM; it lives in {@code org.teavm.runtime} to reach GC's package-private state.
  *
- * <p>TeaVM lets an allocation take a free chunk whose size equals the request exactly; the chunk's end then has no
- * free-chunk header. Two places go wrong with that:
+ * <p>Exact fits: TeaVM lets an allocation take a free chunk whose size equals the request exactly; the chunk's end
+ * then has no free-chunk header. Two places go wrong with that:
  * <ul>
  *   <li>heap growth ({@code computeMinRequestedSize}) asks for exactly the missing bytes, so a large array gets a new
  *       last chunk of exactly its size (or, after rounding the heap to 8 bytes, 1..7 bytes more, which
@@ -50,5 +51,21 @@ public final class AilbGcFix {
             GC.currentChunk.classReference = 0;
             GC.currentChunk.size = (int) (GC.currentChunkLimit.toLong() - GC.currentChunk.toAddress().toLong());
         }
+    }
+
+    /**
+     * Replaces {@code Mutator.getStaticGCRoots()} for the GC: the static-roots table as the GC reads it, a 32-bit
+     * count followed by the field addresses. TeaVM writes the count as 64 bits; the first call moves it into the
+     * upper half (which is 0 for any real count) and every call returns the table from there. Data segments are
+     * plain writable memory, and the table is read by nothing else.
+     */
+    public static Address staticGcRoots() {
+        Address table = Mutator.getStaticGCRoots();
+        int count = table.getInt();
+        if (count != 0) {
+            table.add(4).putInt(count);
+            table.putInt(0);
+        }
+        return table.add(4);
     }
 }

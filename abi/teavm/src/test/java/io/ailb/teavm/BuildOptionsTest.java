@@ -11,7 +11,8 @@ class BuildOptionsTest {
     @Test
     void defaultsToFourToSixtyFourMibAndFullOptimisation() {
         BuildOptions options = BuildOptions.parse(new String[] {"--main", "a.B", "--out", "o.wasm", "--spec", "s.json"});
-        assertEquals(new BuildOptions("a.B", Path.of("o.wasm"), Path.of("s.json"), 4, 64, TeaVMOptimizationLevel.FULL),
+        assertEquals(new BuildOptions("a.B", Path.of("o.wasm"), Path.of("s.json"), 4, 64, TeaVMOptimizationLevel.FULL,
+                false),
                 options);
     }
 
@@ -22,6 +23,8 @@ class BuildOptionsTest {
         assertEquals(8, options.minHeapMb());
         assertEquals(128, options.maxHeapMb());
         assertEquals(TeaVMOptimizationLevel.SIMPLE, options.optimization());
+        assertEquals(true, BuildOptions.parse(append(new String[] {"--main", "a.B", "--out", "o.wasm", "--spec",
+                "s.json"}, "--names", "true")).names());
     }
 
     @Test
@@ -33,6 +36,8 @@ class BuildOptionsTest {
                 () -> BuildOptions.parse(append(required, "--opt", "FAST"))).getMessage());
         assertEquals("--min-heap-mb 100 exceeds --max-heap-mb 64", assertThrows(IllegalArgumentException.class,
                 () -> BuildOptions.parse(append(required, "--min-heap-mb", "100"))).getMessage());
+        assertEquals("--names must be true or false, got yes", assertThrows(IllegalArgumentException.class,
+                () -> BuildOptions.parse(append(required, "--names", "yes"))).getMessage());
         assertEquals("missing value after --out", assertThrows(IllegalArgumentException.class,
                 () -> BuildOptions.parse(new String[] {"--main", "a.B", "--out"})).getMessage());
     }

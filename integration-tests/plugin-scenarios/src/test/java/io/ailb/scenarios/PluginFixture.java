@@ -34,7 +34,9 @@ final class PluginFixture {
 
     static synchronized WasmPlugin plugin() {
         if (plugin == null) {
-            Path wasm = Path.of("../../wasm-out/ai-load-balancer.wasm").toAbsolutePath().normalize();
+            // -Dailb.wasm=… runs the scenarios against another build (e.g. one with --names true, for debugging).
+            Path wasm = Path.of(System.getProperty("ailb.wasm", "../../wasm-out/ai-load-balancer.wasm"))
+                    .toAbsolutePath().normalize();
             assertTrue(Files.isRegularFile(wasm), wasm + " is missing: it is built by plugin-src/shell (mvn package)");
             plugin = WasmPlugin.load(wasm);
         }

@@ -8,7 +8,9 @@ import org.teavm.vm.spi.TeaVMPlugin;
  * Makes TeaVM's WASI output linkable by a proxy-wasm host (Envoy/Higress): replaces the classlib methods that TeaVM
  * implements as imports from its own host modules ({@code teavm}, {@code teavmMath}) or leaves unimplemented.
  * Also enlarges the GC's work area so that garbage collection cannot overflow it ({@link GcStorageTransformer}) and
- * fixes the GC's exact-fit allocation bugs ({@link GcExactFitTransformer}).
+ * fixes the GC's exact-fit allocation bugs ({@link GcExactFitTransformer}), makes every static field a GC root
+ * ({@link GcStaticRootsTransformer}) and keeps {@code _start} from leaving a corrupt array behind
+ * ({@link MainArgsTransformer}).
  * Registered in {@code META-INF/services/org.teavm.vm.spi.TeaVMPlugin}; TeaVM finds it on its classpath.
  */
 public final class ProxyWasmTeaVMPlugin implements TeaVMPlugin {
@@ -22,5 +24,7 @@ public final class ProxyWasmTeaVMPlugin implements TeaVMPlugin {
         host.add(new ClasslibImportTransformer());
         host.add(new GcStorageTransformer());
         host.add(new GcExactFitTransformer());
+        host.add(new GcStaticRootsTransformer());
+        host.add(new MainArgsTransformer());
     }
 }

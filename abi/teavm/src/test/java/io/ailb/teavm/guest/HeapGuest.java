@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.teavm.interop.Address;
 import org.teavm.interop.Export;
+import org.teavm.runtime.AilbGcFix;
 
 /**
  * Allocates well past the initial heap, live and garbage, for HeapGrowthTest. Each pattern crashed TeaVM 0.13.1's
@@ -192,6 +193,23 @@ public final class HeapGuest {
         }
         live.remove(keep);
         return sum;
+    }
+
+    /**
+     * How many entries of the static-roots table, as the GC reads it, are not field addresses (below the data
+     * segment's start at 256). TeaVM's own layout made the first entry 0 and hid the last field.
+     */
+    @Export(name = "heap_bad_static_roots")
+    public static int badStaticRoots() {
+        Address table = AilbGcFix.staticGcRoots();
+        int count = table.getInt();
+        int bad = 0;
+        for (int i = 1; i <= count; i++) {
+            if (table.add(4 * i).getInt() < 256) {
+                bad++;
+            }
+        }
+        return count == 0 ? -1 : bad;
     }
 
     private static final class Node {
