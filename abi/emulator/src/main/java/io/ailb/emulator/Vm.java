@@ -31,6 +31,7 @@ import java.util.stream.Collectors;
  */
 public final class Vm implements AutoCloseable {
     private static final String START_EXPORT = "_start";
+    private static final int WASM_PAGE_BYTES = 65536;
 
     private final Gateway gateway;
     private final int id;
@@ -257,6 +258,11 @@ public final class Vm implements AutoCloseable {
 
     public RedisStats redisStats() {
         return new RedisStats(redisRoundTrips, redisFailures, redisBytesSent, redisBytesReceived);
+    }
+
+    /** The size of the guest's linear memory now: it only grows, so it bounds the guest's peak heap. */
+    public long memoryBytes() {
+        return (long) instance.memory().pages() * WASM_PAGE_BYTES;
     }
 
     /** How long building the Chicory instance took (the module was compiled before, once). */

@@ -8,13 +8,24 @@ import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.UpstreamHost;
 import io.ailb.emulator.Vm;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** One VM serves many requests: the guest heap must stay healthy however many requests a worker sees. */
+/**
+ * One VM serves thousands of requests, as an Envoy worker does: the guest heap stays healthy (TeaVM's GC runs many
+ * times) and bounded, and every Redis policy releases what it counted. {@code -Dsoak.requests=N} runs longer.
+ */
 @Timeout(600)
 class VmLifetimeScenarioTest {
-    private static final int REQUESTS = Integer.getInteger("soak.requests", 2000);
+    private static final int REQUESTS = Integer.getInteger("soak.requests", 3000);
+
+    @BeforeEach
+    void emptyRedis() {
+        PluginFixture.redis().command("FLUSHALL");
+    }
 
     @Test
     void oneVmServesThousandsOfLeastBusyRequests() {
@@ -24,15 +35,50 @@ class VmLifetimeScenarioTest {
                         new UpstreamHost(PluginFixture.B, "Healthy", metrics(1, 0.1)),
                         new UpstreamHost(PluginFixture.C, "Healthy", metrics(3, 0.3))))
                 .build().startVm();
-        for (int i = 0; i < REQUESTS; i++) {
-            HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("system " + (i % 7), "turn " + i));
-            assertEquals(PluginFixture.B, stream.upstreamOverride().orElse("none"),
-                    "request " + i + "; VM alive=" + vm.isAlive() + "; logs " + vm.logs());
-            stream.sendResponseHeaders(HeaderMap.of(":status", "200"), false);
-            stream.sendResponseBody("{}", true);
-            stream.complete();
-        }
+
+        long memoryAfterWarmUp = serve(vm, REQUESTS, PluginFixture.B);
+
         assertTrue(vm.isAlive());
+        assertEquals(memoryAfterWarmUp, vm.memoryBytes(), "the heap grew after warm-up: a leak");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"global_least_request", "prefix_cache", "cache_aware"})
+    void oneVmServesThousandsOfRedisPolicyRequestsAndReleasesThemAll(String policy) {
+        Vm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{"
+                + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}").build().startVm();
+
+        long memoryAfterWarmUp = serve(vm, REQUESTS, null);
+
+        assertTrue(vm.isAlive());
+        assertEquals(0, PluginFixture.totalInflight(), "every finished request released its count");
+        assertEquals(memoryAfterWarmUp, vm.memoryBytes(), "the heap grew after warm-up: a leak");
+    }
+
+    /**
+     * Sends {@code requests} whole chats (150 conversations, growing turn by turn) and ends each response; every one
+     * must get a backend ({@code expected}, when given). Returns the VM's memory after the first tenth.
+     */
+    private static long serve(Vm vm, int requests, String expected) {
+        long memoryAfterWarmUp = 0;
+        for (int i = 0; i < requests; i++) {
+            int conversation = i % 150;
+            String[] turns = new String[1 + 2 * (i / 150 % 5)];
+            for (int t = 0; t < turns.length; t++) {
+                turns[t] = "conversation " + conversation + " turn " + t + " " + "lorem ipsum ".repeat(20);
+            }
+            HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("system prompt " + conversation % 7, turns));
+            String chosen = stream.upstreamOverride().orElse("none");
+            assertTrue(expected == null ? !chosen.equals("none") : chosen.equals(expected),
+                    "request " + i + " went to " + chosen + "; VM alive=" + vm.isAlive() + vm.logs(4));
+            stream.sendResponseHeaders(HeaderMap.of(":status", "200"), false);
+            stream.sendResponseBody("{\"choices\":[]}", true);
+            stream.complete();
+            if (i == requests / 10) {
+                memoryAfterWarmUp = vm.memoryBytes();
+            }
+        }
+        return memoryAfterWarmUp;
     }
 
     private static String metrics(int waiting, double cache) {
