@@ -53,7 +53,7 @@ public final class Simulate {
                                             llmd, dynamo, oracle)
               --backends M                  simulated instances (default 8; preset 3)
               --gateways N                  gateways (one plugin VM each, shared Redis; default 1)
-              --requests-per-vm K           replace a gateway's VM after K requests; 0 = never (default 100)
+              --requests-per-vm K           replace a gateway's VM after K requests; 0 = never (default)
               --capacity-tokens T           KV cache per backend in tokens (default 1000000)
               --speedup X                   divide arrival times by X (trace, log; default 1)
               --limit K                     first K requests (trace, log) or sessions (chat); 0 = all (default)
@@ -192,7 +192,7 @@ public final class Simulate {
         Simulation.Settings settings = new Simulation.Settings(backends, backend, seed, sampleMs, health);
 
         int gateways = Integer.parseInt(o.getOrDefault("gateways", "1"));
-        int perVm = Integer.parseInt(o.getOrDefault("requests-per-vm", "100"));
+        int perVm = Integer.parseInt(o.getOrDefault("requests-per-vm", "0"));
         Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : Routers.defaultWasm();
         String routerList = o.getOrDefault("routers",
                 DEFAULT_ROUTERS);

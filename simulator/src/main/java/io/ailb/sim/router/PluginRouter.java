@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * counts are released. Gateway clocks follow the simulated time.
  *
  * <p>{@code requestsPerVm > 0} replaces a gateway's VM after that many requests (a fresh VM starts clean; Redis
- * state survives) — a workaround for guest-side memory faults in long runs; 0 keeps one VM for the whole run. A VM
+ * state survives), as a configuration push does in Envoy; 0 keeps one VM for the whole run. A VM
  * that traps, or whose call runs longer than {@code guestTimeoutMs} of wall time (it is interrupted), is replaced too;
  * the request goes to the default load balancer and is counted in {@code vmTraps}.
  */
