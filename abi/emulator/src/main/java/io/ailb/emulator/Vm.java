@@ -315,8 +315,9 @@ public final class Vm implements AutoCloseable {
     }
 
     private GuestTrapException trap(String export, Throwable cause) {
+        String stack = GuestStack.describe(cause, gateway.plugin().module().nameSection());
         return new GuestTrapException(export, "VM " + id + " of " + gateway.plugin().name() + " died in " + export
-                + ": " + cause + tail(), cause);
+                + ": " + cause + (stack.isEmpty() ? "" : "\nguest stack: " + stack) + tail(), cause);
     }
 
     /** The last log lines, for failure messages. */

@@ -130,8 +130,9 @@ class HeapGrowthTest {
     @Test
     void mixedSizeChurnWithSystemGc() {
         Instance instance = instantiate(true);
-        assertEquals(HeapGuest.mixedChurn(20_000, 256, 25), callWithTimeout(instance, "heap_mixed_churn", 20_000, 256, 25));
-        assertEquals(HeapGuest.mixedChurn(3_000, 2_000, 1), callWithTimeout(instance, "heap_mixed_churn", 3_000, 2_000, 1));
+        // The checksum does not depend on the GC calls; the JVM computes it without them (its System.gc() is slow).
+        assertEquals(HeapGuest.mixedChurn(20_000, 256, 0), callWithTimeout(instance, "heap_mixed_churn", 20_000, 256, 25));
+        assertEquals(HeapGuest.mixedChurn(3_000, 2_000, 0), callWithTimeout(instance, "heap_mixed_churn", 3_000, 2_000, 1));
     }
 
     // TeaVM writes the static-roots table with a 64-bit count that the Wasm GC reads as 32 bits: the last static
@@ -154,7 +155,7 @@ class HeapGrowthTest {
     void collectionsAfterStartFindAHealthyHeap() {
         Instance instance = instantiate(true);
         instance.export("_start").apply();
-        assertEquals(HeapGuest.mixedChurn(3_000, 200, 1), callWithTimeout(instance, "heap_mixed_churn", 3_000, 200, 1));
+        assertEquals(HeapGuest.mixedChurn(3_000, 200, 0), callWithTimeout(instance, "heap_mixed_churn", 3_000, 200, 1));
     }
 
     /** Calls an export on a worker thread; a GC that loops forever fails the test instead of hanging the build. */
