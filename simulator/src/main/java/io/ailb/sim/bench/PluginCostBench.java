@@ -394,7 +394,7 @@ public final class PluginCostBench {
         if (trapLog.isEmpty()) {
             md.append("None: every VM served all its requests.\n");
         } else {
-            md.append("The guest trapped or hung (known TeaVM GC issue; a hang = no answer within the hang limit, then"
+            md.append("The guest trapped or hung (a hang = no answer within the hang limit, then"
                     + " interrupted); such requests are not counted. After a VM died having served N ≥ 2 requests, the"
                     + " timing runs use a fresh VM every N/2 requests (the smallest such value so far, given in each"
                     + " cell's note; VM start not timed), so GC cost beyond that many requests on one VM is not in"
