@@ -13,9 +13,14 @@ import java.util.Map;
 
 /**
  * Replays a Mooncake FAST'25 trace ({@code timestamp}, {@code input_length}, {@code output_length}, {@code hash_ids}
- * of 512-token blocks). Each block id becomes ~{@link #BLOCK_CHARS} characters of text derived from the id, and the
- * body sends each block as one user message, so the plugin's per-user-message prefix chain sees the trace's
- * block-granular reuse.
+ * of 512-token blocks). Each block id becomes ~{@link #BLOCK_CHARS} characters of text derived from the id. The first
+ * block is the system message, every further block one user message, so the plugin's per-user-message prefix chain
+ * sees the trace's block-granular reuse.
+ *
+ * <p>Every request of the trace starts with the same block (its shared system prompt). Sent as a user message of its
+ * own it would be a first "turn" common to all conversations, which no real chat has and which sends all traffic of
+ * a per-user-message affinity router to one instance; as the system message it opens the first user block, as in a
+ * real chat body.
  */
 public final class MooncakeTrace {
     public static final int BLOCK_TOKENS = 512;
@@ -77,7 +82,7 @@ public final class MooncakeTrace {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 
-    /** One user message per block. */
+    /** The first block as the system message, then one user message per block. */
     public static String body(SimRequest r) {
         StringBuilder body = new StringBuilder(r.blockIds().size() * (BLOCK_CHARS + 32) + 64);
         body.append("{\"model\":\"sim\",\"stream\":true,\"max_tokens\":").append(r.outputTokens())
@@ -86,7 +91,8 @@ public final class MooncakeTrace {
             if (i > 0) {
                 body.append(',');
             }
-            body.append("{\"role\":\"user\",\"content\":\"").append(TextBlocks.text(r.blockIds().get(i), BLOCK_CHARS))
+            body.append("{\"role\":\"").append(i == 0 ? "system" : "user").append("\",\"content\":\"")
+                    .append(TextBlocks.text(r.blockIds().get(i), BLOCK_CHARS))
                     .append("\"}");
         }
         return body.append("]}").toString();

@@ -37,7 +37,7 @@ class WorkloadTest {
     }
 
     @Test
-    void aMooncakeLineBecomesOneUserMessagePerBlock(@TempDir Path dir) throws Exception {
+    void aMooncakeLineBecomesTheSystemMessageThenOneUserMessagePerBlock(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("t.jsonl");
         Files.writeString(trace, """
                 {"timestamp": 0, "input_length": 1000, "output_length": 5, "hash_ids": [0, 1]}
@@ -56,8 +56,11 @@ class WorkloadTest {
         List<?> messages = (List<?>) body.get("messages");
         assertEquals(3, messages.size());
         Map<?, ?> first = (Map<?, ?>) messages.get(0);
-        assertEquals("user", first.get("role"));
+        assertEquals("system", first.get("role"));
         assertEquals(TextBlocks.text(0, MooncakeTrace.BLOCK_CHARS), first.get("content"));
+        Map<?, ?> last = (Map<?, ?>) messages.get(2);
+        assertEquals("user", last.get("role"));
+        assertEquals(TextBlocks.text(2, MooncakeTrace.BLOCK_CHARS), last.get("content"));
     }
 
     @Test
