@@ -7,6 +7,7 @@ import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.UpstreamHost;
 import io.ailb.emulator.Vm;
+import io.ailb.emulator.bindings.LogLevel;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,7 +71,7 @@ class VmLifetimeScenarioTest {
             HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("system prompt " + conversation % 7, turns));
             String chosen = stream.upstreamOverride().orElse("none");
             assertTrue(expected == null ? !chosen.equals("none") : chosen.equals(expected),
-                    "request " + i + " went to " + chosen + "; VM alive=" + vm.isAlive() + vm.logs(4));
+                    "request " + i + " went to " + chosen + "; VM alive=" + vm.isAlive() + vm.logs(LogLevel.ERROR));
             stream.sendResponseHeaders(HeaderMap.of(":status", "200"), false);
             stream.sendResponseBody("{\"choices\":[]}", true);
             stream.complete();

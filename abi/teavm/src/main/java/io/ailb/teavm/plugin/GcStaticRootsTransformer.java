@@ -5,9 +5,11 @@ import org.teavm.model.ClassHolder;
 import org.teavm.model.ClassHolderTransformer;
 import org.teavm.model.ClassHolderTransformerContext;
 import org.teavm.model.Instruction;
+import org.teavm.model.MethodDescriptor;
 import org.teavm.model.MethodHolder;
 import org.teavm.model.MethodReference;
 import org.teavm.model.Program;
+import org.teavm.model.ValueType;
 import org.teavm.model.instructions.InvokeInstruction;
 
 /**
@@ -22,20 +24,21 @@ import org.teavm.model.instructions.InvokeInstruction;
  * the table in the layout the GC reads.
  */
 final class GcStaticRootsTransformer implements ClassHolderTransformer {
-    static final MethodReference TABLE = new MethodReference("org.teavm.runtime.Mutator", "getStaticGCRoots",
-            org.teavm.model.ValueType.object("org.teavm.interop.Address"));
-    static final MethodReference FIXED_TABLE = new MethodReference(GcExactFitTransformer.FIX, "staticGcRoots",
-            org.teavm.model.ValueType.object("org.teavm.interop.Address"));
-    private static final String[] READERS = {"markFromStaticFields", "updatePointersFromStaticRoots"};
+    private static final ValueType ADDRESS = ValueType.object("org.teavm.interop.Address");
+    private static final MethodReference TABLE = new MethodReference("org.teavm.runtime.Mutator", "getStaticGCRoots", ADDRESS);
+    private static final MethodReference FIXED_TABLE = new MethodReference(GcExactFitTransformer.FIX, "staticGcRoots", ADDRESS);
+    private static final MethodDescriptor[] READERS = {
+        new MethodDescriptor("markFromStaticFields", ValueType.VOID),
+        new MethodDescriptor("updatePointersFromStaticRoots", ValueType.VOID),
+    };
 
     @Override
     public void transformClass(ClassHolder cls, ClassHolderTransformerContext context) {
         if (!cls.getName().equals(GcExactFitTransformer.GC)) {
             return;
         }
-        for (String reader : READERS) {
-            MethodHolder method = cls.getMethods().stream().filter(m -> m.getName().equals(reader)).findFirst()
-                    .orElse(null);
+        for (MethodDescriptor reader : READERS) {
+            MethodHolder method = cls.getMethod(reader);
             if (method == null || method.getProgram() == null || redirect(method.getProgram()) != 1) {
                 throw new IllegalStateException(GcExactFitTransformer.GC + "." + reader + " does not read the static"
                         + " roots once: this TeaVM version's GC differs; re-check the static-roots fix");
