@@ -59,7 +59,7 @@ final class JvmCoreDriver implements AutoCloseable {
         host.reset();
         RoutePolicy route = table.match(PolicyCase.ROUTE, PolicyCase.AUTHORITY, PolicyCase.CLUSTER);
         RequestInfo info = route.readsBody() && RequestParser.inspectable(PolicyCase.CONTENT_TYPE, null)
-                ? RequestParser.parse(PolicyCase.CONTENT_TYPE, null, body, body.length)
+                ? RequestParser.parse(PolicyCase.CONTENT_TYPE, null, body, body.length, route.readsPrompt())
                 : RequestInfo.unparsed(0);
         Endpoint[] endpoints = new Endpoint[hostInfo.length];
         for (int i = 0; i < endpoints.length; i++) {

@@ -32,4 +32,9 @@ public final class RoutePolicy {
     public boolean readsBody() {
         return primary.readsBody() || (fallback != null && fallback.readsBody());
     }
+
+    /** True when either policy needs the prompt, not just the body's scalar fields. */
+    public boolean readsPrompt() {
+        return primary.readsPrompt() || (fallback != null && fallback.readsPrompt());
+    }
 }

@@ -107,6 +107,12 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
         return mode == Mode.DEFAULT;
     }
 
+    /** The model is all the default policy reads; the messages are skipped unread. */
+    @Override
+    public boolean readsPrompt() {
+        return false;
+    }
+
     @Override
     public long tickPeriodMillis() {
         return Math.min(refreshMillis, MAX_TICK_MILLIS);

@@ -18,6 +18,15 @@ public interface LoadBalancingPolicy {
      */
     boolean readsBody();
 
+    /**
+     * True if {@link #select} needs the prompt (the messages' prefix hashes and sizes), not just the body's scalar
+     * fields ({@code model}, {@code max_tokens}, {@code stream}). False lets the parser skip the messages unread, which
+     * is most of a chat body.
+     */
+    default boolean readsPrompt() {
+        return readsBody();
+    }
+
     /** Decides the upstream for one request. */
     Step select(RequestContext ctx);
 

@@ -42,6 +42,8 @@ public final class RequestParser {
     private static final byte END_OF_MESSAGE = 'M';
 
     private final byte[] body;
+    /** False: the messages / prompt are skipped unread (no hashes, no sizes). */
+    private final boolean readPrompt;
     private final CountingSink counter = new CountingSink();
     /** Reused for role, part type and part text, which are read one after the other. */
     private final JsonReader valueReader;
@@ -55,8 +57,9 @@ public final class RequestParser {
     private int promptChars;
     private int messageCount;
 
-    private RequestParser(byte[] body, int length) {
+    private RequestParser(byte[] body, int length, boolean readPrompt) {
         this.body = body;
+        this.readPrompt = readPrompt;
         this.valueReader = new JsonReader(body, 0, length);
         this.contentReader = new JsonReader(body, 0, length);
     }
@@ -67,13 +70,23 @@ public final class RequestParser {
      * false. An empty body gives {@link RequestInfo#noBody()}.
      */
     public static RequestInfo parse(String contentType, String contentEncoding, byte[] body, int length) {
+        return parse(contentType, contentEncoding, body, length, true);
+    }
+
+    /**
+     * Like {@link #parse(String, String, byte[], int)}; with {@code readPrompt} false only the scalar fields are read
+     * ({@code model}, {@code max_tokens}, {@code max_completion_tokens}, {@code stream}), the messages or prompt are
+     * skipped (the result has no prefix hashes and no prompt size), and the body is still checked to be valid JSON.
+     */
+    public static RequestInfo parse(String contentType, String contentEncoding, byte[] body, int length,
+            boolean readPrompt) {
         if (body == null || length <= 0) {
             return RequestInfo.noBody();
         }
         if (!inspectable(contentType, contentEncoding)) {
             return RequestInfo.unparsed(length);
         }
-        RequestParser parser = new RequestParser(body, length);
+        RequestParser parser = new RequestParser(body, length, readPrompt);
         try {
             parser.readDocument(new JsonReader(body, 0, length));
         } catch (JsonException e) {
@@ -123,9 +136,9 @@ public final class RequestParser {
         while (r.next() != Token.END_OBJECT) {
             if (r.stringEquals("model")) {
                 model = readString(r);
-            } else if (r.stringEquals("messages") && hasher == null) {
+            } else if (readPrompt && r.stringEquals("messages") && hasher == null) {
                 readMessages(r);
-            } else if (r.stringEquals("prompt") && hasher == null) {
+            } else if (readPrompt && r.stringEquals("prompt") && hasher == null) {
                 readPrompt(r);
             } else if (r.stringEquals("max_tokens")) {
                 maxTokens = nonNegativeInt(r);

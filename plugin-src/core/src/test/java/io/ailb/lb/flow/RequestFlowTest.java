@@ -257,4 +257,21 @@ class RequestFlowTest {
         assertTrue(error.getMessage().startsWith("_rules_[0].fallback_policy"), error.getMessage());
         assertTrue(error.getMessage().contains("fastest"), error.getMessage());
     }
+
+    @Test
+    void aRouteReadsThePromptWhenEitherOfItsPoliciesDoes() throws Exception {
+        String redis = ",\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}";
+        assertFalse(route("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}").readsPrompt(), "the model only");
+        assertTrue(route("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}").readsBody());
+        assertTrue(route("{\"lb_policy\":\"least_busy\",\"fallback_policy\":\"prefix_cache\","
+                + "\"fallback_on_error\":true" + redis).readsPrompt());
+        assertTrue(route("{\"lb_policy\":\"prefix_cache\",\"fallback_policy\":\"least_busy\","
+                + "\"fallback_on_error\":true" + redis).readsPrompt());
+        assertFalse(route("{\"lb_policy\":\"global_least_request\"" + redis).readsPrompt());
+    }
+
+    private static RoutePolicy route(String config) throws ConfigException {
+        return RouteTable.parse(config.getBytes(StandardCharsets.UTF_8)).match("chat", "llm.example.com",
+                "outbound|8000||llm.static");
+    }
 }

@@ -60,6 +60,7 @@ class CacheAwarePolicyTest {
                 "{\"lb_policy\":\"cache_aware\",\"lb_config\":" + REDIS + "}}"));
         assertEquals("cache_aware", policy.name());
         assertTrue(policy.readsBody());
+        assertTrue(policy.readsPrompt());
         assertEquals("outbound|6379||redis.static", policy.redisTargets().get(0).clusterName());
     }
 

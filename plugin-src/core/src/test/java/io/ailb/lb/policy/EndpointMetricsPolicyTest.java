@@ -143,8 +143,9 @@ class EndpointMetricsPolicyTest {
     }
 
     @Test
-    void onlyTheDefaultPolicyReadsTheBody() throws ConfigException {
+    void onlyTheDefaultPolicyReadsTheBodyAndOnlyForTheModel() throws ConfigException {
         assertTrue(policy("{}").readsBody());
+        assertFalse(policy("{}").readsPrompt());
         assertFalse(policy("{\"metric_policy\":\"least\",\"target_metric\":\"x\"}").readsBody());
     }
 

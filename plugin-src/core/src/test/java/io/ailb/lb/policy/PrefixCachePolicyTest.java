@@ -37,8 +37,9 @@ class PrefixCachePolicyTest {
     }
 
     @Test
-    void itReadsTheRequestBody() throws ConfigException {
+    void itReadsTheRequestBodyWithItsPrompt() throws ConfigException {
         assertTrue(policy("").readsBody());
+        assertTrue(policy("").readsPrompt());
     }
 
     @Test

@@ -48,6 +48,26 @@ class RequestParserTest {
     }
 
     @Test
+    void withoutThePromptOnlyTheScalarFieldsAreReadAndTheBodyIsStillChecked() {
+        String body = "{\"messages\":[" + msg("system", "be brief") + "," + msg("user", "h\u00e9llo")
+                + "],\"model\":\"qwen\",\"stream\":true,\"max_tokens\":256}";
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+
+        RequestInfo info = RequestParser.parse(JSON, null, bytes, bytes.length, false);
+
+        assertTrue(info.parsed());
+        assertEquals("qwen", info.model(), "found after the skipped messages");
+        assertTrue(info.stream());
+        assertEquals(256, info.maxTokens());
+        assertEquals(List.of(), info.prefixHashes());
+        assertEquals(0, info.promptChars());
+        assertEquals(1, parse(body).prefixHashes().size(), "the full parse of the same body hashes it");
+        byte[] broken = "{\"messages\":[{\"role\":\"user\",\"content\":\"x}],\"model\":\"q\"}"
+                .getBytes(StandardCharsets.UTF_8);
+        assertFalse(RequestParser.parse(JSON, null, broken, broken.length, false).parsed());
+    }
+
+    @Test
     void maxCompletionTokensIsUsedWhenMaxTokensIsAbsent() {
         assertEquals(99, parse("{\"max_completion_tokens\":99,\"messages\":[]}").maxTokens());
         assertEquals(5, parse("{\"max_completion_tokens\":99,\"max_tokens\":5}").maxTokens());

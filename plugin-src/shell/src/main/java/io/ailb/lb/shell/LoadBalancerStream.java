@@ -78,7 +78,7 @@ final class LoadBalancerStream extends HttpContext {
             return DataStatus.STOP_ITERATION_AND_BUFFER;
         }
         byte[] body = Buffer.requestBody().get(0, bodySize);
-        RequestInfo info = RequestParser.parse(contentType, contentEncoding, body, body.length);
+        RequestInfo info = RequestParser.parse(contentType, contentEncoding, body, body.length, route.readsPrompt());
         return decide(info) ? DataStatus.CONTINUE : DataStatus.STOP_ITERATION_AND_BUFFER;
     }
 
