@@ -70,8 +70,10 @@ class VmLifetimeScenarioTest {
             }
             HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("system prompt " + conversation % 7, turns));
             String chosen = stream.upstreamOverride().orElse("none");
+            int request = i;
             assertTrue(expected == null ? !chosen.equals("none") : chosen.equals(expected),
-                    "request " + i + " went to " + chosen + "; VM alive=" + vm.isAlive() + vm.logs(LogLevel.ERROR));
+                    () -> "request " + request + " went to " + chosen + "; VM alive=" + vm.isAlive()
+                            + vm.logs(LogLevel.ERROR));
             stream.sendResponseHeaders(HeaderMap.of(":status", "200"), false);
             stream.sendResponseBody("{\"choices\":[]}", true);
             stream.complete();

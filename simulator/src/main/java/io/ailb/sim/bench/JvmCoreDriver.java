@@ -26,14 +26,17 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The plugin's core run directly on the JVM, doing per request what the Wasm shell does
- * ({@code LoadBalancerStream}): endpoints from the host-info JSON, route match, {@link RequestParser#parse} when the
+ * ({@code LoadBalancerStream}): endpoints from the host-info JSON (once: the shell rebuilds them only when the host
+ * list changes), route match, {@link RequestParser#parse} when the
  * policy reads the body, {@link RequestFlow#start}, the Redis replies, {@link RequestFlow#onStreamEnd} and the release.
  * The {@link FlowHost} answers Redis from the real Redis: each command makes a synchronous round trip on one
  * connection (as the emulator does) and its reply is handed to the flow after the current step returns.
@@ -41,17 +44,18 @@ import java.util.Map;
 final class JvmCoreDriver implements AutoCloseable {
     private final RouteTable table;
     private final RedisFlowHost host;
-    private final String[][] hostInfo;
+    /** Built once, as the shell keeps its endpoints while the host list does not change. */
+    private final List<Endpoint> endpoints;
     private final Rng random = new Rng(42);
 
     JvmCoreDriver(PolicyCase policy, RedisEndpoint redis) throws ConfigException {
         this.table = RouteTable.parse(policy.configJson.getBytes(StandardCharsets.UTF_8));
         this.host = new RedisFlowHost(redis);
-        this.hostInfo = new String[PolicyCase.HOSTS.size()][];
-        for (int i = 0; i < hostInfo.length; i++) {
-            UpstreamHost upstream = PolicyCase.HOSTS.get(i);
-            hostInfo[i] = new String[] {upstream.address(), upstream.infoJson()};
+        List<Endpoint> built = new ArrayList<>();
+        for (UpstreamHost upstream : PolicyCase.HOSTS) {
+            built.add(Endpoint.fromHostInfo(upstream.address(), upstream.infoJson()));
         }
+        this.endpoints = List.copyOf(built);
     }
 
     /** One request start to end; returns the host it was routed to (null = the cluster decided). */
@@ -61,13 +65,9 @@ final class JvmCoreDriver implements AutoCloseable {
         RequestInfo info = route.readsBody() && RequestParser.inspectable(PolicyCase.CONTENT_TYPE, null)
                 ? RequestParser.parse(PolicyCase.CONTENT_TYPE, null, body, body.length, route.readsPrompt())
                 : RequestInfo.unparsed(0);
-        Endpoint[] endpoints = new Endpoint[hostInfo.length];
-        for (int i = 0; i < endpoints.length; i++) {
-            endpoints[i] = Endpoint.fromHostInfo(hostInfo[i][0], hostInfo[i][1]);
-        }
         RequestFlow flow = new RequestFlow(route, host);
         RequestContext ctx = RequestContext.builder().routeName(PolicyCase.ROUTE).clusterName(PolicyCase.CLUSTER)
-                .authority(PolicyCase.AUTHORITY).request(info).endpoints(Arrays.asList(endpoints))
+                .authority(PolicyCase.AUTHORITY).request(info).endpoints(endpoints)
                 .nowMillis(System.currentTimeMillis()).random(random).build();
         flow.start(ctx);
         host.deliverPending();

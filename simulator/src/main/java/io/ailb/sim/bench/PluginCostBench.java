@@ -334,7 +334,8 @@ public final class PluginCostBench {
                 + " reply delivered, then `complete()` (log/done/delete) and the release command with its reply."
                 + " Redis is real (embedded redis-server) and the emulator makes each round trip synchronously.\n");
         md.append("- **jvm**: the same work by the pure-Java core on the JVM, as the shell does it: endpoints from the"
-                + " same host-info JSON, route match, `RequestParser.parse` when the policy reads the body,"
+                + " same host-info JSON (built once: the shell, too, rebuilds them only when the host list changes),"
+                + " route match, `RequestParser.parse` when the policy reads the body,"
                 + " `RequestFlow.start`, the replies, `onStreamEnd` and the release; its `FlowHost` answers from the"
                 + " **same real Redis** (one blocking connection, replies handed over after the step returns)."
                 + " Not included on the JVM side: the proxy-wasm ABI work (copying headers/body into guest memory,"

@@ -79,8 +79,8 @@ public interface Abi {
     /** Sends raw RESP bytes; returns the token the reply will carry. */
     int redisCall(String cluster, byte[] query);
 
-    /** (address, info JSON) pairs in the host's order; empty when the host has none. */
-    List<Map.Entry<String, String>> getUpstreamHosts();
+    /** The serialized (address, info JSON) map in the host's order; empty when the host has none. */
+    byte[] getUpstreamHosts();
 
     void setUpstreamOverrideHost(String address);
 }

@@ -293,16 +293,15 @@ public final class WasmAbi implements Abi {
     }
 
     @Override
-    public List<Map.Entry<String, String>> getUpstreamHosts() {
+    public byte[] getUpstreamHosts() {
         Memory.clearPending();
         Memory.beforeHostCall();
         int status = proxyGetUpstreamHosts(OutParams.address(0), OutParams.address(1));
         if (status == WasmResult.NOT_FOUND) {
-            return List.of();
+            return new byte[0];
         }
         check("proxy_get_upstream_hosts", status);
-        byte[] map = Memory.take(OutParams.intAt(0), OutParams.intAt(1));
-        return ProxyMaps.decode(map, 0, map.length);
+        return Memory.take(OutParams.intAt(0), OutParams.intAt(1));
     }
 
     @Override

@@ -16,6 +16,8 @@ final class FakeAbi implements Abi {
     final List<Integer> effectiveContexts = new ArrayList<>();
     final List<Integer> bufferReads = new ArrayList<>();
     final List<String> redisQueries = new ArrayList<>();
+    byte[] upstreamHosts = new byte[0];
+    int upstreamHostsCalls;
     int nextToken = 7;
     boolean failAllocations;
     boolean failLogging;
@@ -181,8 +183,9 @@ final class FakeAbi implements Abi {
     }
 
     @Override
-    public List<Map.Entry<String, String>> getUpstreamHosts() {
-        throw unexpected("getUpstreamHosts");
+    public byte[] getUpstreamHosts() {
+        upstreamHostsCalls++;
+        return upstreamHosts.clone();
     }
 
     @Override

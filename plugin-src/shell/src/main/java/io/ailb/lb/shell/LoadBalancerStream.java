@@ -18,6 +18,7 @@ import io.ailb.proxywasm.Properties;
 import io.ailb.proxywasm.UpstreamHost;
 import io.ailb.proxywasm.Upstreams;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -25,6 +26,10 @@ import java.util.List;
  * the stream is decided at once, so it can never wait for a body that will not come.
  */
 final class LoadBalancerStream extends HttpContext {
+    /** The endpoints built from the host list {@link #endpointsOf}; both replaced when the host list changes. */
+    private static List<UpstreamHost> endpointsOf;
+    private static List<Endpoint> endpoints = Collections.emptyList();
+
     private final LoadBalancerRoot root;
     private RoutePolicy route;
     private String routeName;
@@ -113,11 +118,16 @@ final class LoadBalancerStream extends HttpContext {
         }
     }
 
+    /** Rebuilt only when the host list changes (Upstreams returns the same instance until then). */
     private static List<Endpoint> endpoints() {
         List<UpstreamHost> hosts = Upstreams.hosts();
-        List<Endpoint> endpoints = new ArrayList<>(hosts.size());
-        for (UpstreamHost host : hosts) {
-            endpoints.add(Endpoint.fromHostInfo(host.address(), host.info()));
+        if (hosts != endpointsOf) {
+            List<Endpoint> built = new ArrayList<>(hosts.size());
+            for (UpstreamHost host : hosts) {
+                built.add(Endpoint.fromHostInfo(host.address(), host.info()));
+            }
+            endpoints = Collections.unmodifiableList(built);
+            endpointsOf = hosts;
         }
         return endpoints;
     }
