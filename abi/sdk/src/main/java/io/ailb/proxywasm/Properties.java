@@ -1,5 +1,6 @@
 package io.ailb.proxywasm;
 
+import io.ailb.codec.util.Utf8;
 import io.ailb.proxywasm.internal.Vm;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -21,7 +22,7 @@ public final class Properties {
 
     /** The value as UTF-8 text; empty when the property does not exist. */
     public static Optional<String> getString(String... path) {
-        return get(path).map(value -> new String(value, StandardCharsets.UTF_8));
+        return get(path).map(Utf8::decode);
     }
 
     public static void set(List<String> path, byte[] value) {

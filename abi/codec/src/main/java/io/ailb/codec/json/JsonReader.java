@@ -1,5 +1,6 @@
 package io.ailb.codec.json;
 
+import io.ailb.codec.util.Utf8;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -184,7 +185,7 @@ public final class JsonReader {
         int start = tokenStart + 1;
         int end = tokenEnd - 1;
         if (!escaped) {
-            return new String(data, start, end - start, StandardCharsets.UTF_8);
+            return Utf8.decode(data, start, end - start);
         }
         StringBuilder sb = new StringBuilder(end - start);
         int segment = start;
@@ -195,7 +196,7 @@ public final class JsonReader {
                 continue;
             }
             if (i > segment) {
-                sb.append(new String(data, segment, i - segment, StandardCharsets.UTF_8));
+                sb.append(Utf8.decode(data, segment, i - segment));
             }
             byte e = data[i + 1];
             if (e == 'u') {
@@ -208,7 +209,7 @@ public final class JsonReader {
             segment = i;
         }
         if (end > segment) {
-            sb.append(new String(data, segment, end - segment, StandardCharsets.UTF_8));
+            sb.append(Utf8.decode(data, segment, end - segment));
         }
         return sb.toString();
     }

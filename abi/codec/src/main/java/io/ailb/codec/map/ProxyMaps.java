@@ -1,5 +1,6 @@
 package io.ailb.codec.map;
 
+import io.ailb.codec.util.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +63,7 @@ public final class ProxyMaps {
      * @throws ProxyMapException if the data is truncated, inconsistent or has bytes left over
      */
     public static List<Map.Entry<String, String>> decode(byte[] data, int offset, int length) {
-        return decode(data, offset, length, (buf, from, size) -> new String(buf, from, size, StandardCharsets.UTF_8));
+        return decode(data, offset, length, Utf8::decode);
     }
 
     /** Like {@link #decode} but keeps keys and values as raw bytes. */

@@ -1,5 +1,6 @@
 package io.ailb.codec.resp;
 
+import io.ailb.codec.util.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -105,7 +106,7 @@ public final class RespValue {
             case SIMPLE_STRING:
             case ERROR:
             case BULK_STRING:
-                return new String(bytes, StandardCharsets.UTF_8);
+                return Utf8.decode(bytes);
             case INTEGER:
                 return Long.toString(integer);
             case NULL:
@@ -175,7 +176,7 @@ public final class RespValue {
         while (end < bytes.length && bytes[end] != ' ') {
             end++;
         }
-        return new String(bytes, 0, end, StandardCharsets.UTF_8);
+        return Utf8.decode(bytes, 0, end);
     }
 
     @Override

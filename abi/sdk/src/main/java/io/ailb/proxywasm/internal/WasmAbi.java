@@ -5,6 +5,7 @@ import static io.ailb.proxywasm.internal.Memory.address;
 import static io.ailb.proxywasm.internal.Memory.keep;
 
 import io.ailb.codec.map.ProxyMaps;
+import io.ailb.codec.util.Utf8;
 import io.ailb.proxywasm.ProxyWasmException;
 import io.ailb.proxywasm.SharedValue;
 import io.ailb.proxywasm.bindings.WasmResult;
@@ -81,7 +82,7 @@ public final class WasmAbi implements Abi {
             return null;
         }
         check("proxy_get_header_map_value", status);
-        return new String(Memory.take(OutParams.intAt(0), OutParams.intAt(1)), StandardCharsets.UTF_8);
+        return Utf8.decode(Memory.take(OutParams.intAt(0), OutParams.intAt(1)));
     }
 
     @Override

@@ -1,0 +1,32 @@
+package io.ailb.codec.util;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class Utf8Test {
+    @Test
+    void decodesExactlyAsTheJdkDoes() {
+        String[] samples = {"", "10.0.0.1:8000", "{\"health_status\":\"Healthy\"}", "h\u00e9llo", "\u4e2d\u6587",
+            "\ud83d\ude00 emoji", "tab\tnul\u0000end"};
+        for (String sample : samples) {
+            byte[] bytes = ("xx" + sample + "yy").getBytes(StandardCharsets.UTF_8);
+            assertEquals(sample, Utf8.decode(bytes, 2, bytes.length - 4));
+            assertEquals("xx" + sample + "yy", Utf8.decode(bytes));
+        }
+    }
+
+    @Test
+    void invalidBytesAreReplacedAsTheJdkReplacesThem() {
+        SplittableRandom random = new SplittableRandom(7);
+        for (int n = 0; n < 2000; n++) {
+            byte[] bytes = new byte[random.nextInt(12)];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = (byte) (random.nextBoolean() ? random.nextInt(128) : random.nextInt(256));
+            }
+            assertEquals(new String(bytes, StandardCharsets.UTF_8), Utf8.decode(bytes));
+        }
+    }
+}
