@@ -2,7 +2,6 @@ package io.ailb.proxywasm;
 
 import io.ailb.codec.util.Utf8;
 import io.ailb.proxywasm.internal.Vm;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -30,6 +29,6 @@ public final class Properties {
     }
 
     public static void set(List<String> path, String value) {
-        set(path, value.getBytes(StandardCharsets.UTF_8));
+        set(path, Utf8.encode(value));
     }
 }

@@ -1,6 +1,6 @@
 package io.ailb.codec.json;
 
-import java.nio.charset.StandardCharsets;
+import io.ailb.codec.util.Utf8;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +13,7 @@ public final class Json {
     }
 
     public static JsonValue parse(String text) {
-        return parse(text.getBytes(StandardCharsets.UTF_8));
+        return parse(Utf8.encode(text));
     }
 
     public static JsonValue parse(byte[] utf8) {

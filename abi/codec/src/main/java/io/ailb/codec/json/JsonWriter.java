@@ -1,6 +1,6 @@
 package io.ailb.codec.json;
 
-import java.nio.charset.StandardCharsets;
+import io.ailb.codec.util.Utf8;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Map;
@@ -159,7 +159,7 @@ public final class JsonWriter {
     }
 
     public byte[] toBytes() {
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        return Utf8.encode(out.toString());
     }
 
     private void push() {

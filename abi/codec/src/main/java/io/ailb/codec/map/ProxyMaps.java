@@ -1,7 +1,6 @@
 package io.ailb.codec.map;
 
 import io.ailb.codec.util.Utf8;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +21,7 @@ public final class ProxyMaps {
     public static byte[] encode(List<Map.Entry<String, String>> entries) {
         List<Map.Entry<byte[], byte[]>> utf8 = new ArrayList<>(entries.size());
         for (Map.Entry<String, String> entry : entries) {
-            utf8.add(Map.entry(entry.getKey().getBytes(StandardCharsets.UTF_8),
-                    entry.getValue().getBytes(StandardCharsets.UTF_8)));
+            utf8.add(Map.entry(Utf8.encode(entry.getKey()), Utf8.encode(entry.getValue())));
         }
         return encodeBytes(utf8);
     }

@@ -1,6 +1,6 @@
 package io.ailb.codec.resp;
 
-import java.nio.charset.StandardCharsets;
+import io.ailb.codec.util.Utf8;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +14,7 @@ public final class RespEncoder {
     public static byte[] command(String... args) {
         List<byte[]> encoded = new ArrayList<>(args.length);
         for (String arg : args) {
-            encoded.add(arg.getBytes(StandardCharsets.UTF_8));
+            encoded.add(Utf8.encode(arg));
         }
         return command(encoded);
     }

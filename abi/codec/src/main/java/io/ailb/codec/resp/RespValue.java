@@ -1,7 +1,6 @@
 package io.ailb.codec.resp;
 
 import io.ailb.codec.util.Utf8;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -305,6 +304,6 @@ public final class RespValue {
     }
 
     private static byte[] utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
+        return Utf8.encode(text);
     }
 }

@@ -3,9 +3,10 @@ package io.ailb.codec.util;
 import java.nio.charset.StandardCharsets;
 
 /**
- * UTF-8 bytes to a String, fast for ASCII. Under TeaVM {@code new String(bytes, UTF_8)} always runs the classlib's
- * buffered charset decoder, several times slower than copying chars; most of what a gateway plugin decodes (addresses,
- * header values, JSON keys, host info) is ASCII. Anything else takes the JDK path, so results are identical.
+ * UTF-8 between bytes and Strings, fast for ASCII. Under TeaVM {@code new String(bytes, UTF_8)} and
+ * {@code getBytes(UTF_8)} always run the classlib's buffered charset coders, several times slower than copying; most
+ * of what a gateway plugin converts (addresses, header values, JSON keys, host info, Redis commands) is ASCII.
+ * Anything else takes the JDK path, so results are identical.
  */
 public final class Utf8 {
     private Utf8() {
@@ -25,5 +26,18 @@ public final class Utf8 {
             chars[i] = (char) b;
         }
         return new String(chars);
+    }
+
+    public static byte[] encode(String text) {
+        int length = text.length();
+        byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                return text.getBytes(StandardCharsets.UTF_8);
+            }
+            bytes[i] = (byte) c;
+        }
+        return bytes;
     }
 }

@@ -1,5 +1,6 @@
 package io.ailb.codec.util;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,17 @@ class Utf8Test {
                 bytes[i] = (byte) (random.nextBoolean() ? random.nextInt(128) : random.nextInt(256));
             }
             assertEquals(new String(bytes, StandardCharsets.UTF_8), Utf8.decode(bytes));
+        }
+    }
+
+    @Test
+    void encodesExactlyAsTheJdkDoesIncludingLoneSurrogates() {
+        String[] samples = {"", "EVALSHA abc 3 llb:{r|c}:inflight", "h\u00e9llo", "\u4e2d\u6587", "\ud83d\ude00",
+            "lone \ud83d high", "lone \ude00 low", "\u007f\u0080"};
+        for (String sample : samples) {
+            assertArrayEquals(sample.getBytes(StandardCharsets.UTF_8), Utf8.encode(sample), sample);
+            assertEquals(new String(sample.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8),
+                    Utf8.decode(Utf8.encode(sample)));
         }
     }
 }

@@ -9,7 +9,6 @@ import io.ailb.codec.util.Utf8;
 import io.ailb.proxywasm.ProxyWasmException;
 import io.ailb.proxywasm.SharedValue;
 import io.ailb.proxywasm.bindings.WasmResult;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -321,7 +320,7 @@ public final class WasmAbi implements Abi {
     }
 
     private static byte[] utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
+        return Utf8.encode(text);
     }
 
     /** proxy-wasm property paths are their segments joined by NUL. */

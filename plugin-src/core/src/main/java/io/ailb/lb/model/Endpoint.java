@@ -3,7 +3,7 @@ package io.ailb.lb.model;
 import io.ailb.codec.json.Json;
 import io.ailb.codec.json.JsonException;
 import io.ailb.codec.json.JsonValue;
-import java.nio.charset.StandardCharsets;
+import io.ailb.codec.util.Utf8;
 
 /** One upstream host of the current cluster, as {@code proxy_get_upstream_hosts} reports it (B.7). Immutable. */
 public final class Endpoint {
@@ -33,7 +33,7 @@ public final class Endpoint {
         }
         JsonValue info;
         try {
-            info = Json.parse(infoJson.getBytes(StandardCharsets.UTF_8));
+            info = Json.parse(Utf8.encode(infoJson));
         } catch (JsonException e) {
             return new Endpoint(address, false, null);
         }
