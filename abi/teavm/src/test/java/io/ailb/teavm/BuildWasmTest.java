@@ -17,7 +17,6 @@ import io.ailb.teavm.guest.ForbiddenImportGuest;
 import io.ailb.teavm.guest.ProbeGuest;
 import io.ailb.teavm.runtime.Ulps;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -117,20 +116,11 @@ class BuildWasmTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = BuildWasm.run(new String[] {"--main", guest.getName(), "--out", wasm.toString(),
-                "--spec", SPEC.toString()}, testClassPath(),
+                "--spec", SPEC.toString()}, TestClassPath.files(),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Build(status, wasm, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    /** Surefire runs tests from a manifest-only jar; the real classpath is in this property. */
-    private static List<File> testClassPath() {
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<File> files = new ArrayList<>();
-        for (String entry : classPath.split(File.pathSeparator)) {
-            files.add(new File(entry));
-        }
-        return files;
-    }
 
     private static Instance instantiate(Path wasm, List<String> logs) {
         HostFunction proxyLog = new HostFunction("env", "proxy_log",

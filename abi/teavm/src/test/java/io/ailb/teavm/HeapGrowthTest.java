@@ -14,13 +14,10 @@ import com.dylibso.chicory.wasm.WasmModule;
 import io.ailb.teavm.guest.HeapGuest;
 import io.ailb.teavm.plugin.GcStorage;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +39,7 @@ class HeapGrowthTest {
     static void compileHeapGuest() throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = BuildWasm.run(new String[] {"--main", HeapGuest.class.getName(), "--out", WASM.toString(),
-                "--spec", "src/test/resources/test-abi.json"}, testClassPath(),
+                "--spec", "src/test/resources/test-abi.json"}, TestClassPath.files(),
                 new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
         module = Parser.parse(WASM);
@@ -197,14 +194,5 @@ class HeapGrowthTest {
             builder.withMachineFactory(MachineFactoryCompiler.compile(module));
         }
         return builder.build();
-    }
-
-    private static List<File> testClassPath() {
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<File> files = new ArrayList<>();
-        for (String entry : classPath.split(File.pathSeparator)) {
-            files.add(new File(entry));
-        }
-        return files;
     }
 }

@@ -25,8 +25,10 @@ import org.teavm.model.instructions.InvokeInstruction;
  */
 final class GcStaticRootsTransformer implements ClassHolderTransformer {
     private static final ValueType ADDRESS = ValueType.object("org.teavm.interop.Address");
-    private static final MethodReference TABLE = new MethodReference("org.teavm.runtime.Mutator", "getStaticGCRoots", ADDRESS);
-    private static final MethodReference FIXED_TABLE = new MethodReference(GcExactFitTransformer.FIX, "staticGcRoots", ADDRESS);
+    private static final MethodReference TABLE =
+            new MethodReference("org.teavm.runtime.Mutator", "getStaticGCRoots", ADDRESS);
+    private static final MethodReference FIXED_TABLE =
+            new MethodReference(GcExactFitTransformer.FIX, "staticGcRoots", ADDRESS);
     private static final MethodDescriptor[] READERS = {
         new MethodDescriptor("markFromStaticFields", ValueType.VOID),
         new MethodDescriptor("updatePointersFromStaticRoots", ValueType.VOID),

@@ -18,7 +18,7 @@ import org.teavm.model.emit.ProgramEmitter;
  * start). A proxy-wasm module has no command line anyway, and this also drops the {@code args_*} imports.
  */
 final class MainArgsTransformer implements ClassHolderTransformer {
-    static final String WASI_SUPPORT = "org.teavm.backend.wasm.runtime.WasiSupport";
+    private static final String WASI_SUPPORT = "org.teavm.backend.wasm.runtime.WasiSupport";
 
     @Override
     public void transformClass(ClassHolder cls, ClassHolderTransformerContext context) {
