@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * One load-balancing policy instance per plugin config rule, living as long as the config in one Wasm VM. The shell
- * calls it on a single thread. Implementations: one file each, registered in {@link PolicyRegistry}.
+ * calls it on a single thread. Implementations: one sub-package each, registered in {@link PolicyRegistry}.
  */
 public interface LoadBalancingPolicy {
     /** The configured {@code lb_policy} name. */

@@ -2,13 +2,17 @@ package io.ailb.lb.policy;
 
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigView;
+import io.ailb.lb.policy.cacheaware.CacheAwarePolicy;
+import io.ailb.lb.policy.endpointmetrics.EndpointMetricsPolicy;
+import io.ailb.lb.policy.globalleastrequest.GlobalLeastRequestPolicy;
+import io.ailb.lb.policy.prefixcache.PrefixCachePolicy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@code lb_policy} name → policy factory. Adding a policy is one file plus one line here. */
+/** {@code lb_policy} name → policy factory. Adding a policy is one package plus one line here. */
 public final class PolicyRegistry {
     /** Builds a policy from its {@code lb_config}, validating every field it reads. */
     @FunctionalInterface

@@ -9,7 +9,7 @@ import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.model.Endpoint;
 import io.ailb.lb.policy.FallbackReason;
 import io.ailb.lb.policy.RequestContext;
-import io.ailb.lb.redis.RedisScripts;
+import io.ailb.lb.policy.inflight.InflightScripts;
 import io.ailb.lb.request.RequestInfo;
 import io.ailb.lb.util.Rng;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +48,7 @@ class RequestFlowTest {
 
     /** Asserts that {@code call} is release.lua for {@code lease}. */
     private static void assertReleaseOf(String lease, String call) {
-        assertTrue(call.startsWith("EVALSHA " + RedisScripts.RELEASE.sha1() + " 3 "), call);
+        assertTrue(call.startsWith("EVALSHA " + InflightScripts.RELEASE.sha1() + " 3 "), call);
         assertTrue(call.endsWith(":lease-hosts " + lease), call);
     }
 

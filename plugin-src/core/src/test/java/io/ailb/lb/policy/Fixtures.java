@@ -10,46 +10,46 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Fake request contexts and Redis replies for policy tests. */
-final class Fixtures {
-    static final String ROUTE = "ai-route";
-    static final String CLUSTER = "outbound|8000||vllm.static";
-    static final String REDIS = "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379";
+public final class Fixtures {
+    public static final String ROUTE = "ai-route";
+    public static final String CLUSTER = "outbound|8000||vllm.static";
+    public static final String REDIS = "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379";
 
     private Fixtures() {
     }
 
-    static Endpoint up(String address) {
+    public static Endpoint up(String address) {
         return new Endpoint(address, true, null);
     }
 
-    static Endpoint up(String address, String metrics) {
+    public static Endpoint up(String address, String metrics) {
         return new Endpoint(address, true, metrics);
     }
 
-    static Endpoint down(String address) {
+    public static Endpoint down(String address) {
         return new Endpoint(address, false, null);
     }
 
-    static RequestContext.Builder ctx(Endpoint... endpoints) {
+    public static RequestContext.Builder ctx(Endpoint... endpoints) {
         return RequestContext.builder().routeName(ROUTE).clusterName(CLUSTER).authority("llm.example")
                 .endpoints(Arrays.asList(endpoints)).nowMillis(1_000_000).random(new Rng(1));
     }
 
-    static RequestInfo chat(String json) {
+    public static RequestInfo chat(String json) {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         return RequestParser.parse("application/json", null, body, body.length);
     }
 
-    static RespValue ok(String host, long count, long depth) {
+    public static RespValue ok(String host, long count, long depth) {
         return RespValue.array(RespValue.bulkString("ok"), RespValue.bulkString(host), RespValue.integer(count),
                 RespValue.integer(depth));
     }
 
-    static RespValue full(String host, long count) {
+    public static RespValue full(String host, long count) {
         return RespValue.array(RespValue.bulkString("full"), RespValue.bulkString(host), RespValue.integer(count));
     }
 
-    static List<String> list(String... values) {
+    public static List<String> list(String... values) {
         return Arrays.asList(values);
     }
 }

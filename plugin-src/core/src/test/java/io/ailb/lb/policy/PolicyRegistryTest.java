@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.policy.endpointmetrics.EndpointMetricsPolicy;
 import io.ailb.lb.util.TestConfig;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

@@ -17,7 +17,7 @@ import redis.embedded.RedisServer;
  * A real Redis for script tests: {@code REDIS_URL} (redis://host:port) when set, else one embedded server per JVM on
  * a free port. Talks RESP over a plain socket with the project's codec.
  */
-final class TestRedis implements AutoCloseable {
+public final class TestRedis implements AutoCloseable {
     private static RedisServer server;
     private static String host;
     private static int port;
@@ -29,7 +29,7 @@ final class TestRedis implements AutoCloseable {
     private int filled;
 
     /** True after the last {@link #run} had to fall back from EVALSHA to EVAL. */
-    boolean lastCallNeededEval;
+    public boolean lastCallNeededEval;
 
     private TestRedis() throws IOException {
         socket = new Socket(host, port);
@@ -39,7 +39,7 @@ final class TestRedis implements AutoCloseable {
     }
 
     /** A connection to a flushed database. */
-    static synchronized TestRedis connect() throws IOException {
+    public static synchronized TestRedis connect() throws IOException {
         if (host == null) {
             start();
         }
@@ -72,12 +72,12 @@ final class TestRedis implements AutoCloseable {
         }));
     }
 
-    RespValue call(String... args) {
+    public RespValue call(String... args) {
         return send(RespEncoder.command(args));
     }
 
     /** Sends a command as the shell does: EVALSHA first, EVAL after NOSCRIPT. */
-    RespValue run(RedisCommand command) {
+    public RespValue run(RedisCommand command) {
         if (!command.isScript()) {
             lastCallNeededEval = false;
             return send(command.encode());

@@ -1,0 +1,156 @@
+package io.ailb.lb.policy.cacheaware;
+
+import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.policy.inflight.InflightSelection;
+import io.ailb.lb.policy.inflight.SelectionReply;
+import io.ailb.lb.redis.RedisCommand;
+import io.ailb.lb.redis.RedisKeys;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The calls of cache_aware.lua and cache_aware_release.lua and the decoded cache_aware.lua reply. See the scripts for
+ * the KEYS/ARGV layouts; this class is their only Java-side writer and reader.
+ */
+public final class CacheAwareSelection extends SelectionReply {
+    private final long matchedTokens;
+    private final long cost;
+    private final long work;
+
+    private CacheAwareSelection(List<RespValue> parts) {
+        super(parts);
+        this.matchedTokens = integerAt(parts, 4);
+        this.cost = integerAt(parts, 5);
+        this.work = integerAt(parts, 6);
+    }
+
+    /** Call parameters that come from the policy config. */
+    public static final class Settings {
+        private final InflightSelection.Settings inflight;
+        private final double prefillWeight;
+        private final double decodeWeight;
+        private final int maxHolders;
+
+        /**
+         * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; the weights and
+         * {@code maxHolders} are cache_aware.lua's own.
+         */
+        public Settings(InflightSelection.Settings inflight, double prefillWeight, double decodeWeight,
+                int maxHolders) {
+            this.inflight = inflight;
+            this.prefillWeight = prefillWeight;
+            this.decodeWeight = decodeWeight;
+            this.maxHolders = maxHolders;
+        }
+
+        public double prefillWeight() {
+            return prefillWeight;
+        }
+
+        public double decodeWeight() {
+            return decodeWeight;
+        }
+    }
+
+    /** What the script needs to know about the request. */
+    public static final class Demand {
+        private final List<String> blockHashes;
+        private final List<Integer> blockTokens;
+        private final int promptTokens;
+        private final int outputTokens;
+
+        /**
+         * {@code blockHashes} the chained prefix hashes, {@code blockTokens} the cumulative estimated prompt tokens at
+         * the end of each block (same size), {@code promptTokens} the whole prompt, {@code outputTokens} the expected
+         * output.
+         */
+        public Demand(List<String> blockHashes, List<Integer> blockTokens, int promptTokens, int outputTokens) {
+            if (blockHashes.size() != blockTokens.size()) {
+                throw new IllegalArgumentException("one token count per block");
+            }
+            this.blockHashes = blockHashes;
+            this.blockTokens = blockTokens;
+            this.promptTokens = Math.max(0, promptTokens);
+            this.outputTokens = Math.max(0, outputTokens);
+        }
+
+        public int promptTokens() {
+            return promptTokens;
+        }
+
+        public int outputTokens() {
+            return outputTokens;
+        }
+
+        public int blocks() {
+            return blockHashes.size();
+        }
+    }
+
+    /** The cache_aware.lua call. {@code randomValue} in {@code [0, Integer.MAX_VALUE)}; {@code leaseId} as for select. */
+    public static RedisCommand command(RedisKeys keys, Demand demand, List<String> healthyHosts,
+            List<String> unhealthyHosts, Settings settings, int randomValue, String leaseId) {
+        List<String> keyList = new ArrayList<>(5 + demand.blockHashes.size());
+        keyList.add(keys.inflight());
+        keyList.add(keys.load());
+        keyList.add(keys.cacheAwareCleaned());
+        keyList.add(keys.cacheAwareLeases());
+        keyList.add(keys.cacheAwareLeaseInfo());
+        for (String hash : demand.blockHashes) {
+            keyList.add(keys.holders(hash));
+        }
+        List<String> args = settings.inflight.leadingArgs(randomValue, leaseId,
+                14 + demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
+        args.add(decimal(settings.prefillWeight));
+        args.add(decimal(settings.decodeWeight));
+        args.add(Integer.toString(demand.promptTokens));
+        args.add(Integer.toString(demand.outputTokens));
+        args.add(Integer.toString(settings.maxHolders));
+        args.add(Integer.toString(demand.blockTokens.size()));
+        for (int tokens : demand.blockTokens) {
+            args.add(Integer.toString(tokens));
+        }
+        InflightSelection.addHosts(args, healthyHosts, unhealthyHosts);
+        return RedisCommand.script(CacheAwareScripts.CACHE_AWARE, keyList, args);
+    }
+
+    /**
+     * cache_aware_release.lua for {@code leaseId}: gives back the count and the work cache_aware.lua took under that
+     * lease, if it did and nothing gave them back yet. Safe when the call's outcome is unknown, and more than once.
+     */
+    public static RedisCommand release(RedisKeys keys, String leaseId) {
+        return RedisCommand.script(CacheAwareScripts.CACHE_AWARE_RELEASE, Arrays.asList(keys.inflight(), keys.load(),
+                keys.cacheAwareLeases(), keys.cacheAwareLeaseInfo()), Collections.singletonList(leaseId));
+    }
+
+    /** Decodes a cache_aware.lua reply; null when it does not have the script's shape. */
+    public static CacheAwareSelection parse(RespValue reply) {
+        List<RespValue> parts = validParts(reply, 4);
+        return parts == null ? null : new CacheAwareSelection(parts);
+    }
+
+    /** A weight as Lua's tonumber reads it: integral values without a fraction, others in Java's notation. */
+    static String decimal(double value) {
+        if (value == Math.floor(value) && Math.abs(value) < 1e15) {
+            return Long.toString((long) value);
+        }
+        return Double.toString(value);
+    }
+
+    /** Estimated prompt tokens the chosen host has cached. */
+    public long matchedTokens() {
+        return matchedTokens;
+    }
+
+    /** The chosen host's cost: weighted uncached prompt tokens plus its in-flight work before this request. */
+    public long cost() {
+        return cost;
+    }
+
+    /** Work units this request added to the host's load (given back by its release). */
+    public long work() {
+        return work;
+    }
+}

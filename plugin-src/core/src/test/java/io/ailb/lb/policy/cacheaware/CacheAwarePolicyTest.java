@@ -1,0 +1,210 @@
+package io.ailb.lb.policy.cacheaware;
+
+import static io.ailb.lb.policy.Fixtures.CLUSTER;
+import static io.ailb.lb.policy.Fixtures.REDIS;
+import static io.ailb.lb.policy.Fixtures.ROUTE;
+import static io.ailb.lb.policy.Fixtures.chat;
+import static io.ailb.lb.policy.Fixtures.ctx;
+import static io.ailb.lb.policy.Fixtures.down;
+import static io.ailb.lb.policy.Fixtures.full;
+import static io.ailb.lb.policy.Fixtures.list;
+import static io.ailb.lb.policy.Fixtures.up;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.policy.FallbackReason;
+import io.ailb.lb.policy.Fixtures;
+import io.ailb.lb.policy.LoadBalancingPolicy;
+import io.ailb.lb.policy.PolicyRegistry;
+import io.ailb.lb.policy.RequestContext;
+import io.ailb.lb.policy.Step;
+import io.ailb.lb.redis.RedisCommand;
+import io.ailb.lb.redis.RedisKeys;
+import io.ailb.lb.request.RequestInfo;
+import io.ailb.lb.util.TestConfig;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CacheAwarePolicyTest {
+    private static final RedisKeys KEYS = RedisKeys.of(ROUTE, CLUSTER);
+    private static final String CONVERSATION = "{\"model\":\"m\",\"max_tokens\":77,\"messages\":["
+            + "{\"role\":\"system\",\"content\":\"ssssssssssssssss\"},{\"role\":\"user\",\"content\":\"q1q1\"},"
+            + "{\"role\":\"assistant\",\"content\":\"a1a1a1a1\"},{\"role\":\"user\",\"content\":\"q2q2\"}]}";
+
+    private static CacheAwarePolicy policy(String extraFields) throws ConfigException {
+        return new CacheAwarePolicy(TestConfig.view(REDIS + extraFields + "}"));
+    }
+
+    private static Step select(CacheAwarePolicy policy, RequestInfo request) {
+        return policy.select(ctx(up("10.0.0.1:8000"), up("10.0.0.2:8000"), down("10.0.0.3:8000")).request(request)
+                .build());
+    }
+
+    private static RedisCommand command(String extra, RequestInfo request) throws ConfigException {
+        return select(policy(extra), request).redisCommand();
+    }
+
+    private static RespValue ok(String host, long count, long depth, long matched, long cost, long work) {
+        return RespValue.array(RespValue.bulkString("ok"), RespValue.bulkString(host), RespValue.integer(count),
+                RespValue.integer(depth), RespValue.integer(matched), RespValue.integer(cost),
+                RespValue.integer(work));
+    }
+
+    private static String configError(String extra) {
+        return assertThrows(ConfigException.class, () -> policy(extra)).getMessage();
+    }
+
+    @Test
+    void itIsRegisteredReadsTheBodyAndTalksToItsRedis() throws ConfigException {
+        LoadBalancingPolicy policy = PolicyRegistry.create(TestConfig.root(
+                "{\"lb_policy\":\"cache_aware\",\"lb_config\":" + REDIS + "}}"));
+        assertEquals("cache_aware", policy.name());
+        assertTrue(policy.readsBody());
+        assertTrue(policy.readsPrompt());
+        assertEquals("outbound|6379||redis.static", policy.redisTargets().get(0).clusterName());
+    }
+
+    @Test
+    void oneScriptCallCarriesEveryKeyAndTheRequestFacts() throws ConfigException {
+        RequestInfo request = chat(CONVERSATION);
+        RedisCommand call = command("", request);
+        assertEquals(CacheAwareScripts.CACHE_AWARE, call.script());
+
+        List<String> keys = new ArrayList<>(list(KEYS.inflight(), KEYS.load(), KEYS.cacheAwareCleaned(),
+                KEYS.cacheAwareLeases(), KEYS.cacheAwareLeaseInfo()));
+        for (String hash : request.prefixHashes()) {
+            keys.add(KEYS.holders(hash));
+        }
+        assertEquals(keys, call.keys());
+
+        List<String> args = call.args();
+        assertEquals(list("0", "3600", "7200", "1800"), args.subList(1, 5));
+        assertEquals("600", args.get(6));
+        assertEquals(list("1", "2", "8", "77", "8", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000",
+                "10.0.0.3:8000"), args.subList(7, args.size()));
+        // Blocks: (system 16 + user 4) = 20 chars → 5 tokens; + (8 + 4) = 32 chars → 8 tokens.
+        assertEquals(java.util.Arrays.asList(5, 8), request.prefixTokens());
+    }
+
+    @Test
+    void withoutMaxTokensTheDefaultOutputIsExpected() throws ConfigException {
+        RequestInfo request = chat("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        assertEquals("256", command("", request).args().get(10));
+        assertEquals("40", command(",\"defaultOutputTokens\":40", request).args().get(10));
+        RequestInfo completionTokens = chat("{\"max_completion_tokens\":9,\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"hi\"}]}");
+        assertEquals("9", command("", completionTokens).args().get(10));
+    }
+
+    @Test
+    void aBodylessRequestIsWeighedByTheDefaultOutputAlone() throws ConfigException {
+        RedisCommand call = command("", RequestInfo.noBody());
+        assertEquals(5, call.keys().size());
+        assertEquals(list("0", "256", "8", "0", "2"), call.args().subList(9, 14));
+    }
+
+    @Test
+    void anUnparseableBodyIsWeighedByItsSize() throws ConfigException {
+        RedisCommand call = command("", RequestInfo.unparsed(4001));
+        assertEquals(5, call.keys().size());
+        assertEquals(list("1001", "256", "8", "0"), call.args().subList(9, 13));
+    }
+
+    @Test
+    void theConfiguredWeightsTtlsAndCapAreSent() throws ConfigException {
+        List<String> args = command(",\"prefillWeight\":0.5,\"decodeWeight\":\"3\",\"redisKeyTTL\":60,"
+                + "\"maxRequestCount\":4,\"cleanInterval\":0,\"leaseTTL\":90", chat(CONVERSATION)).args();
+        assertEquals(list("4", "0", "3600", "60"), args.subList(1, 5));
+        assertEquals(list("90", "0.5", "3"), args.subList(6, 9));
+    }
+
+    @Test
+    void theReleaseTakesTheLeaseOfTheCall() throws ConfigException {
+        Step step = select(policy(""), chat(CONVERSATION));
+        assertEquals(1, step.releases().size());
+        RedisCommand release = step.releases().get(0).command();
+        assertEquals(CacheAwareScripts.CACHE_AWARE_RELEASE, release.script());
+        assertEquals(list(KEYS.inflight(), KEYS.load(), KEYS.cacheAwareLeases(), KEYS.cacheAwareLeaseInfo()),
+                release.keys());
+        assertEquals(step.redisCommand().args().get(5), release.args().get(0));
+    }
+
+    @Test
+    void aReplyRoutesWithTheDecisionAttributesAndNoSecondRelease() throws ConfigException {
+        Step step = select(policy(""), chat(CONVERSATION)).onReply(ok("10.0.0.2:8000", 3, 2, 8, 40, 162));
+        assertEquals(Step.Kind.ROUTE, step.kind());
+        assertEquals("10.0.0.2:8000", step.host());
+        assertEquals("cache_aware", step.attributes().get(Step.ATTR_POLICY));
+        assertEquals("true", step.attributes().get(Step.ATTR_CACHE_HIT));
+        assertEquals("2", step.attributes().get(Step.ATTR_PREFIX_LENGTH));
+        assertEquals("3", step.attributes().get(Step.ATTR_INFLIGHT));
+        assertEquals("8", step.attributes().get(CacheAwarePolicy.ATTR_MATCHED_TOKENS));
+        assertEquals("40", step.attributes().get(CacheAwarePolicy.ATTR_COST));
+        assertEquals("162", step.attributes().get(CacheAwarePolicy.ATTR_WORK));
+        assertTrue(step.releases().isEmpty());
+    }
+
+    @Test
+    void aMissIsReportedAsNoCacheHit() throws ConfigException {
+        Step step = select(policy(""), chat(CONVERSATION)).onReply(ok("10.0.0.1:8000", 1, 0, 0, 8, 162));
+        assertEquals("false", step.attributes().get(Step.ATTR_CACHE_HIT));
+        assertEquals("0", step.attributes().get(Step.ATTR_PREFIX_LENGTH));
+    }
+
+    @Test
+    void aFullClusterIsRejectedWith429() throws ConfigException {
+        Step step = select(policy(",\"maxRequestCount\":2"), chat(CONVERSATION)).onReply(full("10.0.0.1:8000", 2));
+        assertEquals(Step.Kind.REJECT, step.kind());
+        assertEquals(429, step.status());
+        assertEquals("2", step.attributes().get(Step.ATTR_INFLIGHT));
+    }
+
+    @Test
+    void aHostOutsideTheHealthyListOrABadReplyFallsBack() throws ConfigException {
+        Step step = select(policy(""), chat(CONVERSATION));
+        assertEquals(FallbackReason.UNKNOWN_HOST, step.onReply(ok("10.0.0.3:8000", 1, 0, 0, 0, 1)).reason());
+        assertEquals(FallbackReason.REDIS_BAD_REPLY,
+                step.onReply(Fixtures.ok("10.0.0.1:8000", 1, 0)).reason(), "select.lua's shape is not ours");
+        assertEquals(FallbackReason.REDIS_BAD_REPLY, step.onReply(RespValue.integer(1)).reason());
+    }
+
+    @Test
+    void noHealthyHostOrNoRouteFallsBackWithoutRedis() throws ConfigException {
+        CacheAwarePolicy policy = policy("");
+        assertEquals(FallbackReason.NO_HEALTHY_HOST,
+                policy.select(ctx(down("10.0.0.1:8000")).request(chat(CONVERSATION)).build()).reason());
+        assertEquals(FallbackReason.NO_ROUTE_INFO, policy.select(ctx(up("10.0.0.1:8000")).routeName(null)
+                .request(chat(CONVERSATION)).build()).reason());
+    }
+
+    @Test
+    void everyCallHasItsOwnLease() throws ConfigException {
+        CacheAwarePolicy policy = policy("");
+        RequestContext context = ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build();
+        String first = policy.select(context).redisCommand().args().get(5);
+        String second = policy.select(context).redisCommand().args().get(5);
+        assertFalse(first.equals(second));
+    }
+
+    @Test
+    void invalidFieldsAreRefusedWithTheirPath() {
+        assertEquals("lb_config.prefillWeight=-1: must be a number in [0, 1000]", configError(",\"prefillWeight\":-1"));
+        assertEquals("lb_config.decodeWeight=lots: must be a number in [0, 1000]",
+                configError(",\"decodeWeight\":\"lots\""));
+        assertEquals("lb_config.defaultOutputTokens=1.5: must be an integer in [0, 10000000]",
+                configError(",\"defaultOutputTokens\":1.5"));
+        assertEquals("lb_config.decodeWeight: prefillWeight and decodeWeight cannot both be 0 (every host would "
+                + "cost the same)", configError(",\"prefillWeight\":0,\"decodeWeight\":0"));
+        assertEquals("lb_config.redisKeyTTL=0: must be an integer >= 1", configError(",\"redisKeyTTL\":0"));
+        assertEquals("lb_config.maxRequestCount=-1: must be an integer >= 0", configError(",\"maxRequestCount\":-1"));
+        assertEquals("lb_config.leaseTTL=0: must be an integer in [1, 31536000]", configError(",\"leaseTTL\":0"));
+        assertEquals("lb_config.servicePort: is required",
+                assertThrows(ConfigException.class, () -> new CacheAwarePolicy(TestConfig.view(
+                        "{\"serviceFQDN\":\"redis.static\"}"))).getMessage());
+    }
+}

@@ -1,0 +1,433 @@
+package io.ailb.lb.policy.cacheaware;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.policy.inflight.InflightSelection;
+import io.ailb.lb.redis.LuaResources;
+import io.ailb.lb.redis.LuaScript;
+import io.ailb.lb.redis.RedisCommand;
+import io.ailb.lb.redis.RedisKeys;
+import io.ailb.lb.redis.TestRedis;
+import io.ailb.lb.util.Rng;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** cache_aware.lua and cache_aware_release.lua against a real Redis, called with the production layout. */
+class CacheAwareScriptTest {
+    private static final RedisKeys KEYS = RedisKeys.of("route-a", "outbound|80||llm.dns");
+    private static final LuaScript SCRIPT = LuaResources.script(CacheAwareScriptTest.class, "cache_aware");
+    private static final LuaScript RELEASE = LuaResources.script(CacheAwareScriptTest.class, "cache_aware_release");
+    private static final List<String> NONE = Collections.emptyList();
+    private static final List<String> ABC = Arrays.asList("a:1", "b:1", "c:1");
+    private static final int BLOCK_TTL = 1800;
+
+    private TestRedis redis;
+    private long leases;
+
+    @BeforeEach
+    void connect() throws IOException {
+        redis = TestRedis.connect();
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        redis.close();
+    }
+
+    private static CacheAwareSelection.Settings settings(int cap, double prefillWeight, double decodeWeight,
+            int maxHolders) {
+        return new CacheAwareSelection.Settings(new InflightSelection.Settings(cap, 3600, 3600, BLOCK_TTL, 600),
+                prefillWeight, decodeWeight, maxHolders);
+    }
+
+    private static final CacheAwareSelection.Settings PLAIN = settings(0, 1.0, 2.0, 8);
+
+    /** A request of {@code prompt} tokens whose blocks are named b1..bn, ending at the given cumulative tokens. */
+    private static CacheAwareSelection.Demand demand(String conversation, int output, int... blockEnds) {
+        List<String> hashes = new ArrayList<>();
+        List<Integer> tokens = new ArrayList<>();
+        for (int i = 0; i < blockEnds.length; i++) {
+            hashes.add(conversation + "-" + (i + 1));
+            tokens.add(blockEnds[i]);
+        }
+        int prompt = blockEnds.length == 0 ? 0 : blockEnds[blockEnds.length - 1];
+        return new CacheAwareSelection.Demand(hashes, tokens, prompt, output);
+    }
+
+    private String lease() {
+        return InflightSelection.leaseId(0x2000_0000_0000L + leases++);
+    }
+
+    private RedisCommand command(CacheAwareSelection.Demand demand, List<String> healthy, List<String> unhealthy,
+            CacheAwareSelection.Settings settings, int random, String leaseId) {
+        RedisCommand production = CacheAwareSelection.command(KEYS, demand, healthy, unhealthy, settings, random,
+                leaseId);
+        return RedisCommand.script(SCRIPT, production.keys(), production.args());
+    }
+
+    private CacheAwareSelection run(CacheAwareSelection.Demand demand, List<String> healthy,
+            CacheAwareSelection.Settings settings, int random, String leaseId) {
+        RespValue reply = redis.run(command(demand, healthy, NONE, settings, random, leaseId));
+        CacheAwareSelection selection = CacheAwareSelection.parse(reply);
+        assertNotNull(selection, "unexpected reply " + reply);
+        return selection;
+    }
+
+    private CacheAwareSelection run(CacheAwareSelection.Demand demand, List<String> healthy) {
+        return run(demand, healthy, PLAIN, 0, lease());
+    }
+
+    private long release(String leaseId) {
+        RedisCommand production = CacheAwareSelection.release(KEYS, leaseId);
+        return redis.run(RedisCommand.script(RELEASE, production.keys(), production.args())).asLong();
+    }
+
+    private long now() {
+        return Long.parseLong(redis.call("TIME").elements().get(0).asString());
+    }
+
+    private void hold(String block, String host, long seenSeconds) {
+        redis.call("HSET", KEYS.holders(block), host, Long.toString(seenSeconds));
+    }
+
+    private void load(String host, long work) {
+        redis.call("HSET", KEYS.load(), host, Long.toString(work));
+    }
+
+    private long loadOf(String host) {
+        RespValue v = redis.call("HGET", KEYS.load(), host);
+        return v.isNull() ? 0 : Long.parseLong(v.asString());
+    }
+
+    private long countOf(String host) {
+        RespValue v = redis.call("HGET", KEYS.inflight(), host);
+        return v.isNull() ? 0 : Long.parseLong(v.asString());
+    }
+
+    private Set<String> holdersOf(String block) {
+        Set<String> out = new HashSet<>();
+        List<RespValue> fields = redis.call("HGETALL", KEYS.holders(block)).elements();
+        for (int i = 0; i < fields.size(); i += 2) {
+            out.add(fields.get(i).asString());
+        }
+        return out;
+    }
+
+    @Test
+    void eachHealthyHostIsCreditedWithTheDeepestBlockItHolds() {
+        long now = now();
+        // Blocks end at 100, 300 and 400 tokens. a holds blocks 1-2, b holds block 1, c nothing.
+        hold("conv-1", "a:1", now);
+        hold("conv-1", "b:1", now);
+        hold("conv-2", "a:1", now);
+        CacheAwareSelection.Demand request = demand("conv", 10, 100, 300, 400);
+
+        // Idle hosts: a's uncached rest (100) beats b's (300) and c's (400).
+        CacheAwareSelection first = run(request, ABC);
+        assertEquals("a:1", first.host());
+        assertEquals(2, first.depth());
+        assertEquals(300, first.matchedTokens());
+        assertEquals(100, first.cost());
+        assertEquals(100 + 2 * 10, first.work());
+
+        // With 250 work on a (cost 100 + 250 = 350) b's depth 1 (cost 300) wins, not c (400).
+        redis.call("FLUSHALL");
+        hold("conv-1", "a:1", now);
+        hold("conv-1", "b:1", now);
+        hold("conv-2", "a:1", now);
+        load("a:1", 250);
+        CacheAwareSelection second = run(request, ABC);
+        assertEquals("b:1", second.host());
+        assertEquals(1, second.depth());
+        assertEquals(100, second.matchedTokens());
+        assertEquals(300, second.cost());
+        assertEquals(300 + 20, second.work());
+    }
+
+    @Test
+    void anUnhealthyHolderEarnsNothingAndIsKeptForLater() {
+        long now = now();
+        hold("conv-1", "a:1", now);
+        CacheAwareSelection selection = run(demand("conv", 0, 500), Arrays.asList("b:1", "c:1"));
+        assertEquals(0, selection.depth());
+        assertNotEquals("a:1", selection.host());
+        assertTrue(holdersOf("conv-1").contains("a:1"));
+        assertTrue(holdersOf("conv-1").contains(selection.host()));
+    }
+
+    @Test
+    void theChosenHostBecomesAHolderOfEveryBlockBesideTheOthers() {
+        long now = now();
+        hold("conv-1", "a:1", now - 5);
+        CacheAwareSelection.Demand request = demand("conv", 0, 100, 200, 300);
+        load("a:1", 1_000);
+        String host = run(request, ABC).host();
+        assertNotEquals("a:1", host);
+        assertEquals(new HashSet<>(Arrays.asList("a:1", host)), holdersOf("conv-1"));
+        assertEquals(Collections.singleton(host), holdersOf("conv-2"));
+        assertEquals(Collections.singleton(host), holdersOf("conv-3"));
+        long seen = Long.parseLong(redis.call("HGET", KEYS.holders("conv-3"), host).asString());
+        assertTrue(Math.abs(seen - now) <= 2, "last use " + seen + " vs now " + now);
+    }
+
+    /**
+     * The crossover, exactly: a conversation of P = 2000 prompt tokens whose first 1800 are cached on a. Each loader
+     * request is a unique 1000-token prompt with 100 expected output tokens on a, so it adds w = 1000 + 2 × 100 = 1200
+     * work. a costs (2000 − 1800) + k·w, an idle host 2000: a keeps the conversation while 200 + 1200k < 2000, i.e.
+     * for k ≤ 1, and loses it from k = 2 on (3400 > 2000).
+     */
+    @Test
+    void theLoadTermMovesARequestOffItsCacheHolderAtTheComputedCrossover() {
+        CacheAwareSelection.Demand conversation = demand("conv", 50, 1800, 2000);
+        int crossover = -1;
+        for (int k = 0; k <= 3; k++) {
+            redis.call("FLUSHALL");
+            // The first turn went to a and has ended: a holds the 1800-token prefix and no work.
+            String firstTurn = lease();
+            run(demand("conv", 50, 1800), Collections.singletonList("a:1"), PLAIN, 0, firstTurn);
+            release(firstTurn);
+            for (int i = 0; i < k; i++) {
+                CacheAwareSelection loader = run(demand("loader" + i, 100, 1000), Collections.singletonList("a:1"));
+                assertEquals(1200, loader.work());
+            }
+            assertEquals(1200L * k, loadOf("a:1"));
+            CacheAwareSelection turn = run(conversation, ABC);
+            if (k <= 1) {
+                assertEquals("a:1", turn.host(), "k=" + k);
+                assertEquals(1, turn.depth());
+                assertEquals(1800, turn.matchedTokens());
+                assertEquals(200 + 1200L * k, turn.cost());
+            } else {
+                assertNotEquals("a:1", turn.host(), "k=" + k);
+                assertEquals(0, turn.depth());
+                assertEquals(2000, turn.cost());
+                if (crossover < 0) {
+                    crossover = k;
+                }
+            }
+        }
+        assertEquals(2, crossover);
+    }
+
+    @Test
+    void atExactlyEqualCostTheRandomArgumentDecides() {
+        // a: 200 uncached + 1800 load = 2000 = b's and c's cost for the whole prompt.
+        Set<String> winners = new HashSet<>();
+        for (int random = 0; random < 3; random++) {
+            redis.call("FLUSHALL");
+            hold("conv-1", "a:1", now());
+            load("a:1", 1800);
+            winners.add(run(demand("conv", 0, 1800, 2000), ABC, PLAIN, random, lease()).host());
+        }
+        assertEquals(new HashSet<>(ABC), winners);
+    }
+
+    @Test
+    void tiesAreBrokenUniformly() {
+        Map<String, Integer> wins = new HashMap<>();
+        Rng rng = new Rng(7);
+        for (int i = 0; i < 3000; i++) {
+            redis.call("DEL", KEYS.load(), KEYS.inflight());
+            String host = run(demand("x" + i, 0), ABC, PLAIN, rng.nextInt(InflightSelection.randomBound()),
+                    lease()).host();
+            wins.merge(host, 1, Integer::sum);
+        }
+        for (String host : ABC) {
+            int n = wins.getOrDefault(host, 0);
+            assertTrue(n > 850 && n < 1150, host + " won " + n + " of 3000: " + wins);
+        }
+    }
+
+    @Test
+    void withoutBlocksTheHostWithTheLeastWorkWinsNotTheFewestRequests() {
+        // a: one long request (9000 work); b: three short ones (3 × 300); c: two medium (2 × 2000).
+        load("a:1", 9000);
+        load("b:1", 900);
+        load("c:1", 4000);
+        redis.call("HSET", KEYS.inflight(), "a:1", "1", "b:1", "3", "c:1", "2");
+        CacheAwareSelection selection = run(new CacheAwareSelection.Demand(NONE, Collections.emptyList(), 0, 256),
+                ABC);
+        assertEquals("b:1", selection.host());
+        assertEquals(4, selection.count());
+        assertEquals(0, selection.depth());
+        assertEquals(900, selection.cost());
+        assertEquals(512, selection.work());
+        assertEquals(1412, loadOf("b:1"));
+    }
+
+    @Test
+    void releaseGivesBackExactlyTheCountAndTheWorkOfItsLease() {
+        List<String> onlyA = Collections.singletonList("a:1");
+        String first = lease();
+        String second = lease();
+        CacheAwareSelection s1 = run(demand("one", 100, 700), onlyA, PLAIN, 0, first);
+        CacheAwareSelection s2 = run(demand("two", 30, 5000), onlyA, PLAIN, 0, second);
+        assertEquals(900, s1.work());
+        assertEquals(5060, s2.work());
+        assertEquals(5960, loadOf("a:1"));
+        assertEquals(2, countOf("a:1"));
+
+        assertEquals(5060, release(first));
+        assertEquals(5060, loadOf("a:1"));
+        assertEquals(1, countOf("a:1"));
+        assertEquals(-1, release(first), "a second release changes nothing");
+        assertEquals(5060, loadOf("a:1"));
+
+        assertEquals(0, release(second));
+        assertEquals(0, redis.call("HLEN", KEYS.load()).asLong());
+        assertEquals(0, redis.call("HLEN", KEYS.inflight()).asLong());
+        assertEquals(0, redis.call("ZCARD", KEYS.cacheAwareLeases()).asLong());
+        assertEquals(0, redis.call("HLEN", KEYS.cacheAwareLeaseInfo()).asLong());
+    }
+
+    @Test
+    void anExpiredLeaseIsHealedByTheNextCallSubtractingExactlyItsWork() {
+        List<String> onlyA = Collections.singletonList("a:1");
+        String crashed = lease();
+        String alive = lease();
+        run(demand("crashed", 100, 1000), onlyA, PLAIN, 0, crashed);
+        run(demand("alive", 10, 300), onlyA, PLAIN, 0, alive);
+        assertEquals(1200 + 320, loadOf("a:1"));
+        redis.call("ZADD", KEYS.cacheAwareLeases(), Long.toString(now() - 5), crashed);
+
+        CacheAwareSelection next = run(demand("next", 0, 40), onlyA);
+
+        assertEquals(320, next.cost() - 40, "the healed 1200 no longer counts");
+        assertEquals(320 + 40, loadOf("a:1"));
+        assertEquals(2, countOf("a:1"));
+        assertEquals(-1, release(crashed), "the crashed gateway's late release changes nothing");
+        assertEquals(360, loadOf("a:1"));
+        assertEquals(40, release(alive));
+    }
+
+    @Test
+    void aRepeatedLeaseIdIsCountedOnce() {
+        String id = lease();
+        run(demand("r", 10, 100), ABC, PLAIN, 0, id);
+        run(demand("r", 10, 100), ABC, PLAIN, 0, id);
+        assertEquals(1, countOf("a:1") + countOf("b:1") + countOf("c:1"));
+        long total = loadOf("a:1") + loadOf("b:1") + loadOf("c:1");
+        assertEquals(120, total);
+        release(id);
+        assertEquals(0, redis.call("HLEN", KEYS.load()).asLong());
+    }
+
+    @Test
+    void holdersNotSeenForTheKeyTtlArePruned() {
+        long now = now();
+        hold("conv-1", "a:1", now - BLOCK_TTL - 10);
+        hold("conv-1", "b:1", now - 60);
+        CacheAwareSelection selection = run(demand("conv", 0, 1000, 1100), ABC);
+        assertEquals("b:1", selection.host(), "the stale holder a earns nothing");
+        assertEquals(1, selection.depth());
+        assertFalse(holdersOf("conv-1").contains("a:1"));
+    }
+
+    @Test
+    void aBlockKeepsAtMostMaxHoldersDroppingTheLeastRecentlySeen() {
+        long now = now();
+        List<String> hosts = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            hosts.add("h" + i + ":1");
+            hold("conv-1", "h" + i + ":1", now - 100 + i);
+        }
+        hosts.add("new:1");
+        // Every old holder is busy: the new host wins and becomes a holder.
+        for (int i = 0; i < 10; i++) {
+            load("h" + i + ":1", 100_000);
+        }
+        CacheAwareSelection selection = run(demand("conv", 0, 100), hosts);
+        assertEquals("new:1", selection.host());
+        Set<String> kept = holdersOf("conv-1");
+        assertEquals(8, kept.size(), kept.toString());
+        assertTrue(kept.contains("new:1"));
+        for (int i = 0; i < 3; i++) {
+            assertFalse(kept.contains("h" + i + ":1"), "the oldest go first: " + kept);
+        }
+    }
+
+    @Test
+    void theHostWithTheLeastCostBelowTheCapWinsAndAFullClusterIsRejected() {
+        CacheAwareSelection.Settings capped = settings(2, 1.0, 2.0, 8);
+        hold("conv-1", "a:1", now());
+        redis.call("HSET", KEYS.inflight(), "a:1", "2", "b:1", "1", "c:1", "2");
+        load("b:1", 50_000);
+        CacheAwareSelection selection = run(demand("conv", 0, 1000), ABC, capped, 0, lease());
+        assertEquals("b:1", selection.host(), "a and c are at the cap, whatever their cost");
+        assertEquals(2, selection.count());
+
+        String id = lease();
+        CacheAwareSelection full = run(demand("conv", 0, 1000), ABC, capped, 0, id);
+        assertTrue(full.full());
+        assertEquals(2, full.count());
+        assertTrue(redis.call("ZSCORE", KEYS.cacheAwareLeases(), id).isNull(), "no lease for a rejected request");
+        assertEquals(50_000 + 1000, loadOf("b:1"));
+    }
+
+    @Test
+    void everyKeyTheScriptWritesHasATtl() {
+        run(demand("conv", 10, 100, 200), ABC, settings(0, 1.0, 2.0, 8), 0, lease());
+        assertTtlBetween(KEYS.inflight(), 3500, 3600);
+        assertTtlBetween(KEYS.load(), 3500, 3600);
+        assertTtlBetween(KEYS.cacheAwareLeases(), 3500, 3600);
+        assertTtlBetween(KEYS.cacheAwareLeaseInfo(), 3500, 3600);
+        assertTtlBetween(KEYS.cacheAwareCleaned(), 3500, 3600);
+        assertTtlBetween(KEYS.holders("conv-1"), 1700, BLOCK_TTL);
+        assertTtlBetween(KEYS.holders("conv-2"), 1700, BLOCK_TTL);
+        for (RespValue key : redis.call("KEYS", "*").elements()) {
+            assertTrue(redis.call("TTL", key.asString()).asLong() > 0, key.asString() + " has no TTL");
+        }
+    }
+
+    @Test
+    void everyKeyOfACallSharesOneHashSlot() {
+        RedisCommand call = CacheAwareSelection.command(KEYS, demand("conv", 1, 10, 20, 30), ABC, NONE, PLAIN, 0,
+                lease());
+        List<String> keys = new ArrayList<>(call.keys());
+        keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
+        assertEquals(8, call.keys().size());
+        for (String key : keys) {
+            int open = key.indexOf('{');
+            assertEquals(KEYS.hashTag(), key.substring(open, key.indexOf('}', open) + 1), key);
+        }
+    }
+
+    @Test
+    void theCleanupDropsHostsThatLeftTheCluster() {
+        load("gone:1", 700);
+        redis.call("HSET", KEYS.inflight(), "gone:1", "3", "down:1", "1");
+        load("down:1", 10);
+        RespValue reply = redis.run(command(demand("x", 0, 10), Arrays.asList("a:1"),
+                Collections.singletonList("down:1"), PLAIN, 0, lease()));
+        assertNotNull(CacheAwareSelection.parse(reply));
+        assertTrue(redis.call("HGET", KEYS.load(), "gone:1").isNull());
+        assertTrue(redis.call("HGET", KEYS.inflight(), "gone:1").isNull());
+        assertEquals(10, loadOf("down:1"), "an unhealthy host keeps its work");
+    }
+
+    @Test
+    void theProductionScriptsAreTheResourceFiles() {
+        assertEquals(SCRIPT.sha1(), CacheAwareScripts.CACHE_AWARE.sha1());
+        assertEquals(RELEASE.sha1(), CacheAwareScripts.CACHE_AWARE_RELEASE.sha1());
+    }
+
+    private void assertTtlBetween(String key, long low, long high) {
+        long ttl = redis.call("TTL", key).asLong();
+        assertTrue(ttl >= low && ttl <= high, key + " TTL " + ttl);
+    }
+}
