@@ -39,11 +39,8 @@
 -- request, depth = matched blocks on the host; or {"full", host, count} when every healthy host already has
 -- maxRequestCount in flight (host = the least counted one; nothing was counted, no lease written).
 
-if redis.replicate_commands then
-    redis.replicate_commands()
-end
-
-local HEAL_LIMIT = 100
+--#include "../inflight/_selection.lua"
+--#include "_work_lease.lua"
 
 local inflight = KEYS[1]
 local load = KEYS[2]
@@ -77,46 +74,16 @@ local function round(x)
     return math.floor(x + 0.5)
 end
 
--- Garbage or negative values (e.g. a leak) must neither attract nor repel traffic.
-local function non_negative(value)
-    local n = tonumber(value)
-    if n == nil or n < 0 then
-        return 0
-    end
-    return n
-end
-
--- Subtracts amount from a HASH field, never below zero; a field reaching zero is removed.
-local function subtract(key, host, amount)
-    local n = tonumber(redis.call('HGET', key, host))
-    if n == nil then
-        return
-    end
-    if n - amount <= 0 then
-        redis.call('HDEL', key, host)
-    else
-        redis.call('HINCRBY', key, host, -amount)
-    end
-end
-
 local now = tonumber(redis.call('TIME')[1])
 
--- Heal first: leases nobody released (crashed gateway, lost release) give back their count and their work.
-local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', '(' .. now, 'LIMIT', 0, HEAL_LIMIT)
-if #expired > 0 then
-    local infos = redis.call('HMGET', lease_info, unpack(expired))
-    for i = 1, #expired do
-        if infos[i] then
-            local work, host = string.match(infos[i], '^(%d+) (.*)$')
-            if host then
-                subtract(inflight, host, 1)
-                subtract(load, host, tonumber(work))
-            end
-        end
+-- Leases nobody released (crashed gateway, lost release) give back their count and their work.
+heal_expired(leases, lease_info, now, function(info)
+    local work, host = parse_work_lease(info)
+    if host then
+        subtract(inflight, host, 1)
+        subtract(load, host, work)
     end
-    redis.call('ZREM', leases, unpack(expired))
-    redis.call('HDEL', lease_info, unpack(expired))
-end
+end)
 
 local healthy = {}
 local hosts = {}
@@ -158,41 +125,31 @@ local function matched_tokens(depth)
     return math.min(non_negative(ARGV[first_tokens + depth - 1]), prompt)
 end
 
--- Cost per host; HMGET in chunks (unpack() of thousands of arguments would overflow the Lua C stack).
+-- Cost per host.
 local best_cost = nil
 local ties = {}
 local least_count = nil
 local least_counted = {}
 local count_of = {}
-local chunk = 500
-for from = 1, #hosts, chunk do
-    local to = math.min(from + chunk - 1, #hosts)
-    local part = {}
-    for i = from, to do
-        part[#part + 1] = hosts[i]
+hmget_in_chunks(hosts, 1, #hosts, { inflight, load }, function(host, count, host_load)
+    local c = non_negative(count)
+    count_of[host] = c
+    if least_count == nil or c < least_count then
+        least_count = c
+        least_counted = { host }
+    elseif c == least_count then
+        least_counted[#least_counted + 1] = host
     end
-    local counts = redis.call('HMGET', inflight, unpack(part))
-    local loads = redis.call('HMGET', load, unpack(part))
-    for i, host in ipairs(part) do
-        local c = non_negative(counts[i])
-        count_of[host] = c
-        if least_count == nil or c < least_count then
-            least_count = c
-            least_counted = { host }
-        elseif c == least_count then
-            least_counted[#least_counted + 1] = host
-        end
-        if cap <= 0 or c < cap then
-            local cost = round(prefill_weight * (prompt - matched_tokens(depth_of[host]))) + non_negative(loads[i])
-            if best_cost == nil or cost < best_cost then
-                best_cost = cost
-                ties = { host }
-            elseif cost == best_cost then
-                ties[#ties + 1] = host
-            end
+    if cap <= 0 or c < cap then
+        local cost = round(prefill_weight * (prompt - matched_tokens(depth_of[host]))) + non_negative(host_load)
+        if best_cost == nil or cost < best_cost then
+            best_cost = cost
+            ties = { host }
+        elseif cost == best_cost then
+            ties[#ties + 1] = host
         end
     end
-end
+end)
 
 if best_cost == nil then
     return { 'full', least_counted[(rand % #least_counted) + 1], least_count }
@@ -215,8 +172,7 @@ else
     -- Set rather than HINCRBY: a corrupt or negative stored value restarts from zero.
     redis.call('HSET', inflight, target, count)
     redis.call('HSET', load, target, non_negative(redis.call('HGET', load, target)) + work)
-    redis.call('ZADD', leases, now + lease_ttl, lease_id)
-    redis.call('HSET', lease_info, lease_id, work .. ' ' .. target)
+    hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, target))
     redis.call('EXPIRE', inflight, state_ttl)
     redis.call('EXPIRE', load, state_ttl)
     redis.call('EXPIRE', leases, state_ttl)
@@ -253,24 +209,6 @@ for d = 1, levels do
 end
 
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.
-local due = true
-if clean_interval > 0 then
-    due = redis.call('SET', marker, '1', 'EX', clean_interval, 'NX')
-end
-if due then
-    local known = {}
-    for i = first_host, #ARGV do
-        known[ARGV[i]] = true
-    end
-    for _, key in ipairs({ inflight, load }) do
-        local fields = redis.call('HGETALL', key)
-        for i = 1, #fields, 2 do
-            local n = tonumber(fields[i + 1])
-            if not known[fields[i]] or n == nil or n <= 0 then
-                redis.call('HDEL', key, fields[i])
-            end
-        end
-    end
-end
+clean_up(marker, clean_interval, { inflight, load }, first_host)
 
 return { 'ok', target, count, depth, matched, best_cost, work }

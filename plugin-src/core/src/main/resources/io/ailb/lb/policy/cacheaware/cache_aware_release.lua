@@ -11,29 +11,16 @@
 --
 -- Returns the host's remaining work units, or -1 when the lease was not held (nothing was given back).
 
-local info = redis.call('HGET', KEYS[4], ARGV[1])
-local taken = redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('HDEL', KEYS[4], ARGV[1])
-if taken == 0 or not info then
+--#include "../inflight/_release.lua"
+--#include "_work_lease.lua"
+
+local info = take_lease(KEYS[3], KEYS[4], ARGV[1])
+if not info then
     return -1
 end
-local work, host = string.match(info, '^(%d+) (.*)$')
+local work, host = parse_work_lease(info)
 if not host then
     return -1
 end
-work = tonumber(work)
-
-local function subtract(key, amount)
-    local n = tonumber(redis.call('HGET', key, host))
-    if n == nil then
-        return 0
-    end
-    if n - amount <= 0 then
-        redis.call('HDEL', key, host)
-        return 0
-    end
-    return redis.call('HINCRBY', key, host, -amount)
-end
-
-subtract(KEYS[1], 1)
-return subtract(KEYS[2], work)
+subtract(KEYS[1], host, 1)
+return subtract(KEYS[2], host, work)

@@ -11,19 +11,10 @@
 --
 -- Returns the host's remaining count, or -1 when the lease was not held (nothing was decremented).
 
-local host = redis.call('HGET', KEYS[3], ARGV[1])
-local taken = redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('HDEL', KEYS[3], ARGV[1])
-if taken == 0 or not host then
+--#include "_release.lua"
+
+local host = take_lease(KEYS[2], KEYS[3], ARGV[1])
+if not host then
     return -1
 end
-
-local n = tonumber(redis.call('HGET', KEYS[1], host))
-if n == nil or n <= 0 then
-    return 0
-end
-if n <= 1 then
-    redis.call('HDEL', KEYS[1], host)
-    return 0
-end
-return redis.call('HINCRBY', KEYS[1], host, -1)
+return subtract(KEYS[1], host, 1, true)

@@ -3,9 +3,7 @@
 -- Every key is in KEYS and shares one {hash tag}, so the script touches a single Redis Cluster slot.
 --
 -- Every increment is recorded as a lease (id chosen by the gateway, expiry from the Redis clock), and release.lua
--- gives a count back only by taking its lease. So a release is idempotent and may be sent whenever the outcome of
--- this call is unknown (timeout, reset), and a lease nobody releases (the gateway crashed, or the release was lost)
--- expires: the next calls give its count back ("healing", at most HEAL_LIMIT leases per call).
+-- gives a count back only by taking its lease; see _selection.lua for leases and healing.
 --
 -- KEYS[1]      in-flight HASH: host -> count (a missing field counts as 0)
 -- KEYS[2]      cleanup marker: exists while the last cleanup is younger than the clean interval
@@ -26,12 +24,7 @@
 -- or {"full", host, count} when even the least loaded host already has maxRequestCount in flight (nothing was
 -- counted and no lease written; expired leases may have been healed).
 
--- TIME is non-deterministic: Redis < 5 accepts writes after it only with effects replication (default since 5).
-if redis.replicate_commands then
-    redis.replicate_commands()
-end
-
-local HEAL_LIMIT = 100
+--#include "_selection.lua"
 
 local inflight = KEYS[1]
 local marker = KEYS[2]
@@ -55,42 +48,11 @@ for i = first_host, last_healthy do
     healthy[ARGV[i]] = true
 end
 
--- Garbage or negative counts (e.g. an old plugin's leak) must not attract all traffic.
-local function count_of(value)
-    local n = tonumber(value)
-    if n == nil or n < 0 then
-        return 0
-    end
-    return n
-end
-
--- Same rule as release.lua: decrement only a positive count; a count reaching zero is removed.
-local function give_back(host)
-    local n = tonumber(redis.call('HGET', inflight, host))
-    if n == nil or n <= 0 then
-        return
-    end
-    if n <= 1 then
-        redis.call('HDEL', inflight, host)
-    else
-        redis.call('HINCRBY', inflight, host, -1)
-    end
-end
-
--- Heal first, so that counts leaked by crashed gateways or lost releases neither attract 429s nor repel traffic.
--- Whole seconds, and a lease expires strictly after its score: it lives at least lease_ttl seconds, at most one more.
 local now = tonumber(redis.call('TIME')[1])
-local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', '(' .. now, 'LIMIT', 0, HEAL_LIMIT)
-if #expired > 0 then
-    local holders = redis.call('HMGET', lease_hosts, unpack(expired))
-    for i = 1, #expired do
-        if holders[i] then
-            give_back(holders[i])
-        end
-    end
-    redis.call('ZREM', leases, unpack(expired))
-    redis.call('HDEL', lease_hosts, unpack(expired))
-end
+-- Same rule as release.lua: decrement only a positive count; a count reaching zero is removed.
+heal_expired(leases, lease_hosts, now, function(host)
+    subtract(inflight, host, 1, true)
+end)
 
 -- Longest stored prefix whose holder is still healthy; the first missing or unhealthy-held level ends the walk.
 local target = nil
@@ -105,7 +67,7 @@ for d = 1, levels do
 end
 
 -- A full cache holder loses its affinity: the least loaded host serves and takes over the whole path.
-if target and cap > 0 and count_of(redis.call('HGET', inflight, target)) >= cap then
+if target and cap > 0 and non_negative(redis.call('HGET', inflight, target)) >= cap then
     target = nil
     depth = 0
 end
@@ -113,25 +75,15 @@ end
 if not target then
     local best = nil
     local ties = {}
-    -- HMGET in chunks: unpack() of thousands of arguments would overflow the Lua C stack.
-    local chunk = 500
-    for from = first_host, last_healthy, chunk do
-        local to = math.min(from + chunk - 1, last_healthy)
-        local hosts = {}
-        for i = from, to do
-            hosts[#hosts + 1] = ARGV[i]
+    hmget_in_chunks(ARGV, first_host, last_healthy, { inflight }, function(host, value)
+        local c = non_negative(value)
+        if best == nil or c < best then
+            best = c
+            ties = { host }
+        elseif c == best then
+            ties[#ties + 1] = host
         end
-        local values = redis.call('HMGET', inflight, unpack(hosts))
-        for i, host in ipairs(hosts) do
-            local c = count_of(values[i])
-            if best == nil or c < best then
-                best = c
-                ties = { host }
-            elseif c == best then
-                ties[#ties + 1] = host
-            end
-        end
-    end
+    end)
     local pick = ties[(rand % #ties) + 1]
     if cap > 0 and best >= cap then
         return { 'full', pick, best }
@@ -143,13 +95,12 @@ local count
 if redis.call('ZSCORE', leases, lease_id) then
     -- The lease id is already taken (a repeated call, or two gateways drawing the same id): one lease holds one
     -- count, so this request is routed but not counted again, and the lease's single release stays exact.
-    count = count_of(redis.call('HGET', inflight, target))
+    count = non_negative(redis.call('HGET', inflight, target))
 else
     -- Set rather than HINCRBY: a corrupt or negative stored count restarts from zero.
-    count = count_of(redis.call('HGET', inflight, target)) + 1
+    count = non_negative(redis.call('HGET', inflight, target)) + 1
     redis.call('HSET', inflight, target, count)
-    redis.call('ZADD', leases, now + lease_ttl, lease_id)
-    redis.call('HSET', lease_hosts, lease_id, target)
+    hold_lease(leases, lease_hosts, lease_id, now + lease_ttl, target)
     redis.call('EXPIRE', inflight, inflight_ttl)
     redis.call('EXPIRE', leases, inflight_ttl)
     redis.call('EXPIRE', lease_hosts, inflight_ttl)
@@ -163,22 +114,6 @@ for d = depth + 1, levels do
 end
 
 -- Drop fields of hosts that left the cluster and counts that fell to zero or below.
-local due = true
-if clean_interval > 0 then
-    due = redis.call('SET', marker, '1', 'EX', clean_interval, 'NX')
-end
-if due then
-    local known = {}
-    for i = first_host, #ARGV do
-        known[ARGV[i]] = true
-    end
-    local fields = redis.call('HGETALL', inflight)
-    for i = 1, #fields, 2 do
-        local n = tonumber(fields[i + 1])
-        if not known[fields[i]] or n == nil or n <= 0 then
-            redis.call('HDEL', inflight, fields[i])
-        end
-    end
-end
+clean_up(marker, clean_interval, { inflight }, first_host)
 
 return { 'ok', target, count, depth }

@@ -420,12 +420,6 @@ class CacheAwareScriptTest {
         assertEquals(10, loadOf("down:1"), "an unhealthy host keeps its work");
     }
 
-    @Test
-    void theProductionScriptsAreTheResourceFiles() {
-        assertEquals(SCRIPT.sha1(), CacheAwareScripts.CACHE_AWARE.sha1());
-        assertEquals(RELEASE.sha1(), CacheAwareScripts.CACHE_AWARE_RELEASE.sha1());
-    }
-
     private void assertTtlBetween(String key, long low, long high) {
         long ttl = redis.call("TTL", key).asLong();
         assertTrue(ttl >= low && ttl <= high, key + " TTL " + ttl);
