@@ -1,19 +1,18 @@
 package io.ailb.sim.bench;
 
 import io.ailb.emulator.UpstreamHost;
+import io.ailb.sim.router.PluginRouter;
 import java.util.List;
 
-/** One policy under test: its plugin configuration and the upstream hosts (with metrics in host info). */
+/** One policy under test: its plugin configuration (the simulator's) and the upstream hosts (metrics in host info). */
 enum PolicyCase {
-    LEAST_BUSY("least_busy", "{\"lb_policy\":\"least_busy\",\"lb_config\":{}}", false),
-    GLOBAL_LEAST_REQUEST("global_least_request", "{\"lb_policy\":\"global_least_request\",\"lb_config\":"
-            + "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}", true),
-    PREFIX_CACHE("prefix_cache", "{\"lb_policy\":\"prefix_cache\",\"lb_config\":"
-            + "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}", true);
+    LEAST_BUSY("least_busy"),
+    GLOBAL_LEAST_REQUEST("global_least_request"),
+    PREFIX_CACHE("prefix_cache");
 
     static final String ROUTE = "ai-route-chat.internal";
     static final String CLUSTER = "outbound|8000||llm.static";
-    static final String REDIS_CLUSTER = "outbound|6379||redis.static";
+    static final String REDIS_CLUSTER = PluginRouter.REDIS_CLUSTER;
     static final String AUTHORITY = "llm.example.com";
     static final String CONTENT_TYPE = "application/json";
 
@@ -32,10 +31,10 @@ enum PolicyCase {
     final String configJson;
     final boolean usesRedis;
 
-    PolicyCase(String policyName, String configJson, boolean usesRedis) {
+    PolicyCase(String policyName) {
         this.policyName = policyName;
-        this.configJson = configJson;
-        this.usesRedis = usesRedis;
+        this.configJson = PluginRouter.configFor(policyName);
+        this.usesRedis = PluginRouter.usesRedis(policyName);
     }
 
     static PolicyCase byName(String name) {

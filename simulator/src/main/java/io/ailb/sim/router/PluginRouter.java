@@ -1,5 +1,6 @@
 package io.ailb.sim.router;
 
+import io.ailb.codec.json.Json;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
@@ -9,6 +10,9 @@ import io.ailb.emulator.UpstreamHost;
 import io.ailb.emulator.VirtualClock;
 import io.ailb.emulator.Vm;
 import io.ailb.emulator.WasmPlugin;
+import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigView;
+import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.sim.model.BackendView;
 import io.ailb.sim.model.ClusterView;
 import io.ailb.sim.model.SimRequest;
@@ -69,13 +73,28 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         return t;
     });
 
-    /** The plugin configuration for a policy name, with the simulator's Redis when the policy needs one. */
+    /** The simulator's Redis ({@link #REDIS_CLUSTER}) as {@code lb_config} fields. */
+    private static final String REDIS_FIELDS = "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379";
+
+    /** The plugin configuration for a registered policy name, with the simulator's Redis when the policy needs one. */
     public static String configFor(String policy) {
-        return switch (policy) {
-            case "prefix_cache", "global_least_request", "cache_aware" -> "{\"lb_policy\":\"" + policy
-                    + "\",\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}";
-            default -> "{\"lb_policy\":\"" + policy + "\",\"lb_config\":{}}";
-        };
+        String lbConfig = usesRedis(policy) ? "{" + REDIS_FIELDS + "}" : "{}";
+        return "{\"lb_policy\":\"" + policy + "\",\"lb_config\":" + lbConfig + "}";
+    }
+
+    /**
+     * Whether a registered policy talks to Redis, as the policy itself reports it ({@code redisTargets()}) once built
+     * by the core's registry with the simulator's Redis; so a new policy needs no entry here. Fails, naming the
+     * reason, for a name that is not registered or a policy that needs more configuration than a Redis.
+     */
+    public static boolean usesRedis(String policy) {
+        try {
+            return !PolicyRegistry.create(policy, "lb_policy",
+                    ConfigView.of(Json.parse("{" + REDIS_FIELDS + "}"), "lb_config")).redisTargets().isEmpty();
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException("plugin:" + policy + " cannot run in the simulator: " + e.getMessage(),
+                    e);
+        }
     }
 
     private final class Slot {

@@ -1,8 +1,10 @@
 package io.ailb.sim.router;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.sim.backend.BackendConfig;
 import io.ailb.sim.engine.Simulation;
 import io.ailb.sim.report.RunResult;
@@ -55,6 +57,36 @@ class PluginRouterTest {
         assertTrue(stats.decisionMicros().mean() > 0);
         assertTrue(plugin.hitRate() >= 2 * roundRobin.hitRate(),
                 "prefix_cache " + plugin.hitRate() + " vs round robin " + roundRobin.hitRate());
+    }
+
+    /** The router table comes from the core's registry: a policy registered there runs here with no simulator edit. */
+    @Test
+    void everyRegisteredPolicyRunsThroughTheWasmFromItsNameAlone() {
+        for (String policy : PolicyRegistry.names()) {
+            Workload w = io.ailb.sim.engine.PartitionableWorkloadAccess.create(20, 5);
+            RunResult r = Simulation.run(w, Routers.resolve("plugin:" + policy, 5, env).get(),
+                    Simulation.Settings.of(3, BackendConfig.DEFAULT, 5));
+            RunResult.PluginStats stats = r.plugin();
+            assertEquals(20, r.completed(), policy);
+            assertEquals(0, stats.vmTraps(), policy + ": " + stats);
+            assertTrue(stats.overrides() >= 18, policy + " decided (almost) every request: " + stats);
+            assertEquals(PluginRouter.usesRedis(policy), stats.redisRoundTrips() > 0, policy + ": " + stats);
+        }
+    }
+
+    @Test
+    void anUnregisteredPolicyIsRefusedWhenTheRouterIsResolved() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Routers.resolve("plugin:round_robin", 1, env));
+        assertTrue(e.getMessage().startsWith("plugin:round_robin cannot run in the simulator: lb_policy: unknown"
+                + " policy \"round_robin\""), e.getMessage());
+    }
+
+    @Test
+    void onlyPoliciesThatReportARedisGetTheSimulatorsRedis() {
+        assertEquals("{\"lb_policy\":\"cache_aware\",\"lb_config\":{\"serviceFQDN\":\"redis.static\","
+                + "\"servicePort\":6379}}", PluginRouter.configFor("cache_aware"));
+        assertEquals("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}", PluginRouter.configFor("least_busy"));
     }
 
     @Test
