@@ -183,9 +183,8 @@ public final class RequestFlow {
             host.count(FlowMetrics.OVERRIDE_FAILED);
             attributes.put(ATTR_FALLBACK, "override_failed");
         }
-        String depth = attributes.get(Step.ATTR_PREFIX_LENGTH);
-        if (depth != null) {
-            host.record(FlowMetrics.PREFIX_MATCH_DEPTH, parseOrZero(depth));
+        if (step.prefixLength() != Step.NO_PREFIX_MATCH) {
+            host.record(FlowMetrics.PREFIX_MATCH_DEPTH, step.prefixLength());
         }
         host.decided(attributes);
     }
@@ -290,13 +289,5 @@ public final class RequestFlow {
             out = out.withAttribute(attribute.getKey(), attribute.getValue());
         }
         return out;
-    }
-
-    private static long parseOrZero(String digits) {
-        try {
-            return Long.parseLong(digits);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 }

@@ -24,10 +24,12 @@ public final class Step {
 
     /** The policy's configured name. */
     public static final String ATTR_POLICY = "lb_policy";
-    /** "true" when a cached prefix decided the host. */
+    /** "true" when a cached prefix decided the host; written by {@link #withPrefixMatch} only. */
     public static final String ATTR_CACHE_HIT = "cache_hit";
-    /** How many leading conversation blocks matched a stored prefix. */
+    /** How many leading conversation blocks matched a stored prefix; written by {@link #withPrefixMatch} only. */
     public static final String ATTR_PREFIX_LENGTH = "prefix_length";
+    /** {@link #prefixLength()} of a Step that reports no prefix match. */
+    public static final int NO_PREFIX_MATCH = -1;
     /** The chosen host's in-flight count after this request was added. */
     public static final String ATTR_INFLIGHT = "inflight_count";
 
@@ -40,10 +42,11 @@ public final class Step {
     private final RedisCommand command;
     private final Function<RespValue, Step> onReply;
     private final Map<String, String> attributes;
+    private final int prefixLength;
     private final List<RedisCall> releases;
 
     private Step(Kind kind, String host, FallbackReason reason, int status, String body, RedisTarget target,
-            RedisCommand command, Function<RespValue, Step> onReply, Map<String, String> attributes,
+            RedisCommand command, Function<RespValue, Step> onReply, Map<String, String> attributes, int prefixLength,
             List<RedisCall> releases) {
         this.kind = kind;
         this.host = host;
@@ -54,47 +57,68 @@ public final class Step {
         this.command = command;
         this.onReply = onReply;
         this.attributes = attributes;
+        this.prefixLength = prefixLength;
         this.releases = releases;
     }
 
     /** Override the upstream host to {@code host} ({@code ip:port}). */
     public static Step route(String host) {
         return new Step(Kind.ROUTE, Objects.requireNonNull(host, "host"), null, 0, null, null, null, null,
-                Collections.emptyMap(), Collections.emptyList());
+                Collections.emptyMap(), NO_PREFIX_MATCH, Collections.emptyList());
     }
 
     /** Leave the choice to the cluster's own load balancer. */
     public static Step fallback(FallbackReason reason) {
         return new Step(Kind.FALLBACK, null, Objects.requireNonNull(reason, "reason"), 0, null, null, null, null,
-                Collections.emptyMap(), Collections.emptyList());
+                Collections.emptyMap(), NO_PREFIX_MATCH, Collections.emptyList());
     }
 
     /** Answer locally with {@code status} and a plain-text {@code body}. */
     public static Step reject(int status, String body) {
         return new Step(Kind.REJECT, null, null, status, Objects.requireNonNull(body, "body"), null, null, null,
-                Collections.emptyMap(), Collections.emptyList());
+                Collections.emptyMap(), NO_PREFIX_MATCH, Collections.emptyList());
     }
 
     /** Send {@code command} to {@code target}; a successful (non-error) reply is passed to {@code onReply}. */
     public static Step redis(RedisTarget target, RedisCommand command, Function<RespValue, Step> onReply) {
         return new Step(Kind.REDIS, null, null, 0, null, Objects.requireNonNull(target, "target"),
                 Objects.requireNonNull(command, "command"), Objects.requireNonNull(onReply, "onReply"),
-                Collections.emptyMap(), Collections.emptyList());
+                Collections.emptyMap(), NO_PREFIX_MATCH, Collections.emptyList());
     }
 
-    /** A copy with one more decision attribute (insertion order kept; a repeated key is replaced). */
+    /**
+     * A copy with one more decision attribute (insertion order kept; a repeated key is replaced). The prefix match
+     * attributes are typed: {@link #withPrefixMatch} writes them.
+     */
     public Step withAttribute(String key, String value) {
+        if (ATTR_PREFIX_LENGTH.equals(key) || ATTR_CACHE_HIT.equals(key)) {
+            throw new IllegalArgumentException(key + " is written by withPrefixMatch");
+        }
+        return withText(key, value, prefixLength);
+    }
+
+    /**
+     * A copy reporting that {@code blocks} (≥ 0) leading conversation blocks matched a stored prefix on the chosen
+     * host (0: none): {@link #prefixLength()} for the match-depth metric, and the attributes {@code cache_hit} and
+     * {@code prefix_length} for the log.
+     */
+    public Step withPrefixMatch(int blocks) {
+        return withText(ATTR_CACHE_HIT, Boolean.toString(blocks > 0), prefixLength)
+                .withText(ATTR_PREFIX_LENGTH, Integer.toString(blocks), blocks);
+    }
+
+    private Step withText(String key, String value, int newPrefixLength) {
         Map<String, String> copy = new LinkedHashMap<>(attributes);
         copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         return new Step(kind, host, reason, status, body, target, command, onReply, Collections.unmodifiableMap(copy),
-                releases);
+                newPrefixLength, releases);
     }
 
     /** A copy that also carries a command to send once when the stream ends. */
     public Step withRelease(RedisTarget releaseTarget, RedisCommand releaseCommand) {
         List<RedisCall> copy = new ArrayList<>(releases);
         copy.add(new RedisCall(releaseTarget, releaseCommand));
-        return new Step(kind, host, reason, status, body, target, command, onReply, attributes,
+        return new Step(kind, host, reason, status, body, target, command, onReply, attributes, prefixLength,
                 Collections.unmodifiableList(copy));
     }
 
@@ -143,6 +167,11 @@ public final class Step {
     /** Decision attributes for logs and user attributes, in insertion order. */
     public Map<String, String> attributes() {
         return attributes;
+    }
+
+    /** Leading conversation blocks that matched a stored prefix ({@link #withPrefixMatch}), else NO_PREFIX_MATCH. */
+    public int prefixLength() {
+        return prefixLength;
     }
 
     /** Commands to send exactly once when the stream ends. */

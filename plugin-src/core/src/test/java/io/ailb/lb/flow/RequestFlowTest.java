@@ -24,9 +24,16 @@ class RequestFlowTest {
 
     private final ScriptedFlowHost host = new ScriptedFlowHost();
 
+    private static final String PREFIX_CACHE = "{\"lb_policy\":\"prefix_cache\","
+            + "\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}";
+
     private static RespValue chosen(String hostAddress, long count) {
+        return chosen(hostAddress, count, 0);
+    }
+
+    private static RespValue chosen(String hostAddress, long count, long depth) {
         return RespValue.array(RespValue.bulkString("ok"), RespValue.bulkString(hostAddress),
-                RespValue.integer(count), RespValue.integer(0));
+                RespValue.integer(count), RespValue.integer(depth));
     }
 
     private static RequestContext request(Endpoint... endpoints) {
@@ -69,6 +76,30 @@ class RequestFlowTest {
         assertEquals(1, host.resumes);
         assertEquals(B, host.decisions.get(0).get(RequestFlow.ATTR_SELECTED_HOST));
         assertEquals("global_least_request", host.decisions.get(0).get("lb_policy"));
+    }
+
+    @Test
+    void aPrefixMatchIsLoggedInItsPlaceAndSampledAsTheMatchDepth() throws Exception {
+        RequestFlow flow = flow(PREFIX_CACHE);
+        flow.start(twoHealthyHosts());
+        host.reply(chosen(A, 2, 3));
+
+        assertEquals(List.of("lb_policy", "inflight_count", "cache_hit", "prefix_length", "selected_host"),
+                List.copyOf(host.decisions.get(0).keySet()));
+        assertEquals("true", host.decisions.get(0).get("cache_hit"));
+        assertEquals("3", host.decisions.get(0).get("prefix_length"));
+        assertEquals(List.of(3L), host.samples.get(FlowMetrics.PREFIX_MATCH_DEPTH));
+    }
+
+    @Test
+    void aPolicyWithoutPrefixesSamplesNoMatchDepth() throws Exception {
+        RequestFlow flow = flow(GLR);
+        flow.start(twoHealthyHosts());
+        host.reply(chosen(A, 1));
+
+        assertEquals(List.of(A), host.overrides);
+        assertFalse(host.samples.containsKey(FlowMetrics.PREFIX_MATCH_DEPTH), host.samples.toString());
+        assertFalse(host.decisions.get(0).containsKey("prefix_length"));
     }
 
     @Test

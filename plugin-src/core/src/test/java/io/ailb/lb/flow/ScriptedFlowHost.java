@@ -19,6 +19,7 @@ final class ScriptedFlowHost implements FlowHost {
     final List<Map<String, String>> decisions = new ArrayList<>();
     final Map<String, Integer> counters = new LinkedHashMap<>();
     final List<String> warnings = new ArrayList<>();
+    final Map<String, List<Long>> samples = new LinkedHashMap<>();
     int resumes;
     int localReplyStatus;
     boolean acceptOverride = true;
@@ -93,6 +94,7 @@ final class ScriptedFlowHost implements FlowHost {
 
     @Override
     public void record(String metric, long value) {
+        samples.computeIfAbsent(metric, m -> new ArrayList<>()).add(value);
     }
 
     @Override

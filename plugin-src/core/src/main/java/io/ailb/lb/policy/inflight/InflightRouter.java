@@ -68,8 +68,7 @@ public final class InflightRouter {
         step = step.withAttribute(Step.ATTR_POLICY, policyName)
                 .withAttribute(Step.ATTR_INFLIGHT, Long.toString(selection.count()));
         if (reportCacheHit) {
-            step = step.withAttribute(Step.ATTR_CACHE_HIT, Boolean.toString(selection.depth() > 0))
-                    .withAttribute(Step.ATTR_PREFIX_LENGTH, Integer.toString(selection.depth()));
+            step = step.withPrefixMatch(selection.depth());
         }
         return step;
     }

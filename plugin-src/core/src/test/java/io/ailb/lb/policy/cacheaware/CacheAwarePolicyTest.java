@@ -142,6 +142,7 @@ class CacheAwarePolicyTest {
         assertEquals("cache_aware", step.attributes().get(Step.ATTR_POLICY));
         assertEquals("true", step.attributes().get(Step.ATTR_CACHE_HIT));
         assertEquals("2", step.attributes().get(Step.ATTR_PREFIX_LENGTH));
+        assertEquals(2, step.prefixLength());
         assertEquals("3", step.attributes().get(Step.ATTR_INFLIGHT));
         assertEquals("8", step.attributes().get(CacheAwarePolicy.ATTR_MATCHED_TOKENS));
         assertEquals("40", step.attributes().get(CacheAwarePolicy.ATTR_COST));
@@ -154,6 +155,7 @@ class CacheAwarePolicyTest {
         Step step = select(policy(""), chat(CONVERSATION)).onReply(ok("10.0.0.1:8000", 1, 0, 0, 8, 162));
         assertEquals("false", step.attributes().get(Step.ATTR_CACHE_HIT));
         assertEquals("0", step.attributes().get(Step.ATTR_PREFIX_LENGTH));
+        assertEquals(0, step.prefixLength());
     }
 
     @Test

@@ -151,5 +151,6 @@ class PolicyRoundTripTest {
         Step second = execute(policy, 2, turn2);
         assertEquals(first.host(), second.host());
         assertEquals("1", second.attributes().get(Step.ATTR_PREFIX_LENGTH));
+        assertEquals(1, second.prefixLength());
     }
 }

@@ -101,6 +101,7 @@ class PrefixCachePolicyTest {
                 .onReply(ok("10.0.0.1:8000", 1, 2));
         assertEquals("true", step.attributes().get(Step.ATTR_CACHE_HIT));
         assertEquals("2", step.attributes().get(Step.ATTR_PREFIX_LENGTH));
+        assertEquals(2, step.prefixLength());
     }
 
     @Test
@@ -109,6 +110,7 @@ class PrefixCachePolicyTest {
                 .onReply(ok("10.0.0.1:8000", 1, 0));
         assertEquals("false", step.attributes().get(Step.ATTR_CACHE_HIT));
         assertEquals("0", step.attributes().get(Step.ATTR_PREFIX_LENGTH));
+        assertEquals(0, step.prefixLength());
     }
 
     @Test
