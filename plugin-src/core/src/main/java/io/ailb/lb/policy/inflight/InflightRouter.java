@@ -52,7 +52,8 @@ public final class InflightRouter {
      * The Step a select.lua or cache_aware.lua reply leads to ({@code selection} null: the reply was malformed). A
      * Step that routes, or falls back on an unknown host, takes further attributes; the others are final.
      */
-    public static Step stepFor(String policyName, SelectionReply selection, Set<String> healthy, boolean reportCacheHit) {
+    public static Step stepFor(String policyName, SelectionReply selection, Set<String> healthy,
+            boolean reportCacheHit) {
         if (selection == null) {
             return Step.fallback(FallbackReason.REDIS_BAD_REPLY).withAttribute(Step.ATTR_POLICY, policyName);
         }
