@@ -1,6 +1,7 @@
 package io.ailb.lb.policy;
 
 import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
@@ -17,6 +18,8 @@ import java.util.List;
  */
 public final class PrefixCachePolicy implements LoadBalancingPolicy {
     static final String NAME = "prefix_cache";
+    /** The lb_config fields this policy reads. */
+    static final List<ConfigField> FIELDS = RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS;
 
     private final InflightRouter router;
 
