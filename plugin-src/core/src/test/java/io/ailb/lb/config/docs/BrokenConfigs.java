@@ -37,10 +37,11 @@ final class BrokenConfigs {
             return upper ? field.maximum() : field.minimum();
         }
 
-        /** The nearest whole value past the bound. */
+        /** One past the bound (bound ± 1), as an integer when it is whole. */
         Number pastIt() {
             BigDecimal past = new BigDecimal(ConfigCatalog.number(limit())).add(BigDecimal.valueOf(upper ? 1 : -1));
-            return past.stripTrailingZeros().scale() <= 0 ? (Number) past.longValueExact() : (Number) past.doubleValue();
+            boolean whole = past.stripTrailingZeros().scale() <= 0;
+            return whole ? (Number) past.longValueExact() : (Number) past.doubleValue();
         }
 
         String describe() {
