@@ -9,6 +9,8 @@ import io.ailb.emulator.UpstreamHost;
 import io.ailb.emulator.VirtualClock;
 import io.ailb.emulator.Vm;
 import io.ailb.emulator.WasmPlugin;
+import io.ailb.lb.policy.PolicyRegistry;
+import io.ailb.lb.redis.RedisTarget;
 import io.ailb.sim.model.BackendView;
 import io.ailb.sim.model.ClusterView;
 import io.ailb.sim.model.SimRequest;
@@ -69,13 +71,12 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         return t;
     });
 
-    /** The plugin configuration for a policy name, with the simulator's Redis when the policy needs one. */
+    /** The plugin configuration for a policy name, with the simulator's Redis when the policy reads one. */
     public static String configFor(String policy) {
-        return switch (policy) {
-            case "prefix_cache", "global_least_request", "cache_aware" -> "{\"lb_policy\":\"" + policy
-                    + "\",\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}";
-            default -> "{\"lb_policy\":\"" + policy + "\",\"lb_config\":{}}";
-        };
+        boolean redis = PolicyRegistry.isKnown(policy)
+                && PolicyRegistry.fields(policy).contains(RedisTarget.SERVICE_FQDN);
+        String lbConfig = redis ? "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}" : "{}";
+        return "{\"lb_policy\":\"" + policy + "\",\"lb_config\":" + lbConfig + "}";
     }
 
     private final class Slot {

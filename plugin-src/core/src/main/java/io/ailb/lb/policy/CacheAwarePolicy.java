@@ -46,7 +46,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     static final IntField DEFAULT_OUTPUT_TOKENS = IntField.optional("defaultOutputTokens", 256, 0,
             MAX_OUTPUT_TOKENS, "", "expected output of a request without max_tokens or max_completion_tokens");
     /** The lb_config fields this policy reads. */
-    static final List<ConfigField> FIELDS = ConfigField.join(RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS,
+    public static final List<ConfigField> FIELDS = ConfigField.join(RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS,
             PREFILL_WEIGHT, DECODE_WEIGHT, DEFAULT_OUTPUT_TOKENS, RedisPolicyConfig.ENABLE_DETAIL_LOG);
     /** Holders one block key keeps; the least recently seen go first. */
     static final int MAX_HOLDERS = 8;

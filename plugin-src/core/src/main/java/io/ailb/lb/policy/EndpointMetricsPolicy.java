@@ -49,8 +49,8 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
     static final IntField UNHEALTHY_THRESHOLD = IntField.optional("unhealthyThreshold", 3, 1, 1000, "",
             "failed scrapes in a row before an instance is skipped");
     /** The lb_config fields this policy reads. */
-    static final List<ConfigField> FIELDS = ConfigField.list(METRIC_POLICY, TARGET_METRIC, RATE_LIMIT, METRICS_PATH,
-            METRICS_REFRESH_INTERVAL, UNHEALTHY_THRESHOLD);
+    public static final List<ConfigField> FIELDS = ConfigField.list(METRIC_POLICY, TARGET_METRIC, RATE_LIMIT,
+            METRICS_PATH, METRICS_REFRESH_INTERVAL, UNHEALTHY_THRESHOLD);
 
     private enum Mode { DEFAULT, LEAST, MOST }
 

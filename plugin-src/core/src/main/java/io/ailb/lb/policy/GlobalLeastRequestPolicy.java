@@ -16,7 +16,7 @@ import java.util.List;
 public final class GlobalLeastRequestPolicy implements LoadBalancingPolicy {
     static final String NAME = "global_least_request";
     /** The lb_config fields this policy reads. */
-    static final List<ConfigField> FIELDS =
+    public static final List<ConfigField> FIELDS =
             ConfigField.join(RedisPolicyConfig.FIELDS_WITHOUT_PREFIX_KEYS, RedisPolicyConfig.ENABLE_DETAIL_LOG);
 
     private final InflightRouter router;

@@ -19,7 +19,7 @@ import java.util.List;
 public final class PrefixCachePolicy implements LoadBalancingPolicy {
     static final String NAME = "prefix_cache";
     /** The lb_config fields this policy reads. */
-    static final List<ConfigField> FIELDS = RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS;
+    public static final List<ConfigField> FIELDS = RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS;
 
     private final InflightRouter router;
 
