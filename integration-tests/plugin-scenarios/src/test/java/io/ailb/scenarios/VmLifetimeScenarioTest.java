@@ -8,12 +8,15 @@ import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.UpstreamHost;
 import io.ailb.emulator.Vm;
 import io.ailb.emulator.bindings.LogLevel;
+import io.ailb.lb.policy.PolicyRegistry;
+import io.ailb.lb.redis.RedisTarget;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * One VM serves thousands of requests, as an Envoy worker does: the guest heap stays healthy (TeaVM's GC runs many
@@ -43,8 +46,14 @@ class VmLifetimeScenarioTest {
         assertEquals(memoryAfterWarmUp, vm.memoryBytes(), "the heap grew after warm-up: a leak");
     }
 
+    /** Every registered policy that reads a Redis service. */
+    static Stream<String> redisPolicies() {
+        return PolicyRegistry.names().stream()
+                .filter(name -> PolicyRegistry.fields(name).contains(RedisTarget.SERVICE_FQDN));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"global_least_request", "prefix_cache", "cache_aware"})
+    @MethodSource("redisPolicies")
     void oneVmServesThousandsOfRedisPolicyRequestsAndReleasesThemAll(String policy) {
         Vm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{"
                 + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}").build().startVm();

@@ -12,6 +12,9 @@ import java.util.Set;
  * One JSON object of the plugin config with its path, read with Go-plugin-compatible leniency (numbers may be given as
  * numeric strings, booleans as "true"/"false", like gjson) but with strict range and type errors. A JSON {@code null}
  * counts as absent: YAML {@code key:} with no value becomes null.
+ *
+ * <p>The typed reads are package-private: code outside this package reads a field through its {@link ConfigField}
+ * descriptor, so what is checked is what the docs generated from the descriptors say.
  */
 public final class ConfigView {
     /** Offending values longer than this are cut in messages. */
@@ -76,7 +79,7 @@ public final class ConfigView {
         return object;
     }
 
-    public String string(String field, String defaultValue) throws ConfigException {
+    String string(String field, String defaultValue) throws ConfigException {
         JsonValue value = present(field);
         if (value == null) {
             return defaultValue;
@@ -88,7 +91,7 @@ public final class ConfigView {
     }
 
     /** A string that must be present and non-empty. */
-    public String requiredString(String field) throws ConfigException {
+    String requiredString(String field) throws ConfigException {
         String value = string(field, null);
         if (value == null || value.isEmpty()) {
             throw new ConfigException(fieldPath(field), "is required");
@@ -97,7 +100,7 @@ public final class ConfigView {
     }
 
     /** An integer from an integral JSON number or a numeric string, within [min, max]. */
-    public int integer(String field, int defaultValue, int min, int max) throws ConfigException {
+    int integer(String field, int defaultValue, int min, int max) throws ConfigException {
         JsonValue value = present(field);
         if (value == null) {
             return defaultValue;
@@ -105,7 +108,7 @@ public final class ConfigView {
         return toInteger(field, value, min, max);
     }
 
-    public int requiredInteger(String field, int min, int max) throws ConfigException {
+    int requiredInteger(String field, int min, int max) throws ConfigException {
         JsonValue value = present(field);
         if (value == null) {
             throw new ConfigException(fieldPath(field), "is required");
@@ -114,7 +117,7 @@ public final class ConfigView {
     }
 
     /** A finite number from a JSON number or a numeric string, within [min, max]. */
-    public double number(String field, double defaultValue, double min, double max) throws ConfigException {
+    double number(String field, double defaultValue, double min, double max) throws ConfigException {
         JsonValue value = present(field);
         if (value == null) {
             return defaultValue;
@@ -130,7 +133,7 @@ public final class ConfigView {
     }
 
     /** {@code true}/{@code false}, or the strings "true"/"false". */
-    public boolean bool(String field, boolean defaultValue) throws ConfigException {
+    boolean bool(String field, boolean defaultValue) throws ConfigException {
         JsonValue value = present(field);
         if (value == null) {
             return defaultValue;
@@ -144,8 +147,21 @@ public final class ConfigView {
         throw new ConfigException(fieldPath(field), render(value), "must be true or false");
     }
 
+    /** One of {@code values}; absent or "" → the default. */
+    String oneOf(String field, String defaultValue, List<String> values) throws ConfigException {
+        String value = string(field, "");
+        if (value.isEmpty()) {
+            return defaultValue;
+        }
+        if (values.contains(value)) {
+            return value;
+        }
+        throw new ConfigException(fieldPath(field), render(present(field)),
+                values.size() == 1 ? "must be " + values.get(0) : "must be one of " + String.join(", ", values));
+    }
+
     /** A list of strings; absent → empty list. */
-    public List<String> stringList(String field) throws ConfigException {
+    List<String> stringList(String field) throws ConfigException {
         JsonValue value = present(field);
         if (value == null) {
             return Collections.emptyList();
@@ -165,7 +181,7 @@ public final class ConfigView {
     }
 
     /** A nested object; absent → an empty view with the right path. */
-    public ConfigView object(String field) throws ConfigException {
+    ConfigView object(String field) throws ConfigException {
         JsonValue value = present(field);
         if (value == null) {
             return empty(fieldPath(field));
@@ -208,18 +224,8 @@ public final class ConfigView {
         return text.length() > MAX_VALUE_CHARS ? text.substring(0, MAX_VALUE_CHARS) + "..." : text;
     }
 
+    /** Both bounds, always: an int field's range ends at {@link Integer#MAX_VALUE} at the latest, and says so. */
     private static String bounds(long min, long max) {
-        boolean lowOpen = min <= Integer.MIN_VALUE;
-        boolean highOpen = max >= Integer.MAX_VALUE;
-        if (lowOpen && highOpen) {
-            return "";
-        }
-        if (highOpen) {
-            return " >= " + min;
-        }
-        if (lowOpen) {
-            return " <= " + max;
-        }
         return " in [" + min + ", " + max + "]";
     }
 

@@ -1,11 +1,30 @@
 package io.ailb.lb.config;
 
+import java.util.List;
+
 /**
  * One load-balancing config: the global one or a {@code _rules_} entry. Only the envelope is validated here; the
  * policy named by {@link #policy()} validates {@link #lbConfig()} when it is built.
  */
 public final class LbRule {
     public static final String LB_TYPE_ENDPOINT = "endpoint";
+    private static final String LB_TYPE_CLUSTER = "cluster";
+
+    public static final EnumField LB_TYPE = EnumField.optional("lb_type", LB_TYPE_ENDPOINT,
+            "only endpoint (pick an instance of the route's service); cluster is refused with a clear message",
+            LB_TYPE_ENDPOINT);
+    public static final StringField LB_POLICY = StringField.policyName("lb_policy", true,
+            "how an instance is chosen for each request");
+    public static final ObjectField LB_CONFIG = ObjectField.optional("lb_config",
+            "the fields of the policy named by lb_policy");
+    public static final StringField FALLBACK_POLICY = StringField.policyName("fallback_policy", false,
+            "a second policy, used when the first fails (Redis unreachable, bad reply...) and fallback_on_error is on");
+    public static final BoolField FALLBACK_ON_ERROR = BoolField.optional("fallback_on_error", false,
+            "turns fallback_policy on; without it a failing policy leaves the choice to the service's own load "
+                    + "balancer");
+    /** The fields of the global config and of each {@code _rules_} entry, besides the matchers. */
+    public static final List<ConfigField> FIELDS =
+            ConfigField.list(LB_TYPE, LB_POLICY, LB_CONFIG, FALLBACK_POLICY, FALLBACK_ON_ERROR);
 
     private final String path;
     private final String lbType;
@@ -31,19 +50,15 @@ public final class LbRule {
      * ({@code _rules_[2]} or {@code global}); {@code matcher} is null for the global config.
      */
     static LbRule parse(ConfigView view, String name, RuleMatcher matcher) throws ConfigException {
-        String lbType = view.string("lb_type", "");
-        if (lbType.isEmpty() || lbType.equals(LB_TYPE_ENDPOINT)) {
-            lbType = LB_TYPE_ENDPOINT;
-        } else if (lbType.equals("cluster")) {
-            throw new ConfigException(view.fieldPath("lb_type"), lbType,
+        if (view.string(LB_TYPE.name(), "").equals(LB_TYPE_CLUSTER)) {
+            throw new ConfigException(view.fieldPath(LB_TYPE.name()), LB_TYPE_CLUSTER,
                     "is not supported yet; only endpoint load balancing is");
-        } else {
-            throw new ConfigException(view.fieldPath("lb_type"), lbType, "must be endpoint");
         }
-        String policy = view.requiredString("lb_policy");
-        ConfigView lbConfig = view.object("lb_config");
-        String fallbackPolicy = view.string("fallback_policy", "");
-        boolean fallbackOnError = view.bool("fallback_on_error", false);
+        String lbType = LB_TYPE.read(view);
+        String policy = LB_POLICY.read(view);
+        ConfigView lbConfig = LB_CONFIG.read(view);
+        String fallbackPolicy = FALLBACK_POLICY.read(view);
+        boolean fallbackOnError = FALLBACK_ON_ERROR.read(view);
         return new LbRule(name, lbType, policy, lbConfig, fallbackPolicy.isEmpty() ? null : fallbackPolicy,
                 fallbackOnError, matcher);
     }

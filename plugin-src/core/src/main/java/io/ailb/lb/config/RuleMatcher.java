@@ -14,10 +14,16 @@ import java.util.Locale;
  * HTTP hosts do, with the authority's port removed.
  */
 public final class RuleMatcher {
-    static final String ROUTE = "_match_route_";
-    static final String DOMAIN = "_match_domain_";
-    static final String SERVICE = "_match_service_";
-    static final String ROUTE_PREFIX = "_match_route_prefix_";
+    public static final StringListField ROUTE = StringListField.optional("_match_route_",
+            "route names, matched exactly");
+    public static final StringListField DOMAIN = StringListField.optional("_match_domain_",
+            "domains: exact, *.suffix or prefix*, case-insensitive; the port of :authority is ignored");
+    public static final StringListField SERVICE = StringListField.optional("_match_service_",
+            "services: fqdn or fqdn:port");
+    public static final StringListField ROUTE_PREFIX = StringListField.optional("_match_route_prefix_",
+            "route name prefixes");
+    /** The selectors Higress's controller writes into each {@code _rules_} entry. */
+    public static final List<ConfigField> FIELDS = ConfigField.list(ROUTE, DOMAIN, SERVICE, ROUTE_PREFIX);
 
     private final List<String> routes;
     private final List<String> domains;
@@ -38,13 +44,13 @@ public final class RuleMatcher {
     }
 
     static RuleMatcher parse(ConfigView rule) throws ConfigException {
-        List<String> routes = nonEmptyStrings(rule, ROUTE);
-        List<String> domains = nonEmptyStrings(rule, DOMAIN);
-        List<String> services = nonEmptyStrings(rule, SERVICE);
-        List<String> routePrefixes = nonEmptyStrings(rule, ROUTE_PREFIX);
+        List<String> routes = ROUTE.read(rule);
+        List<String> domains = DOMAIN.read(rule);
+        List<String> services = SERVICE.read(rule);
+        List<String> routePrefixes = ROUTE_PREFIX.read(rule);
         if (routes.isEmpty() && domains.isEmpty() && services.isEmpty() && routePrefixes.isEmpty()) {
-            throw new ConfigException(rule.path(),
-                    "needs at least one of " + ROUTE + ", " + DOMAIN + ", " + SERVICE + ", " + ROUTE_PREFIX);
+            throw new ConfigException(rule.path(), "needs at least one of " + ROUTE.name() + ", " + DOMAIN.name()
+                    + ", " + SERVICE.name() + ", " + ROUTE_PREFIX.name());
         }
         List<String> lowerDomains = new ArrayList<>(domains.size());
         for (String domain : domains) {
@@ -58,7 +64,7 @@ public final class RuleMatcher {
             hosts[i] = colon < 0 ? service : service.substring(0, colon);
             ports[i] = colon < 0 ? 0 : port(service.substring(colon + 1));
             if (hosts[i].isEmpty() || ports[i] < 0) {
-                throw new ConfigException(rule.fieldPath(SERVICE) + "[" + i + "]", service,
+                throw new ConfigException(rule.fieldPath(SERVICE.name()) + "[" + i + "]", service,
                         "must be fqdn or fqdn:port with a port in [1, 65535]");
             }
         }
@@ -175,15 +181,5 @@ public final class RuleMatcher {
             value = value * 10 + (c - '0');
         }
         return value >= 1 && value <= 65535 ? value : -1;
-    }
-
-    private static List<String> nonEmptyStrings(ConfigView rule, String field) throws ConfigException {
-        List<String> values = rule.stringList(field);
-        for (int i = 0; i < values.size(); i++) {
-            if (values.get(i).isEmpty()) {
-                throw new ConfigException(rule.fieldPath(field) + "[" + i + "]", "must not be empty");
-            }
-        }
-        return values;
     }
 }

@@ -1,18 +1,23 @@
 package io.ailb.lb.policy;
 
 import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.policy.cacheaware.CacheAwarePolicy;
 import io.ailb.lb.policy.endpointmetrics.EndpointMetricsPolicy;
 import io.ailb.lb.policy.globalleastrequest.GlobalLeastRequestPolicy;
 import io.ailb.lb.policy.prefixcache.PrefixCachePolicy;
+import io.ailb.lb.config.LbRule;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@code lb_policy} name → policy factory. Adding a policy is one package plus one line here. */
+/**
+ * {@code lb_policy} name → policy factory and the {@code lb_config} fields it reads. Adding a policy is one package
+ * plus one line here; the console schema, the README tables and the refused examples are derived from these entries.
+ */
 public final class PolicyRegistry {
     /** Builds a policy from its {@code lb_config}, validating every field it reads. */
     @FunctionalInterface
@@ -20,42 +25,69 @@ public final class PolicyRegistry {
         LoadBalancingPolicy create(ConfigView lbConfig) throws ConfigException;
     }
 
-    private static final Map<String, Factory> FACTORIES = new LinkedHashMap<>();
+    /** A registered policy: how to build it and what it reads. */
+    private static final class Registration {
+        final Factory factory;
+        final List<ConfigField> fields;
+
+        Registration(Factory factory, List<ConfigField> fields) {
+            this.factory = factory;
+            this.fields = fields;
+        }
+    }
+
+    private static final Map<String, Registration> POLICIES = new LinkedHashMap<>();
 
     static {
-        FACTORIES.put("least_busy", config -> new EndpointMetricsPolicy("least_busy", config));
-        FACTORIES.put("endpoint_metrics", config -> new EndpointMetricsPolicy("endpoint_metrics", config));
-        FACTORIES.put("metrics_based", config -> new EndpointMetricsPolicy("metrics_based", config));
-        FACTORIES.put("global_least_request", GlobalLeastRequestPolicy::new);
-        FACTORIES.put("prefix_cache", PrefixCachePolicy::new);
-        FACTORIES.put("cache_aware", CacheAwarePolicy::new);
+        register("least_busy", EndpointMetricsPolicy.FIELDS, config -> new EndpointMetricsPolicy("least_busy", config));
+        register("endpoint_metrics", EndpointMetricsPolicy.FIELDS,
+                config -> new EndpointMetricsPolicy("endpoint_metrics", config));
+        register("metrics_based", EndpointMetricsPolicy.FIELDS,
+                config -> new EndpointMetricsPolicy("metrics_based", config));
+        register("global_least_request", GlobalLeastRequestPolicy.FIELDS, GlobalLeastRequestPolicy::new);
+        register("prefix_cache", PrefixCachePolicy.FIELDS, PrefixCachePolicy::new);
+        register("cache_aware", CacheAwarePolicy.FIELDS, CacheAwarePolicy::new);
     }
 
     private PolicyRegistry() {
     }
 
-    /** Known names in registration order. */
+    private static void register(String name, List<ConfigField> fields, Factory factory) {
+        POLICIES.put(name, new Registration(factory, fields));
+    }
+
+    /** Known names in registration order; every one is also accepted as {@code fallback_policy}. */
     public static List<String> names() {
-        return Collections.unmodifiableList(new ArrayList<>(FACTORIES.keySet()));
+        return Collections.unmodifiableList(new ArrayList<>(POLICIES.keySet()));
     }
 
     public static boolean isKnown(String name) {
-        return FACTORIES.containsKey(name);
+        return POLICIES.containsKey(name);
+    }
+
+    /** The {@code lb_config} fields a known policy reads, in the order its docs list them. */
+    public static List<ConfigField> fields(String name) {
+        Registration registration = POLICIES.get(name);
+        if (registration == null) {
+            throw new IllegalArgumentException("unknown policy " + name);
+        }
+        return registration.fields;
     }
 
     /** Reads {@code lb_policy} (required) and {@code lb_config} (absent = empty) of a plugin config or rule. */
     public static LoadBalancingPolicy create(ConfigView rule) throws ConfigException {
-        return create(rule.requiredString("lb_policy"), rule.fieldPath("lb_policy"), rule.object("lb_config"));
+        return create(LbRule.LB_POLICY.read(rule), rule.fieldPath(LbRule.LB_POLICY.name()),
+                LbRule.LB_CONFIG.read(rule));
     }
 
     /** {@code policyPath} names the field that held {@code name}, for the unknown-name error. */
     public static LoadBalancingPolicy create(String name, String policyPath, ConfigView lbConfig)
             throws ConfigException {
-        Factory factory = FACTORIES.get(name);
-        if (factory == null) {
+        Registration registration = POLICIES.get(name);
+        if (registration == null) {
             throw new ConfigException(policyPath,
-                    "unknown policy \"" + name + "\"; known policies: " + String.join(", ", FACTORIES.keySet()));
+                    "unknown policy \"" + name + "\"; known policies: " + String.join(", ", POLICIES.keySet()));
         }
-        return factory.create(lbConfig);
+        return registration.factory.create(lbConfig);
     }
 }

@@ -1,7 +1,11 @@
 package io.ailb.lb.redis;
 
 import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
+import io.ailb.lb.config.IntField;
+import io.ailb.lb.config.StringField;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -9,7 +13,19 @@ import java.util.Objects;
  * distinct target once.
  */
 public final class RedisTarget {
-    public static final int DEFAULT_TIMEOUT_MILLIS = 3000;
+    public static final StringField SERVICE_FQDN = StringField.required("serviceFQDN",
+            "the Redis service as Higress knows it, e.g. redis.static or redis.dns");
+    public static final IntField SERVICE_PORT = IntField.required("servicePort", 1, 65535, "",
+            "its port (for a static service: the McpBridge port)");
+    public static final StringField USERNAME = StringField.optional("username", "", "Redis ACL user");
+    public static final StringField PASSWORD = StringField.optional("password", "", "Redis password");
+    public static final IntField TIMEOUT = IntField.optional("timeout", 3000, 1, Integer.MAX_VALUE, "ms",
+            "Redis operation timeout; past it the request is routed by the fallback");
+    public static final IntField DATABASE = IntField.optional("database", 0, 0, Integer.MAX_VALUE, "",
+            "Redis logical database");
+    /** The lb_config fields {@link #fromConfig} reads. */
+    public static final List<ConfigField> FIELDS =
+            ConfigField.list(SERVICE_FQDN, SERVICE_PORT, USERNAME, PASSWORD, TIMEOUT, DATABASE);
 
     private final String serviceFqdn;
     private final int servicePort;
@@ -30,12 +46,12 @@ public final class RedisTarget {
 
     /** Reads the Higress fields {@code serviceFQDN, servicePort, username, password, timeout, database}. */
     public static RedisTarget fromConfig(ConfigView config) throws ConfigException {
-        String fqdn = config.requiredString("serviceFQDN");
-        int port = config.requiredInteger("servicePort", 1, 65535);
-        String username = config.string("username", "");
-        String password = config.string("password", "");
-        int timeout = config.integer("timeout", DEFAULT_TIMEOUT_MILLIS, 1, Integer.MAX_VALUE);
-        int database = config.integer("database", 0, 0, Integer.MAX_VALUE);
+        String fqdn = SERVICE_FQDN.read(config);
+        int port = SERVICE_PORT.read(config);
+        String username = USERNAME.read(config);
+        String password = PASSWORD.read(config);
+        int timeout = TIMEOUT.read(config);
+        int database = DATABASE.read(config);
         return new RedisTarget(fqdn, port, username, password, timeout, database);
     }
 

@@ -59,7 +59,7 @@ class ConfigViewTest {
 
     @Test
     void aFractionalIntegerIsRejected() {
-        assertEquals("_rules_[1].lb_config.database=1.5: must be an integer >= 0",
+        assertEquals("_rules_[1].lb_config.database=1.5: must be an integer in [0, 2147483647]",
                 message(() -> view("{\"database\":1.5}").integer("database", 0, 0, Integer.MAX_VALUE)));
     }
 

@@ -2,6 +2,7 @@ package io.ailb.lb.policy.cacheaware;
 
 import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
@@ -9,6 +10,8 @@ import io.ailb.lb.policy.Step;
 import io.ailb.lb.policy.inflight.InflightRouter;
 import io.ailb.lb.policy.inflight.RedisPolicyConfig;
 import io.ailb.lb.policy.inflight.SelectionInputs;
+import io.ailb.lb.config.IntField;
+import io.ailb.lb.config.NumberField;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
 import java.util.Collections;
@@ -39,11 +42,17 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     /** Decision attribute: work units this request added to the chosen host's load. */
     public static final String ATTR_WORK = "work";
 
-    static final double DEFAULT_PREFILL_WEIGHT = 1.0;
-    static final double DEFAULT_DECODE_WEIGHT = 2.0;
-    static final int DEFAULT_OUTPUT_TOKENS = 256;
     static final double MAX_WEIGHT = 1000;
     static final int MAX_OUTPUT_TOKENS = 10_000_000;
+    static final NumberField PREFILL_WEIGHT = NumberField.optional("prefillWeight", 1.0, 0, MAX_WEIGHT,
+            "work per uncached prompt token");
+    static final NumberField DECODE_WEIGHT = NumberField.optional("decodeWeight", 2.0, 0, MAX_WEIGHT,
+            "work per expected output token (prefill and decode weights may not both be 0)");
+    static final IntField DEFAULT_OUTPUT_TOKENS = IntField.optional("defaultOutputTokens", 256, 0,
+            MAX_OUTPUT_TOKENS, "", "expected output of a request without max_tokens or max_completion_tokens");
+    /** The lb_config fields this policy reads. */
+    public static final List<ConfigField> FIELDS = ConfigField.join(RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS,
+            PREFILL_WEIGHT, DECODE_WEIGHT, DEFAULT_OUTPUT_TOKENS, RedisPolicyConfig.ENABLE_DETAIL_LOG);
     /** Holders one block key keeps; the least recently seen go first. */
     static final int MAX_HOLDERS = 8;
 
@@ -54,15 +63,14 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     public CacheAwarePolicy(ConfigView config) throws ConfigException {
         RedisPolicyConfig redis = RedisPolicyConfig.withPrefixKeys(config);
         this.target = redis.target();
-        double prefillWeight = config.number("prefillWeight", DEFAULT_PREFILL_WEIGHT, 0, MAX_WEIGHT);
-        double decodeWeight = config.number("decodeWeight", DEFAULT_DECODE_WEIGHT, 0, MAX_WEIGHT);
+        double prefillWeight = PREFILL_WEIGHT.read(config);
+        double decodeWeight = DECODE_WEIGHT.read(config);
         if (prefillWeight == 0 && decodeWeight == 0) {
-            throw new ConfigException(config.fieldPath("decodeWeight"),
+            throw new ConfigException(config.fieldPath(DECODE_WEIGHT.name()),
                     "prefillWeight and decodeWeight cannot both be 0 (every host would cost the same)");
         }
-        this.defaultOutputTokens = config.integer("defaultOutputTokens", DEFAULT_OUTPUT_TOKENS, 0,
-                MAX_OUTPUT_TOKENS);
-        config.bool("enableDetailLog", true);
+        this.defaultOutputTokens = DEFAULT_OUTPUT_TOKENS.read(config);
+        RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
         this.settings = new CacheAwareSelection.Settings(redis.settings(), prefillWeight, decodeWeight, MAX_HOLDERS);
     }
 

@@ -1,7 +1,12 @@
 package io.ailb.lb.policy.endpointmetrics;
 
 import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
+import io.ailb.lb.config.EnumField;
+import io.ailb.lb.config.IntField;
+import io.ailb.lb.config.NumberField;
+import io.ailb.lb.config.StringField;
 import io.ailb.lb.metrics.EngineMetrics;
 import io.ailb.lb.metrics.MetricsStore;
 import io.ailb.lb.model.Endpoint;
@@ -30,6 +35,27 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
     static final int WINDOW = 100;
     static final long MAX_TICK_MILLIS = 1000;
     static final long MAX_SCRAPE_TIMEOUT_MILLIS = 3000;
+    private static final String METRIC_POLICY_DEFAULT = "default";
+    private static final String METRIC_POLICY_LEAST = "least";
+    private static final String METRIC_POLICY_MOST = "most";
+
+    static final EnumField METRIC_POLICY = EnumField.optional("metric_policy", METRIC_POLICY_DEFAULT,
+            "default: short queue, LoRA affinity, free KV cache (vLLM and SGLang names); least or most: on "
+                    + "target_metric", METRIC_POLICY_DEFAULT, METRIC_POLICY_LEAST, METRIC_POLICY_MOST);
+    static final StringField TARGET_METRIC = StringField.optional("target_metric", "",
+            "a Prometheus gauge, e.g. vllm:num_requests_waiting; required when metric_policy is least or most");
+    /** A share above 1 never limits; the Go plugin accepts it, so it is not refused. */
+    static final NumberField RATE_LIMIT = NumberField.optional("rate_limit", 1.0, 0, Double.POSITIVE_INFINITY,
+            "the largest share of the last 100 choices one instance may take");
+    static final StringField METRICS_PATH = StringField.optional("metricsPath", "/metrics",
+            "scraped by the plugin when Higress gives no metrics in the host info; must start with /");
+    static final IntField METRICS_REFRESH_INTERVAL = IntField.optional("metricsRefreshInterval", 5000, 100,
+            3_600_000, "ms", "scrape interval");
+    static final IntField UNHEALTHY_THRESHOLD = IntField.optional("unhealthyThreshold", 3, 1, 1000, "",
+            "failed scrapes in a row before an instance is skipped");
+    /** The lb_config fields this policy reads. */
+    public static final List<ConfigField> FIELDS = ConfigField.list(METRIC_POLICY, TARGET_METRIC, RATE_LIMIT,
+            METRICS_PATH, METRICS_REFRESH_INTERVAL, UNHEALTHY_THRESHOLD);
 
     private enum Mode { DEFAULT, LEAST, MOST }
 
@@ -68,37 +94,31 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
 
     public EndpointMetricsPolicy(String name, ConfigView config) throws ConfigException {
         this.name = name;
-        this.mode = mode(config);
-        this.targetMetric = config.string("target_metric", "");
+        String metricPolicy = METRIC_POLICY.read(config);
+        this.mode = mode(metricPolicy);
+        this.targetMetric = TARGET_METRIC.read(config);
         if (mode != Mode.DEFAULT && targetMetric.isEmpty()) {
-            throw new ConfigException(config.fieldPath("target_metric"),
-                    "is required when metric_policy is " + config.string("metric_policy", ""));
+            throw new ConfigException(config.fieldPath(TARGET_METRIC.name()),
+                    "is required when metric_policy is " + metricPolicy);
         }
-        this.rateLimit = config.number("rate_limit", 1.0, 0.0, Double.MAX_VALUE);
-        this.metricsPath = config.string("metricsPath", "/metrics");
+        this.rateLimit = RATE_LIMIT.read(config);
+        this.metricsPath = METRICS_PATH.read(config);
         if (!metricsPath.startsWith("/")) {
-            throw new ConfigException(config.fieldPath("metricsPath"), "must start with /");
+            throw new ConfigException(config.fieldPath(METRICS_PATH.name()), "must start with /");
         }
-        this.refreshMillis = config.integer("metricsRefreshInterval", 5000, 100, 3_600_000);
-        int threshold = config.integer("unhealthyThreshold", 3, 1, 1000);
+        this.refreshMillis = METRICS_REFRESH_INTERVAL.read(config);
+        int threshold = UNHEALTHY_THRESHOLD.read(config);
         this.scrapeTimeoutMillis = (int) Math.min(refreshMillis, MAX_SCRAPE_TIMEOUT_MILLIS);
         this.store = new MetricsStore(refreshMillis, scrapeTimeoutMillis, threshold,
                 targetMetric.isEmpty() ? null : targetMetric);
     }
 
-    private static Mode mode(ConfigView config) throws ConfigException {
-        String value = config.string("metric_policy", "default");
-        switch (value) {
-            case "default":
-            case "":
-                return Mode.DEFAULT;
-            case "least":
-                return Mode.LEAST;
-            case "most":
-                return Mode.MOST;
-            default:
-                throw new ConfigException(config.fieldPath("metric_policy"), "must be one of default, least, most");
+    /** {@code metricPolicy} is one of METRIC_POLICY's values. */
+    private static Mode mode(String metricPolicy) {
+        if (metricPolicy.equals(METRIC_POLICY_LEAST)) {
+            return Mode.LEAST;
         }
+        return metricPolicy.equals(METRIC_POLICY_MOST) ? Mode.MOST : Mode.DEFAULT;
     }
 
     @Override

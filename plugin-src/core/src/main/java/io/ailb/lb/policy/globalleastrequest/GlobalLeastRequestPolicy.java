@@ -1,6 +1,7 @@
 package io.ailb.lb.policy.globalleastrequest;
 
 import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
@@ -19,13 +20,15 @@ import java.util.List;
  */
 public final class GlobalLeastRequestPolicy implements LoadBalancingPolicy {
     static final String NAME = "global_least_request";
+    /** The lb_config fields this policy reads. */
+    public static final List<ConfigField> FIELDS =
+            ConfigField.join(RedisPolicyConfig.FIELDS_WITHOUT_PREFIX_KEYS, RedisPolicyConfig.ENABLE_DETAIL_LOG);
 
     private final InflightRouter router;
 
     public GlobalLeastRequestPolicy(ConfigView config) throws ConfigException {
         this.router = new InflightRouter(NAME, RedisPolicyConfig.withoutPrefixKeys(config));
-        // Accepted for Higress compatibility; decisions are returned as Step attributes instead of debug logs.
-        config.bool("enableDetailLog", true);
+        RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
     }
 
     @Override

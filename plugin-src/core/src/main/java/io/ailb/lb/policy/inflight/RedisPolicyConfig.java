@@ -1,8 +1,12 @@
 package io.ailb.lb.policy.inflight;
 
+import io.ailb.lb.config.BoolField;
 import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
+import io.ailb.lb.config.IntField;
 import io.ailb.lb.redis.RedisTarget;
+import java.util.List;
 
 /**
  * The config every policy that counts requests in flight in Redis reads alike (global_least_request, prefix_cache,
@@ -14,13 +18,31 @@ public final class RedisPolicyConfig {
     private static final int MAX_CLEAN_INTERVAL_MINUTES = 525_600;
     /** The in-flight hash outlives idle periods of an hour, and at least two clean intervals. */
     private static final int MIN_INFLIGHT_TTL_SECONDS = 3600;
-    /** The longest expected request: a count still held this long is given back (lease expiry). */
-    private static final int DEFAULT_LEASE_TTL_SECONDS = 600;
     /** A year; keeps the lease expiry arithmetic far from overflow. */
     private static final int MAX_LEASE_TTL_SECONDS = 31_536_000;
-    private static final int DEFAULT_KEY_TTL_SECONDS = 1800;
     /** What select.lua gets as prefix key TTL when the policy sends no prefix keys (it must be positive). */
     private static final int UNUSED_KEY_TTL_SECONDS = 1;
+
+    public static final IntField MAX_REQUEST_COUNT = IntField.optional("maxRequestCount", 0, 0, Integer.MAX_VALUE,
+            "", "per-instance in-flight cap, 0 = off; when even the least loaded instance is at the cap the request "
+                    + "gets a local 429");
+    public static final IntField CLEAN_INTERVAL = IntField.optional("cleanInterval", 60, 0,
+            MAX_CLEAN_INTERVAL_MINUTES, "minutes",
+            "how often counters of instances that left the service are removed, 0 = at every request");
+    /** The longest expected request: a count still held this long is given back (lease expiry). */
+    public static final IntField LEASE_TTL = IntField.optional("leaseTTL", 600, 1, MAX_LEASE_TTL_SECONDS, "s",
+            "longest expected request; a count still held after this (crashed gateway, lost reply) is given back");
+    public static final IntField REDIS_KEY_TTL = IntField.optional("redisKeyTTL", 1800, 1, Integer.MAX_VALUE, "s",
+            "how long a conversation prefix stays bound to the instance that served it");
+    /** Read by the policies that have it in Higress; decisions are Step attributes instead of debug logs. */
+    public static final BoolField ENABLE_DETAIL_LOG = BoolField.optional("enableDetailLog", true,
+            "accepted for Higress compatibility; decisions go to the access log attributes");
+    /** The fields {@link #withoutPrefixKeys} reads. */
+    public static final List<ConfigField> FIELDS_WITHOUT_PREFIX_KEYS =
+            ConfigField.join(RedisTarget.FIELDS, MAX_REQUEST_COUNT, CLEAN_INTERVAL, LEASE_TTL);
+    /** The fields {@link #withPrefixKeys} reads. */
+    public static final List<ConfigField> FIELDS_WITH_PREFIX_KEYS =
+            ConfigField.join(FIELDS_WITHOUT_PREFIX_KEYS, REDIS_KEY_TTL);
 
     private final RedisTarget target;
     private final InflightSelection.Settings settings;
@@ -42,13 +64,10 @@ public final class RedisPolicyConfig {
 
     private static RedisPolicyConfig read(ConfigView config, boolean prefixKeys) throws ConfigException {
         RedisTarget target = RedisTarget.fromConfig(config);
-        int keyTtl = prefixKeys
-                ? config.integer("redisKeyTTL", DEFAULT_KEY_TTL_SECONDS, 1, Integer.MAX_VALUE)
-                : UNUSED_KEY_TTL_SECONDS;
-        int maxRequestCount = config.integer("maxRequestCount", 0, 0, Integer.MAX_VALUE);
-        int cleanMinutes = config.integer("cleanInterval", DEFAULT_CLEAN_INTERVAL_MINUTES, 0,
-                MAX_CLEAN_INTERVAL_MINUTES);
-        int leaseTtl = config.integer("leaseTTL", DEFAULT_LEASE_TTL_SECONDS, 1, MAX_LEASE_TTL_SECONDS);
+        int keyTtl = prefixKeys ? REDIS_KEY_TTL.read(config) : UNUSED_KEY_TTL_SECONDS;
+        int maxRequestCount = MAX_REQUEST_COUNT.read(config);
+        int cleanMinutes = CLEAN_INTERVAL.read(config);
+        int leaseTtl = LEASE_TTL.read(config);
         int inflightTtl = Math.max(MIN_INFLIGHT_TTL_SECONDS, 2 * 60 * cleanMinutes);
         return new RedisPolicyConfig(target,
                 new InflightSelection.Settings(maxRequestCount, cleanMinutes * 60, inflightTtl, keyTtl, leaseTtl));

@@ -1,6 +1,7 @@
 package io.ailb.lb.policy.prefixcache;
 
 import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
@@ -22,6 +23,8 @@ import java.util.List;
  */
 public final class PrefixCachePolicy implements LoadBalancingPolicy {
     static final String NAME = "prefix_cache";
+    /** The lb_config fields this policy reads. */
+    public static final List<ConfigField> FIELDS = RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS;
 
     private final InflightRouter router;
 

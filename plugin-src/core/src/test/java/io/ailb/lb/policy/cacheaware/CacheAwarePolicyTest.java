@@ -202,8 +202,10 @@ class CacheAwarePolicyTest {
                 configError(",\"defaultOutputTokens\":1.5"));
         assertEquals("lb_config.decodeWeight: prefillWeight and decodeWeight cannot both be 0 (every host would "
                 + "cost the same)", configError(",\"prefillWeight\":0,\"decodeWeight\":0"));
-        assertEquals("lb_config.redisKeyTTL=0: must be an integer >= 1", configError(",\"redisKeyTTL\":0"));
-        assertEquals("lb_config.maxRequestCount=-1: must be an integer >= 0", configError(",\"maxRequestCount\":-1"));
+        assertEquals("lb_config.redisKeyTTL=0: must be an integer in [1, 2147483647]",
+                configError(",\"redisKeyTTL\":0"));
+        assertEquals("lb_config.maxRequestCount=-1: must be an integer in [0, 2147483647]",
+                configError(",\"maxRequestCount\":-1"));
         assertEquals("lb_config.leaseTTL=0: must be an integer in [1, 31536000]", configError(",\"leaseTTL\":0"));
         assertEquals("lb_config.servicePort: is required",
                 assertThrows(ConfigException.class, () -> new CacheAwarePolicy(TestConfig.view(

@@ -212,7 +212,7 @@ class EndpointMetricsPolicyTest {
     @Test
     void anUnknownMetricPolicyIsRejected() {
         ConfigException e = assertThrows(ConfigException.class, () -> policy("{\"metric_policy\":\"fastest\"}"));
-        assertEquals("lb_config.metric_policy: must be one of default, least, most", e.getMessage());
+        assertEquals("lb_config.metric_policy=fastest: must be one of default, least, most", e.getMessage());
     }
 
     @Test

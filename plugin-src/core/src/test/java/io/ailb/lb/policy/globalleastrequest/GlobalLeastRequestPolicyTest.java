@@ -171,7 +171,7 @@ class GlobalLeastRequestPolicyTest {
     @Test
     void aNonNumericMaxRequestCountIsRejectedWithItsValue() {
         ConfigException e = assertThrows(ConfigException.class, () -> policy(",\"maxRequestCount\":\"many\""));
-        assertEquals("lb_config.maxRequestCount=many: must be an integer >= 0", e.getMessage());
+        assertEquals("lb_config.maxRequestCount=many: must be an integer in [0, 2147483647]", e.getMessage());
     }
 
     @Test

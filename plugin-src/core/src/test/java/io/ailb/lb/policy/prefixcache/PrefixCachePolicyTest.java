@@ -116,6 +116,6 @@ class PrefixCachePolicyTest {
     @Test
     void aZeroKeyTtlIsRejectedWithItsValue() {
         ConfigException e = assertThrows(ConfigException.class, () -> policy(",\"redisKeyTTL\":0"));
-        assertEquals("lb_config.redisKeyTTL=0: must be an integer >= 1", e.getMessage());
+        assertEquals("lb_config.redisKeyTTL=0: must be an integer in [1, 2147483647]", e.getMessage());
     }
 }
