@@ -177,6 +177,11 @@ public final class FakeStream {
         return request.headers == null ? List.of() : List.copyOf(request.headers);
     }
 
+    /** The first request header with this name, as the guest left it. */
+    public Optional<String> requestHeader(String name) {
+        return request.headers == null ? Optional.empty() : Pairs.first(request.headers, name);
+    }
+
     /** The response headers as the guest left them (for a local reply: the reply's). */
     public List<Map.Entry<String, String>> responseHeaders() {
         return response.headers == null ? List.of() : List.copyOf(response.headers);
