@@ -62,9 +62,14 @@ public final class RealRedis implements RedisResponder, AutoCloseable {
         }
     }
 
-    /** A server that is already running (no credentials). */
+    /** A server that is already running, without credentials. */
     public static RealRedis at(String host, int port) {
-        return new RealRedis(host, port, "", "", null);
+        return at(host, port, "", "");
+    }
+
+    /** A server that is already running; {@code password} empty = no AUTH, {@code username} empty = the default user. */
+    public static RealRedis at(String host, int port, String username, String password) {
+        return new RealRedis(host, port, username, password, null);
     }
 
     private static RealRedis fromUrl(String url) {
