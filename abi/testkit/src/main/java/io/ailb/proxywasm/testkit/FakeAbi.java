@@ -40,7 +40,7 @@ final class FakeAbi implements Abi {
         }
     }
 
-    /** As {@link #enter}, for calls whose NOT_FOUND the SDK reads as "absent": true when the call must report absent. */
+    /** As {@link #enter}, for calls whose NOT_FOUND the SDK reads as "absent": true when the call reports absent. */
     private boolean enterReportsAbsent(String call) {
         Integer failure = host.enter(call);
         if (failure == null) {

@@ -26,8 +26,9 @@ import java.util.function.IntSupplier;
  * metrics, shared data, Redis and HTTP callouts.
  *
  * <pre>
- *   FakeHost host = new FakeHost().withPluginConfig("{…}").withUpstreamHosts(List.of(HigressHosts.healthy("10.0.0.1:80")));
- *   host.start(MyPlugin::main);                                  // true: VM started and configuration accepted
+ *   FakeHost host = new FakeHost().withPluginConfig("{…}")
+ *           .withUpstreamHosts(List.of(HigressHosts.healthy("10.0.0.1:80")));
+ *   host.start(MyPlugin::main);            // true: VM started and configuration accepted
  *   FakeStream stream = host.newStream();
  *   stream.sendRequestHeaders(FakeStream.headers(":method", "GET", ":path", "/"), true);
  *   stream.upstreamOverride(); host.logs(Log.Level.WARN); host.metric("my.counter");
@@ -446,7 +447,8 @@ public final class FakeHost {
         int token = call.token();
         int status = answer.isNetworkError() ? RedisStatus.NETWORK_ERROR : RedisStatus.OK;
         byte[] reply = answer.replyBytes();
-        redisReplyBuffer = reply;
+        // After a network failure there is no reply buffer to read (the SDK must not try).
+        redisReplyBuffer = answer.isNetworkError() ? null : reply;
         try {
             invoke(root, () -> {
                 ProxyWasmExports.proxyOnRedisCallResponse(root, token, status, reply.length);
@@ -509,8 +511,8 @@ public final class FakeHost {
     Integer enter(String abiName) {
         callCounts.merge(abiName, 1, Integer::sum);
         if (inMain && !abiName.equals("proxy_log")) {
-            throw new IllegalStateException(abiName + " called from main: Envoy allows only proxy_log while _start runs;"
-                    + " do the work in onVmStart or onConfigure");
+            throw new IllegalStateException(abiName + " called from main: Envoy allows only proxy_log while _start"
+                    + " runs; do the work in onVmStart or onConfigure");
         }
         return failures.get(abiName);
     }

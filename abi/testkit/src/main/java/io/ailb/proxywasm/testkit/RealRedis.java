@@ -67,7 +67,10 @@ public final class RealRedis implements RedisResponder, AutoCloseable {
         return at(host, port, "", "");
     }
 
-    /** A server that is already running; {@code password} empty = no AUTH, {@code username} empty = the default user. */
+    /**
+     * A server that is already running; an empty {@code password} sends no AUTH, an empty {@code username} AUTHs as
+     * the default user.
+     */
     public static RealRedis at(String host, int port, String username, String password) {
         return new RealRedis(host, port, username, password, null);
     }

@@ -9,6 +9,8 @@ import java.util.Optional;
 
 /** One {@code proxy_redis_call} the guest made: what it sent, the token it got, and the answer and its delivery. */
 public final class RedisCallout {
+    private static final int SHOWN_WORD_LENGTH = 48;
+
     private final FakeHost host;
     private final int token;
     private final String cluster;
@@ -122,8 +124,14 @@ public final class RedisCallout {
         return rootContextId;
     }
 
+    /** The command with long words (a script's text) cut short. */
     @Override
     public String toString() {
-        return "redis token " + token + " " + String.join(" ", command()) + " → " + answer;
+        StringBuilder text = new StringBuilder("redis token ").append(token);
+        for (String word : command()) {
+            text.append(' ').append(word.length() <= SHOWN_WORD_LENGTH ? word
+                    : word.substring(0, SHOWN_WORD_LENGTH) + "…");
+        }
+        return text.append(" → ").append(answer).toString();
     }
 }

@@ -3,8 +3,8 @@ package io.ailb.proxywasm.testkit;
 import java.util.List;
 
 /**
- * Answers the Redis callouts of one cluster, called when the guest makes the call ({@code proxy_redis_call}); the answer
- * reaches the guest after the guest's current callback has returned (or when the test delivers it, see
+ * Answers the Redis callouts of one cluster, called when the guest makes the call ({@code proxy_redis_call}); the
+ * answer reaches the guest after the guest's current callback has returned (or when the test delivers it, see
  * {@link FakeHost#withManualDelivery()}). {@link RealRedis} answers from a real server.
  */
 @FunctionalInterface
