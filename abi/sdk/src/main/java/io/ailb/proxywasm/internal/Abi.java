@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * The proxy-wasm boundary as Java sees it: the guest half of the memory protocol plus every host call the SDK uses,
  * in Java types. {@link WasmAbi} is the real one (TeaVM imports and linear memory); JVM tests install a fake through
- * {@link Vm#install}.
+ * {@link Vm#install} (abi/testkit's {@code FakeHost} does).
  *
  * <p>Status convention: OK returns the value; a status that means "absent" for that call (NOT_FOUND, or CAS_MISMATCH
  * for a CAS write) returns {@code null}/{@code false}/an empty result as documented; every other status throws

@@ -1,6 +1,7 @@
 package io.ailb.proxywasm.internal;
 
 import static io.ailb.proxywasm.bindings.ProxyWasmExports.*;
+import static io.ailb.proxywasm.testkit.FakeStream.headers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -20,139 +21,142 @@ import io.ailb.proxywasm.RedisReply;
 import io.ailb.proxywasm.RootContext;
 import io.ailb.proxywasm.bindings.BufferType;
 import io.ailb.proxywasm.bindings.HeaderAction;
-import io.ailb.proxywasm.bindings.LogLevel;
-import io.ailb.proxywasm.bindings.MapType;
 import io.ailb.proxywasm.bindings.RedisStatus;
 import io.ailb.proxywasm.bindings.WasmResult;
+import io.ailb.proxywasm.testkit.FakeHost;
+import io.ailb.proxywasm.testkit.FakeStream;
+import io.ailb.proxywasm.testkit.HttpAnswer;
+import io.ailb.proxywasm.testkit.RedisAnswer;
+import io.ailb.proxywasm.testkit.RedisCallout;
+import io.ailb.proxywasm.testkit.RedisResponder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The dispatcher's bookkeeping, driven through the generated export entry points against a fake host. */
+/**
+ * The SDK dispatcher's bookkeeping, driven through the generated export entry points by the testkit's fake host (the
+ * test lives in abi/testkit because the testkit depends on the SDK). Calls with ids no host would send are made on the
+ * exports directly.
+ */
 class DispatcherTest {
     private static final int ROOT = 1;
     private static final int STREAM = 2;
+    private static final String REDIS = "redis-cluster";
 
-    private final FakeAbi host = new FakeAbi();
+    private final FakeHost host = new FakeHost().withPluginConfig("{}")
+            .withRedisCluster(REDIS, RedisResponder.always(RedisAnswer.pending())).withManualDelivery();
     private final List<String> events = new ArrayList<>();
     private byte[] configured;
     private RuntimeException throwOnRequest;
     private boolean nullStreams;
-
-    @BeforeEach
-    void startPlugin() {
-        Vm.install(host);
-        ProxyWasm.setRootContext(TestRoot::new);
-    }
+    private Runnable onRequest = () -> { };
 
     @Test
     void createsContextsAndReturnsTheStreamsActions() {
-        createRootAndStream();
+        FakeStream stream = startWithStream();
 
-        assertEquals(HeaderAction.STOP_ITERATION, proxyOnRequestHeaders(STREAM, 3, 0));
-        assertEquals(DataStatus.STOP_ITERATION_AND_BUFFER.code(), proxyOnRequestBody(STREAM, 10, 0));
+        assertEquals(HeaderAction.STOP_ITERATION, stream.sendRequestHeaders(headers("a", "1", "b", "2", "c", "3"),
+                false));
+        assertEquals(DataStatus.STOP_ITERATION_AND_BUFFER.code(), stream.sendRequestBody(new byte[10], false));
         assertEquals(List.of("headers ctx=2 n=3 eos=false", "body ctx=2 size=10 eos=false"), events);
     }
 
     @Test
     void configureHandsOverThePluginConfigurationAndItsVerdict() {
-        proxyOnContextCreate(ROOT, 0);
-        host.buffers.put(BufferType.PLUGIN_CONFIGURATION, "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+        host.withPluginConfig("{\"a\":1}");
 
-        assertEquals(1, proxyOnConfigure(ROOT, 7));
+        assertTrue(host.start(this::plugin));
         assertEquals("{\"a\":1}", new String(configured, StandardCharsets.UTF_8));
-        assertEquals(0, proxyOnConfigure(ROOT, 0), "an empty configuration is rejected by the test plugin");
+        assertFalse(host.configure(""), "an empty configuration is rejected by the test plugin");
     }
 
     @Test
     void anExceptionInAStreamCallbackIsLoggedAndTheStreamContinues() {
-        createRootAndStream();
+        FakeStream stream = startWithStream();
         throwOnRequest = new IllegalStateException("boom", new IllegalArgumentException("root cause"));
 
-        assertEquals(HeaderAction.CONTINUE, proxyOnRequestHeaders(STREAM, 1, 1));
-        assertEquals(List.of(LogLevel.ERROR + " proxy_on_request_headers threw java.lang.IllegalStateException: boom;"
-                + " caused by java.lang.IllegalArgumentException: root cause"), host.logs);
+        assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(headers(":path", "/"), true));
+        assertEquals(List.of("ERROR proxy_on_request_headers threw java.lang.IllegalStateException: boom;"
+                + " caused by java.lang.IllegalArgumentException: root cause"), host.logs());
     }
 
     @Test
     void anExceptionInConfigureRejectsTheConfiguration() {
-        proxyOnContextCreate(ROOT, 0);
-        host.buffers.put(BufferType.PLUGIN_CONFIGURATION, "throw".getBytes(StandardCharsets.UTF_8));
+        host.withPluginConfig("throw");
 
-        assertEquals(0, proxyOnConfigure(ROOT, 5));
-        assertTrue(host.logs.get(0).contains("proxy_on_configure threw"), host.logs.toString());
+        assertFalse(host.start(this::plugin));
+        assertTrue(host.logs().get(0).contains("proxy_on_configure threw"), host.logs().toString());
     }
 
     @Test
     void aFailingLoggerCannotTrapTheVm() {
-        createRootAndStream();
+        FakeStream stream = startWithStream();
         throwOnRequest = new IllegalStateException("boom");
-        host.failLogging = true;
+        host.failCalls("proxy_log", WasmResult.INTERNAL_FAILURE);
 
-        assertEquals(HeaderAction.CONTINUE, proxyOnRequestHeaders(STREAM, 1, 1));
+        assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(headers(":path", "/"), true));
     }
 
     @Test
     void unknownContextIdsAreLoggedNotTrappedOn() {
-        proxyOnContextCreate(ROOT, 0);
+        assertTrue(host.start(this::plugin));
 
         assertEquals(HeaderAction.CONTINUE, proxyOnRequestHeaders(99, 1, 1));
         proxyOnContextCreate(5, 42);
         proxyOnDelete(77);
 
-        assertEquals(List.of(LogLevel.ERROR + " proxy_on_request_headers: unknown http context 99",
-                LogLevel.ERROR + " proxy_on_context_create: unknown parent context 42 for 5",
-                LogLevel.ERROR + " proxy_on_delete: unknown context 77"), host.logs);
+        assertEquals(List.of("ERROR proxy_on_request_headers: unknown http context 99",
+                "ERROR proxy_on_context_create: unknown parent context 42 for 5",
+                "ERROR proxy_on_delete: unknown context 77"), host.logs());
     }
 
     @Test
     void aDeletedStreamIsForgotten() {
-        createRootAndStream();
-        proxyOnLog(STREAM);
-        assertEquals(1, proxyOnDone(STREAM));
-        proxyOnDelete(STREAM);
+        int stream = startWithStream().contextId();
+        proxyOnLog(stream);
+        assertEquals(1, proxyOnDone(stream));
+        proxyOnDelete(stream);
 
-        assertEquals(HeaderAction.CONTINUE, proxyOnRequestHeaders(STREAM, 1, 1));
+        assertEquals(HeaderAction.CONTINUE, proxyOnRequestHeaders(stream, 1, 1));
         assertEquals(List.of("log ctx=2", "done ctx=2", "delete ctx=2"), events);
-        assertEquals(List.of(LogLevel.ERROR + " proxy_on_request_headers: unknown http context 2"), host.logs);
+        assertEquals(List.of("ERROR proxy_on_request_headers: unknown http context 2"), host.logs());
     }
 
     @Test
     void aNullHttpContextPassesTheStreamThrough() {
         nullStreams = true;
-        createRootAndStream();
+        FakeStream stream = startWithStream();
 
-        assertEquals(HeaderAction.CONTINUE, proxyOnRequestHeaders(STREAM, 1, 1));
-        assertTrue(host.logs.get(0).contains("newHttpContext returned null for 2"), host.logs.toString());
+        assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(headers(":path", "/"), true));
+        assertTrue(host.logs().get(0).contains("newHttpContext returned null for 2"), host.logs().toString());
     }
 
     @Test
     void aFailedAllocationReturnsZero() {
-        host.failAllocations = true;
+        assertTrue(host.start(this::plugin));
+        host.failCalls("proxy_on_memory_allocate", WasmResult.INTERNAL_FAILURE);
 
         assertEquals(0, proxyOnMemoryAllocate(16));
-        assertTrue(host.logs.get(0).startsWith(LogLevel.ERROR + " proxy_on_memory_allocate(16) threw"));
+        assertTrue(host.logs().get(0).startsWith("ERROR proxy_on_memory_allocate(16) threw"), host.logs().toString());
     }
 
     @Test
     void aRedisReplyRunsAsTheStreamThatAsked() {
-        createRootAndStream();
+        FakeStream stream = startWithStream();
         List<RedisReply> replies = new ArrayList<>();
         List<Integer> current = new ArrayList<>();
-        onRequest = () -> Redis.command("redis-cluster", reply -> {
+        onRequest = () -> Redis.command(REDIS, reply -> {
             replies.add(reply);
             current.add(Vm.dispatcher().currentContextId());
         }, "INCR", "k");
-        proxyOnRequestHeaders(STREAM, 1, 1);
-        host.buffers.put(BufferType.REDIS_CALL_RESPONSE, ":5\r\n".getBytes(StandardCharsets.US_ASCII));
+        stream.sendRequestHeaders(headers(":path", "/"), true);
 
-        proxyOnRedisCallResponse(ROOT, 7, RedisStatus.OK, 4);
+        onlyRedisCall().deliver(RedisAnswer.raw(":5\r\n".getBytes(StandardCharsets.US_ASCII)));
 
-        assertEquals(List.of("redis-cluster *2\r\n$4\r\nINCR\r\n$1\r\nk\r\n"), host.redisQueries);
-        assertEquals(List.of(STREAM), host.effectiveContexts);
+        assertEquals(List.of(REDIS + " *2\r\n$4\r\nINCR\r\n$1\r\nk\r\n"), redisQueries());
+        assertEquals(List.of(STREAM), host.effectiveContexts());
         assertEquals(List.of(STREAM), current);
         assertEquals(RespValue.integer(5), replies.get(0).value());
         assertEquals(7, replies.get(0).token());
@@ -160,9 +164,9 @@ class DispatcherTest {
 
     @Test
     void aRedisReplyForAGoneStreamRunsTheOrphanHookOnTheRoot() {
-        createRootAndStream();
+        FakeStream stream = startWithStream();
         List<String> seen = new ArrayList<>();
-        onRequest = () -> Redis.command("c", new RedisCallback() {
+        onRequest = () -> Redis.command(REDIS, new RedisCallback() {
             @Override
             public void onReply(RedisReply reply) {
                 seen.add("reply");
@@ -173,21 +177,20 @@ class DispatcherTest {
                 seen.add("orphan " + reply.value() + " as " + Vm.dispatcher().currentContextId());
             }
         }, "DECR", "k");
-        proxyOnRequestHeaders(STREAM, 1, 1);
-        proxyOnDelete(STREAM);
-        host.buffers.put(BufferType.REDIS_CALL_RESPONSE, ":0\r\n".getBytes(StandardCharsets.US_ASCII));
+        stream.sendRequestHeaders(headers(":path", "/"), true);
+        stream.reset();
 
-        proxyOnRedisCallResponse(ROOT, 7, RedisStatus.OK, 4);
+        onlyRedisCall().deliver(RedisAnswer.reply(RespValue.integer(0)));
 
         assertEquals(List.of("orphan " + RespValue.integer(0) + " as " + ROOT), seen);
-        assertEquals(List.of(), host.effectiveContexts);
+        assertEquals(List.of(), host.effectiveContexts());
     }
 
     @Test
     void aStreamTheHostNoLongerKnowsGetsTheOrphanHook() {
-        createRootAndStream();
+        FakeStream stream = startWithStream();
         List<String> seen = new ArrayList<>();
-        onRequest = () -> Redis.command("c", new RedisCallback() {
+        onRequest = () -> Redis.command(REDIS, new RedisCallback() {
             @Override
             public void onReply(RedisReply reply) {
                 seen.add("reply");
@@ -198,39 +201,38 @@ class DispatcherTest {
                 seen.add("orphan");
             }
         }, "PING");
-        proxyOnRequestHeaders(STREAM, 1, 1);
-        host.effectiveContextStatus = WasmResult.BAD_ARGUMENT;
-        host.buffers.put(BufferType.REDIS_CALL_RESPONSE, "+PONG\r\n".getBytes(StandardCharsets.US_ASCII));
+        stream.sendRequestHeaders(headers(":path", "/"), true);
+        host.failCalls("proxy_set_effective_context", WasmResult.BAD_ARGUMENT);
 
-        proxyOnRedisCallResponse(ROOT, 7, RedisStatus.OK, 7);
+        onlyRedisCall().deliver(RedisAnswer.reply(RespValue.simpleString("PONG")));
 
         assertEquals(List.of("orphan"), seen);
     }
 
     @Test
     void aRedisNetworkErrorIsAFailureWithoutReadingTheReplyBuffer() {
-        createRootAndStream();
+        FakeStream stream = startWithStream();
         List<RedisReply> replies = new ArrayList<>();
-        onRequest = () -> Redis.command("c", replies::add, "GET", "k");
-        proxyOnRequestHeaders(STREAM, 1, 1);
+        onRequest = () -> Redis.command(REDIS, replies::add, "GET", "k");
+        stream.sendRequestHeaders(headers(":path", "/"), true);
 
-        proxyOnRedisCallResponse(ROOT, 7, RedisStatus.NETWORK_ERROR, 0);
+        onlyRedisCall().deliver(RedisAnswer.networkError());
 
         assertFalse(replies.get(0).hasValue());
         assertNull(replies.get(0).value());
         assertEquals("redis status NETWORK_ERROR", replies.get(0).failure());
-        assertFalse(host.bufferReads.contains(BufferType.REDIS_CALL_RESPONSE));
+        assertEquals(RedisStatus.NETWORK_ERROR, replies.get(0).status());
+        assertFalse(host.bufferReads().contains(BufferType.REDIS_CALL_RESPONSE));
     }
 
     @Test
     void anUndecodableRedisReplyIsAFailure() {
-        createRootAndStream();
+        FakeStream stream = startWithStream();
         List<RedisReply> replies = new ArrayList<>();
-        onRequest = () -> Redis.command("c", replies::add, "GET", "k");
-        proxyOnRequestHeaders(STREAM, 1, 1);
-        host.buffers.put(BufferType.REDIS_CALL_RESPONSE, "?junk\r\n".getBytes(StandardCharsets.US_ASCII));
+        onRequest = () -> Redis.command(REDIS, replies::add, "GET", "k");
+        stream.sendRequestHeaders(headers(":path", "/"), true);
 
-        proxyOnRedisCallResponse(ROOT, 7, RedisStatus.OK, 7);
+        onlyRedisCall().deliver(RedisAnswer.raw("?junk\r\n".getBytes(StandardCharsets.US_ASCII)));
 
         assertFalse(replies.get(0).hasValue());
         assertTrue(replies.get(0).failure().startsWith("undecodable redis reply"), replies.get(0).failure());
@@ -238,51 +240,70 @@ class DispatcherTest {
 
     @Test
     void anUnknownRedisTokenIsLogged() {
-        proxyOnContextCreate(ROOT, 0);
+        assertTrue(host.start(this::plugin));
 
         proxyOnRedisCallResponse(ROOT, 11, RedisStatus.OK, 0);
 
-        assertEquals(List.of(LogLevel.ERROR + " proxy_on_redis_call_response: unknown token 11"), host.logs);
+        assertEquals(List.of("ERROR proxy_on_redis_call_response: unknown token 11"), host.logs());
     }
 
     @Test
     void anHttpCallResponseIsReadBeforeSwitchingToTheStreamThatAsked() {
-        createRootAndStream();
+        FakeStream stream = startWithStream();
         List<HttpCallResponse> responses = new ArrayList<>();
         HttpCallCallback callback = responses::add;
-        onRequest = () -> HttpCall.dispatch("cluster", List.of(Map.entry(":method", "GET")), new byte[0], List.of(),
-                1000, callback);
-        proxyOnRequestHeaders(STREAM, 1, 1);
-        host.maps.put(MapType.HTTP_CALL_RESPONSE_HEADERS, List.of(Map.entry(":status", "204")));
-        host.buffers.put(BufferType.HTTP_CALL_RESPONSE_BODY, "ok".getBytes(StandardCharsets.UTF_8));
+        onRequest = () -> HttpCall.dispatch("cluster", headers(":method", "GET", ":path", "/", ":authority", "x"),
+                new byte[0], List.of(), 1000, callback);
+        stream.sendRequestHeaders(headers(":path", "/"), true);
 
-        proxyOnHttpCallResponse(ROOT, 4, 1, 2, 0);
+        host.httpCallouts().get(0).deliver(HttpAnswer.status(204).withBody("ok"));
 
         HttpCallResponse response = responses.get(0);
         assertFalse(response.isFailure());
         assertEquals(204, response.status());
         assertEquals("ok", new String(response.body(), StandardCharsets.UTF_8));
-        assertEquals(List.of(STREAM), host.effectiveContexts);
+        assertEquals(4, response.callId());
+        assertEquals(List.of(STREAM), host.effectiveContexts());
     }
 
     @Test
     void aFailedHttpCallHasNoHeaders() {
-        createRootAndStream();
+        FakeStream stream = startWithStream();
         List<HttpCallResponse> responses = new ArrayList<>();
-        onRequest = () -> HttpCall.dispatch("cluster", List.of(), new byte[0], List.of(), 1000, responses::add);
-        proxyOnRequestHeaders(STREAM, 1, 1);
+        onRequest = () -> HttpCall.dispatch("cluster", headers(":method", "GET", ":path", "/", ":authority", "x"),
+                new byte[0], List.of(), 1000, responses::add);
+        stream.sendRequestHeaders(headers(":path", "/"), true);
+        List<Integer> readsBefore = host.bufferReads();
 
-        proxyOnHttpCallResponse(ROOT, 4, 0, 0, 0);
+        host.httpCallouts().get(0).deliver(HttpAnswer.failure());
 
         assertTrue(responses.get(0).isFailure());
-        assertEquals(List.of(), host.bufferReads);
+        assertEquals(readsBefore, host.bufferReads(), "nothing to read for a failed call");
     }
 
-    private Runnable onRequest = () -> { };
+    private void plugin(String[] args) {
+        ProxyWasm.setRootContext(TestRoot::new);
+    }
 
-    private void createRootAndStream() {
-        proxyOnContextCreate(ROOT, 0);
-        proxyOnContextCreate(STREAM, ROOT);
+    private FakeStream startWithStream() {
+        assertTrue(host.start(this::plugin));
+        FakeStream stream = host.newStream();
+        assertEquals(ROOT, host.rootContextId());
+        assertEquals(STREAM, stream.contextId());
+        return stream;
+    }
+
+    private RedisCallout onlyRedisCall() {
+        assertEquals(1, host.redisCallouts().size(), host.redisCallouts().toString());
+        return host.redisCallouts().get(0);
+    }
+
+    private List<String> redisQueries() {
+        List<String> queries = new ArrayList<>();
+        for (RedisCallout call : host.redisCallouts()) {
+            queries.add(call.cluster() + " " + new String(call.query(), StandardCharsets.UTF_8));
+        }
+        return queries;
     }
 
     private final class TestRoot extends RootContext {
@@ -296,6 +317,7 @@ class DispatcherTest {
                 throw new IllegalStateException("bad config");
             }
             configured = pluginConfiguration;
+            Redis.init(REDIS, "", "", 1000);
             return pluginConfiguration.length > 0;
         }
 
