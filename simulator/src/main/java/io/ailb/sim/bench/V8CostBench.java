@@ -10,9 +10,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
@@ -41,6 +44,14 @@ public final class V8CostBench {
     private static final int PROFILE_SIZE = 256 << 10;
     private static final int PROFILE_INTERVAL_MICROS = 100;
     private static final int PROFILE_TOP = 10;
+    /** Where the profile's module with a name section is built: a copy, the shipped build stays as it is. */
+    static final String NAMED_WASM = "simulator/target/v8-cost/ai-load-balancer-names.wasm";
+    static final String NAMED_BUILD = "mvn -B -o -q -pl plugin-src/shell -am -DskipTests package"
+            + " dependency:build-classpath -Dmdep.includeScope=compile"
+            + " -Dmdep.outputFile=$PWD/simulator/target/v8-cost/shell-cp.txt\n"
+            + "java -cp plugin-src/shell/target/classes:$(cat simulator/target/v8-cost/shell-cp.txt)"
+            + " io.ailb.teavm.BuildWasm --main io.ailb.lb.shell.AiLoadBalancerPlugin --spec abi/spec/proxy-wasm-abi.json"
+            + " --opt ADVANCED --names true --out " + NAMED_WASM;
 
     /**
      * The Go plugin's guest time per request on V8 (ms), quoted from issue 9: Higress ai-load-balancer 2.0.1, real
@@ -292,8 +303,16 @@ public final class V8CostBench {
 
     // ---- the profile -------------------------------------------------------------------------------------------------
 
-    /** One function's share of the samples. */
-    record ProfileEntry(String name, double selfMillis) {
+    /** Self and total (inclusive) milliseconds per function name in a {@code .cpuprofile}, and which are guest code. */
+    record FunctionTimes(Map<String, Double> self, Map<String, Double> total, Set<String> guest) {
+        double self(String name) {
+            return self.getOrDefault(name, 0.0);
+        }
+
+        double guestSelf() {
+            return self.entrySet().stream().filter(e -> guest.contains(e.getKey())).mapToDouble(Map.Entry::getValue)
+                    .sum();
+        }
     }
 
     private static int profile(Options options, V8Host node) throws Exception {
@@ -344,77 +363,87 @@ public final class V8CostBench {
         return 0;
     }
 
-    /** Self time per function name from a {@code .cpuprofile}: each sample lasts until the next one. */
-    static Map<String, Double> selfMillisByFunction(Path profileFile, Map<String, Boolean> guestFunctions)
-            throws IOException {
+    /**
+     * Reads V8's {@code .cpuprofile}: a sample lasts until the next one; its time is the self time of the function it
+     * hit and counts once towards the total of every function on that stack. Guest functions come from a
+     * {@code wasm://} script.
+     */
+    static FunctionTimes functionTimes(Path profileFile) throws IOException {
         Map<String, Object> profile = JSON.std.mapFrom(Files.readString(profileFile));
         Map<Integer, String> names = new HashMap<>();
+        Map<Integer, Integer> parents = new HashMap<>();
+        Set<String> guest = new HashSet<>();
         for (Object item : (List<?>) profile.get("nodes")) {
             Map<?, ?> node = (Map<?, ?>) item;
             Map<?, ?> frame = (Map<?, ?>) node.get("callFrame");
+            int id = ((Number) node.get("id")).intValue();
             String name = String.valueOf(frame.get("functionName"));
-            String url = String.valueOf(frame.get("url"));
-            boolean guest = url.startsWith("wasm://");
-            String key = name.isEmpty() ? "(anonymous " + (guest ? "wasm" : "js") + ")" : name;
-            names.put(((Number) node.get("id")).intValue(), key);
-            guestFunctions.merge(key, guest, Boolean::logicalOr);
+            boolean wasm = String.valueOf(frame.get("url")).startsWith("wasm://");
+            name = name.isEmpty() ? "(anonymous " + (wasm ? "wasm" : "js") + ")" : name;
+            names.put(id, name);
+            if (wasm) {
+                guest.add(name);
+            }
+            Object children = node.get("children");
+            if (children != null) {
+                for (Object child : (List<?>) children) {
+                    parents.put(((Number) child).intValue(), id);
+                }
+            }
         }
         List<?> samples = (List<?>) profile.get("samples");
         List<?> deltas = (List<?>) profile.get("timeDeltas");
         Map<String, Double> self = new HashMap<>();
+        Map<String, Double> total = new HashMap<>();
         for (int i = 0; i < samples.size(); i++) {
-            double micros = i + 1 < deltas.size() ? ((Number) deltas.get(i + 1)).doubleValue() : 0;
-            self.merge(names.get(((Number) samples.get(i)).intValue()), micros / 1000, Double::sum);
+            double millis = i + 1 < deltas.size() ? ((Number) deltas.get(i + 1)).doubleValue() / 1000 : 0;
+            Integer node = ((Number) samples.get(i)).intValue();
+            self.merge(names.get(node), millis, Double::sum);
+            Set<String> onStack = new HashSet<>();
+            for (; node != null; node = parents.get(node)) {
+                if (onStack.add(names.get(node))) {
+                    total.merge(names.get(node), millis, Double::sum);
+                }
+            }
         }
-        return self;
+        return new FunctionTimes(self, total, guest);
     }
 
     private static String profileMarkdown(Options options, V8Host.Report report, V8Host.Body body, Path profileFile)
             throws IOException {
-        Map<String, Boolean> guest = new HashMap<>();
-        Map<String, Double> self = selfMillisByFunction(profileFile, guest);
-        double total = self.values().stream().mapToDouble(Double::doubleValue).sum();
-        double guestTotal = self.entrySet().stream().filter(e -> guest.getOrDefault(e.getKey(), false))
-                .mapToDouble(Map.Entry::getValue).sum();
-        double idle = self.getOrDefault("(idle)", 0.0);
-        double gc = self.getOrDefault("(garbage collector)", 0.0);
-        List<ProfileEntry> top = self.entrySet().stream().filter(e -> guest.getOrDefault(e.getKey(), false))
-                .map(e -> new ProfileEntry(e.getKey(), e.getValue()))
-                .sorted(Comparator.comparingDouble(ProfileEntry::selfMillis).reversed()).limit(PROFILE_TOP).toList();
+        FunctionTimes times = functionTimes(profileFile);
+        double sampled = times.self().values().stream().mapToDouble(Double::doubleValue).sum();
+        double guestSelf = times.guestSelf();
+        Comparator<String> bySelfTime = Comparator.comparingDouble(times::self);
+        List<String> top = times.guest().stream().sorted(bySelfTime.reversed()).limit(PROFILE_TOP).toList();
         V8Host.Cell cell = report.cells().get(0);
         int requests = cell.warmUp() + cell.requests();
         StringBuilder md = new StringBuilder();
         md.append("### Where the guest's time goes: V8 CPU profile, prefix_cache, ")
                 .append(PluginCostBench.sizeName(body.bytes())).append(" conversation body\n\n");
-        md.append("Commands: build a copy of the plugin with a name section (same build as the shipped module plus"
-                + " `--names true`), then profile it:\n\n");
+        md.append("Commands: build a copy of the plugin with a name section (the shipped build plus `--names true`),"
+                + " then profile it:\n\n");
         md.append("```bash\n").append(NAMED_BUILD).append('\n').append(options.commandLine)
                 .append(" -Dexec.args=\"--profile ").append(NAMED_WASM).append("\"\n```\n\n");
         md.append(String.format(Locale.ROOT, "Node %s (V8 %s), `--cpu-prof --cpu-prof-interval=%d` (µs) over the"
-                        + " whole process: %d requests (%d warm-up, %d timed; guest median %s per request with the"
-                        + " named module, which runs the same code as the shipped one). Of %.0f ms sampled: guest"
-                        + " (Wasm) functions %.0f ms (%.0f %%), V8's own GC %.0f ms, idle (waiting for Redis) %.0f ms,"
-                        + " the rest host JavaScript and Node. Top %d guest functions by self time (TeaVM names:"
-                        + " `meth_` + abbreviated package + class + method):\n\n", report.nodeVersion(),
-                report.v8Version(), PROFILE_INTERVAL_MICROS, requests, cell.warmUp(), cell.requests(),
-                Samples.micros(cell.medianNs()), total, guestTotal, 100 * guestTotal / total, gc, idle, top.size()));
-        md.append("| # | guest function | self time | share of guest time | per request |\n");
-        md.append("|---:|---|---:|---:|---:|\n");
+                        + " whole process: %d requests (%d warm-up, %d timed; guest median %s with the named module"
+                        + " and the profiler on). Of %.0f ms sampled, guest (Wasm) functions ran %.0f ms (%.0f %%),"
+                        + " V8's own GC %.0f ms, idle (waiting for Redis) %.0f ms, the rest is host JavaScript and"
+                        + " Node. The %d guest functions with the most self time (TeaVM names: `meth_` + abbreviated"
+                        + " package + class + method; **total** includes the functions they call; per request = self"
+                        + " time / requests):\n\n", report.nodeVersion(), report.v8Version(), PROFILE_INTERVAL_MICROS,
+                requests, cell.warmUp(), cell.requests(), Samples.micros(cell.medianNs()), sampled, guestSelf,
+                100 * guestSelf / sampled, times.self("(garbage collector)"), times.self("(idle)"), top.size()));
+        md.append("| # | guest function | self time | share of guest self time | total | self per request |\n");
+        md.append("|---:|---|---:|---:|---:|---:|\n");
         for (int i = 0; i < top.size(); i++) {
-            ProfileEntry entry = top.get(i);
-            md.append(String.format(Locale.ROOT, "| %d | `%s` | %.0f ms | %.1f %% | %s |\n", i + 1, entry.name(),
-                    entry.selfMillis(), 100 * entry.selfMillis() / guestTotal,
-                    Samples.micros((long) (entry.selfMillis() * 1e6 / requests))));
+            String name = top.get(i);
+            md.append(String.format(Locale.ROOT, "| %d | `%s` | %.0f ms | %.1f %% | %.0f ms | %s |\n", i + 1, name,
+                    times.self(name), 100 * times.self(name) / guestSelf, times.total().get(name),
+                    Samples.micros((long) (times.self(name) * 1e6 / requests))));
         }
         return md.toString();
     }
-
-    static final String NAMED_WASM = "simulator/target/v8-cost/ai-load-balancer-names.wasm";
-    static final String NAMED_BUILD = "mvn -B -o -q -pl plugin-src/shell -am -DskipTests package"
-            + " dependency:build-classpath -Dmdep.includeScope=compile -Dmdep.outputFile=$PWD/target/shell-cp.txt\n"
-            + "java -cp plugin-src/shell/target/classes:$(cat target/shell-cp.txt) io.ailb.teavm.BuildWasm"
-            + " --main io.ailb.lb.shell.AiLoadBalancerPlugin --spec abi/spec/proxy-wasm-abi.json --opt ADVANCED"
-            + " --names true --out " + NAMED_WASM;
 
     // ---- markdown ----------------------------------------------------------------------------------------------------
 
@@ -473,21 +502,23 @@ public final class V8CostBench {
                 + " JSON escapes. The JVM-core and Chicory figures for the many-messages shape are in the"
                 + " plugin-cost section above.\n\n");
         md.append("| policy | body | shape | messages | **V8 guest median** | V8 guest p90 | wall median | samples"
-                + " | routed | traps | note |\n");
-        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                + " | routed | Redis calls / request | traps | note |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Row row : rows) {
             V8Host.Cell cell = row.cell();
             md.append("| ").append(row.policy()).append(" | ").append(PluginCostBench.sizeName(row.body().bytes()))
                     .append(" | ").append(row.body().shape()).append(" | ").append(row.body().messages())
                     .append(" | ");
             if (cell == null) {
-                md.append("n/a | n/a | n/a | 0 | — | — | ").append(row.failure()).append(" |\n");
+                md.append("n/a | n/a | n/a | 0 | — | — | — | ").append(row.failure()).append(" |\n");
                 continue;
             }
             md.append("**").append(Samples.micros(cell.samples() == 0 ? -1 : cell.medianNs())).append("** | ")
                     .append(Samples.micros(cell.samples() == 0 ? -1 : cell.p90Ns())).append(" | ")
                     .append(Samples.micros(cell.samples() == 0 ? -1 : cell.wallMedianNs())).append(" | ")
                     .append(cell.samples()).append(" | ").append(cell.routed()).append(" / ").append(cell.requests())
+                    .append(" | ").append(cell.requests() == 0 ? "—" : String.format(Locale.ROOT, "%.1f",
+                            (double) cell.redisCalls() / cell.requests()))
                     .append(" | ").append(cell.traps()).append(" | ").append(note(cell)).append(" |\n");
         }
         goReference(md, rows);
@@ -513,9 +544,9 @@ public final class V8CostBench {
                 + " issue 9: ours ≤ 0.5× Go in every cell.\n\n");
         md.append("| policy | body | Go plugin (issue 9) | ours, V8 guest median (conversation) | **ours / Go** |\n");
         md.append("|---|---|---:|---:|---:|\n");
-        for (Map.Entry<String, Map<Integer, Double>> policy : new java.util.TreeMap<>(GO_REFERENCE_MILLIS)
+        for (Map.Entry<String, Map<Integer, Double>> policy : new TreeMap<>(GO_REFERENCE_MILLIS)
                 .descendingMap().entrySet()) {
-            for (Map.Entry<Integer, Double> go : new java.util.TreeMap<>(policy.getValue()).entrySet()) {
+            for (Map.Entry<Integer, Double> go : new TreeMap<>(policy.getValue()).entrySet()) {
                 V8Host.Cell ours = rows.stream().filter(r -> r.policy().equals(policy.getKey())
                         && r.body().shape().equals(Shape.CONVERSATION.label) && r.body().bytes() == go.getKey()
                         && r.cell() != null && r.cell().samples() > 0).map(Row::cell).findFirst().orElse(null);
@@ -532,9 +563,6 @@ public final class V8CostBench {
         List<String> notes = new ArrayList<>();
         if (!cell.status().equals("ok")) {
             notes.add(cell.status());
-        }
-        if (cell.requests() > 0) {
-            notes.add(String.format(Locale.ROOT, "%.1f Redis calls/req", (double) cell.redisCalls() / cell.requests()));
         }
         if (cell.localReplies() > 0) {
             notes.add(cell.localReplies() + " local replies");

@@ -12,9 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -30,6 +32,9 @@ import java.util.function.Consumer;
 final class V8Host {
     static final String SCRIPT = "v8-host.js";
     private static final long VERSION_TIMEOUT_SECONDS = 30;
+    /** Put in the line queue by the reader thread when node's output ends. */
+    private static final String END_OF_STREAM = "\u0000end of stream";
+
     /** A request body sent to the host, written to {@code file}. */
     record Body(String shape, int bytes, int messages, Path file) {
     }
@@ -139,7 +144,7 @@ final class V8Host {
             String line = lines.poll((long) (run.hangSeconds() * 1000), TimeUnit.MILLISECONDS);
             if (line == null) {
                 process.destroyForcibly();
-                failure = String.format(java.util.Locale.ROOT, "no output for %.0f s (a request hung?), node killed",
+                failure = String.format(Locale.ROOT, "no output for %.0f s (a request hung?), node killed",
                         run.hangSeconds());
                 break;
             }
@@ -149,15 +154,16 @@ final class V8Host {
             progress.accept(line);
             parser.accept(line);
         }
-        process.waitFor(VERSION_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        if (failure == null && (!process.isAlive() && process.exitValue() != 0 || !parser.ended)) {
-            failure = "node exited with " + (process.isAlive() ? "no exit" : process.exitValue())
+        boolean exited = process.waitFor(VERSION_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        if (!exited) {
+            process.destroyForcibly();
+        }
+        if (failure == null && (!exited || process.exitValue() != 0 || !parser.ended)) {
+            failure = (exited ? "node exited with " + process.exitValue() : "node did not exit, killed")
                     + (parser.error == null ? "" : ": " + parser.error) + "; stderr: " + tail(stderr);
         }
         return parser.report(failure);
     }
-
-    private static final String END_OF_STREAM = "\u0000end of stream";
 
     private static void readLines(InputStream in, BlockingQueue<String> lines) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
@@ -252,7 +258,7 @@ final class V8Host {
                 case "trace" -> traces.add(new Trace(Integer.parseInt(f[1]), f[2], f[3].equals("1"), f[4],
                         f[5].equals("-") ? List.of() : List.of(f[5].split(",")),
                         f[6].equals("-") ? List.of()
-                                : java.util.Arrays.stream(f[6].split(",")).map(Base64.getDecoder()::decode).toList()));
+                                : Arrays.stream(f[6].split(",")).map(Base64.getDecoder()::decode).toList()));
                 case "cell" -> cells.add(new Cell(f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]),
                         Integer.parseInt(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]),
                         Integer.parseInt(f[8]), Integer.parseInt(f[9]), Integer.parseInt(f[10]),
