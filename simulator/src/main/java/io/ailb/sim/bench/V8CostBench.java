@@ -288,10 +288,10 @@ public final class V8CostBench {
             int messages = bodies.stream().filter(b -> b.shape().equals(f[1]) && b.bytes() == bytes)
                     .mapToInt(V8Host.Body::messages).findFirst().orElse(-1);
             System.out.printf(Locale.ROOT, "%-21s %-13s %8s %5d msgs  guest median %10s  p90 %10s  wall %10s"
-                            + "  n=%s  routed %s/%s  traps %s  %s%n", policy, f[1],
+                            + "  cpu %10s  n=%s  routed %s/%s  traps %s  %s%n", policy, f[1],
                     PluginCostBench.sizeName(bytes), messages, Samples.micros(Long.parseLong(f[5])),
-                    Samples.micros(Long.parseLong(f[6])), Samples.micros(Long.parseLong(f[7])), f[4], f[8], f[13],
-                    f[11], f[16]);
+                    Samples.micros(Long.parseLong(f[6])), Samples.micros(Long.parseLong(f[7])),
+                    Samples.micros(Long.parseLong(f[8])), f[4], f[9], f[14], f[12], f[17]);
         } else if (f[0].equals("trap") || f[0].equals("error")) {
             System.out.println("  " + line.replace('\t', ' '));
         }
@@ -484,8 +484,12 @@ public final class V8CostBench {
         md.append("- **Guest time** = the sum of the time spent inside the host's calls into guest exports during"
                 + " the request (`process.hrtime.bigint()` around each outermost call), so it includes the host"
                 + " functions the guest calls (copying the body into guest memory, properties, header maps) as it"
-                + " would in Envoy, and excludes the Redis waits. **wall** = the whole request including the Redis"
-                + " round trips. p90 = nearest rank.\n");
+                + " would in Envoy, and excludes the Redis waits. It is wall-clock time: on a busy machine it"
+                + " includes moments the OS gave the core to another process. **wall** = the whole request"
+                + " including the Redis round trips. **process CPU** = the node process's CPU time (user + system,"
+                + " all threads, `process.cpuUsage()`) over the whole request: guest, host JavaScript and socket"
+                + " work, not the waits, and not inflated by other processes; guest time well above it means the"
+                + " machine was contended. p90 = nearest rank.\n");
         md.append(String.format(Locale.ROOT, "- **Runs**: per cell a warm-up of ≤ %s s / ≤ %d requests (at least %d;"
                         + " V8 tiers the module up from Liftoff to TurboFan meanwhile), then ≤ %s s / ≤ %d timed"
                         + " requests (at least %d). **routed** = timed requests whose override was set before the"
@@ -501,21 +505,22 @@ public final class V8CostBench {
         md.append("  all `{\"model\",\"stream\",\"max_tokens\",\"messages\"}` with deterministic text and occasional"
                 + " JSON escapes. The JVM-core and Chicory figures for the many-messages shape are in the"
                 + " plugin-cost section above.\n\n");
-        md.append("| policy | body | shape | messages | **V8 guest median** | V8 guest p90 | wall median | samples"
-                + " | routed | Redis calls / request | traps | note |\n");
-        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        md.append("| policy | body | shape | messages | **V8 guest median** | V8 guest p90 | wall median"
+                + " | process CPU median | samples | routed | Redis calls / request | traps | note |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Row row : rows) {
             V8Host.Cell cell = row.cell();
             md.append("| ").append(row.policy()).append(" | ").append(PluginCostBench.sizeName(row.body().bytes()))
                     .append(" | ").append(row.body().shape()).append(" | ").append(row.body().messages())
                     .append(" | ");
             if (cell == null) {
-                md.append("n/a | n/a | n/a | 0 | — | — | — | ").append(row.failure()).append(" |\n");
+                md.append("n/a | n/a | n/a | n/a | 0 | — | — | — | ").append(row.failure()).append(" |\n");
                 continue;
             }
             md.append("**").append(Samples.micros(cell.samples() == 0 ? -1 : cell.medianNs())).append("** | ")
                     .append(Samples.micros(cell.samples() == 0 ? -1 : cell.p90Ns())).append(" | ")
                     .append(Samples.micros(cell.samples() == 0 ? -1 : cell.wallMedianNs())).append(" | ")
+                    .append(Samples.micros(cell.samples() == 0 ? -1 : cell.cpuMedianNs())).append(" | ")
                     .append(cell.samples()).append(" | ").append(cell.routed()).append(" / ").append(cell.requests())
                     .append(" | ").append(cell.requests() == 0 ? "—" : String.format(Locale.ROOT, "%.1f",
                             (double) cell.redisCalls() / cell.requests()))

@@ -53,10 +53,13 @@ final class V8Host {
             boolean trace, List<String> nodeFlags, double hangSeconds) {
     }
 
-    /** The result of one body: guest time per request (ns) and what the requests got. */
+    /**
+     * The result of one body: guest time per request (ns), the whole request's wall time and the node process's CPU
+     * time per request, and what the requests got.
+     */
     record Cell(String shape, int bytes, int warmUp, int samples, long medianNs, long p90Ns, long wallMedianNs,
-            int routed, int localReplies, int stalled, int traps, int redisCalls, int requests, int errorsLogged,
-            String firstError, String status) {
+            long cpuMedianNs, int routed, int localReplies, int stalled, int traps, int redisCalls, int requests,
+            int errorsLogged, String firstError, String status) {
     }
 
     /** A guest trap: the VM died and was replaced. */
@@ -261,9 +264,9 @@ final class V8Host {
                                 : Arrays.stream(f[6].split(",")).map(Base64.getDecoder()::decode).toList()));
                 case "cell" -> cells.add(new Cell(f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]),
                         Integer.parseInt(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]),
-                        Integer.parseInt(f[8]), Integer.parseInt(f[9]), Integer.parseInt(f[10]),
+                        Long.parseLong(f[8]), Integer.parseInt(f[9]), Integer.parseInt(f[10]),
                         Integer.parseInt(f[11]), Integer.parseInt(f[12]), Integer.parseInt(f[13]),
-                        Integer.parseInt(f[14]), f[15], f[16]));
+                        Integer.parseInt(f[14]), Integer.parseInt(f[15]), f[16], f[17]));
                 case "error" -> error = f[1];
                 case "end" -> ended = true;
                 default -> {

@@ -5,8 +5,8 @@
 //   redis-version <version>                                     begin   <shape> <bytes>
 //   trap    <shape> <bytes> <requests on the VM> <export> <message>
 //   trace   <request> <override|-> <routed 0|1> <local reply status|-> <commands> <replies, base64, comma-separated>
-//   cell    <shape> <bytes> <warm-up requests> <samples> <median ns> <p90 ns> <wall median ns> <routed> <local
-//           replies> <stalled> <traps> <redis calls> <requests> <errors logged> <first error|-> <status>
+//   cell    <shape> <bytes> <warm-up requests> <samples> <median ns> <p90 ns> <wall median ns> <cpu median ns>
+//           <routed> <local replies> <stalled> <traps> <redis calls> <requests> <errors logged> <first error|-> <status>
 //   end     ok
 // Usage: node v8-host.js <config.json>
 //
@@ -317,7 +317,7 @@ class Vm {
     this.logs = [];
     this.errorsLogged = 0;
     this.firstError = null;
-    this.buffers = { vm: null, plugin: null, redis: null };
+    this.buffers = { vm: null, plugin: null, redis: null, http: null };
     this.requestsServed = 0;
     this.redisCalls = 0;
     this.commands = [];
@@ -854,7 +854,7 @@ class Vm {
       case BufferType.VM_CONFIGURATION: return this.buffers.vm;
       case BufferType.PLUGIN_CONFIGURATION: return this.buffers.plugin;
       case BufferType.REDIS_CALL_RESPONSE: return this.buffers.redis;
-      case BufferType.HTTP_CALL_RESPONSE_BODY: return this.buffers.http === undefined ? null : this.buffers.http;
+      case BufferType.HTTP_CALL_RESPONSE_BODY: return this.buffers.http;
       default: return null;
     }
   }
@@ -862,7 +862,7 @@ class Vm {
   map(type) {
     const stream = this.currentStream();
     if (type === MapType.HTTP_CALL_RESPONSE_HEADERS || type === MapType.HTTP_CALL_RESPONSE_TRAILERS) {
-      return this.buffers.http === undefined || this.buffers.http === null ? null : [];
+      return this.buffers.http === null ? null : [];
     }
     return stream !== null && type === MapType.REQUEST_HEADERS ? stream.headers : null;
   }
@@ -902,7 +902,7 @@ class Vm {
         try {
           this.call('proxy_on_http_call_response', this.rootId, this.rootId, next.http, 0, 0, 0);
         } finally {
-          this.buffers.http = undefined;
+          this.buffers.http = null;
         }
         continue;
       }
@@ -955,6 +955,7 @@ class Vm {
     this.replies = [];
     const callsBefore = this.redisCalls;
     const wallStart = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
     const c = this.config;
     const properties = new Map([['route_name', Buffer.from(c.route, 'utf8')],
       ['cluster_name', Buffer.from(c.cluster, 'utf8')]]);
@@ -988,9 +989,11 @@ class Vm {
       this.streams.delete(stream.id);
     }
     this.requestsServed++;
+    const cpu = process.cpuUsage(cpuStart);
     return {
       guestNs: this.guestNs,
       wallNs: process.hrtime.bigint() - wallStart,
+      cpuNs: BigInt(cpu.user + cpu.system) * 1000n,
       override: stream.override,
       routed: stream.override !== null && !stream.overrideAfterRouting && stream.localReply === null,
       localReply: stream.localReply,
@@ -1038,24 +1041,29 @@ function sortBig(values) {
 /** Runs one body: warm-up, then timed requests; a trap restarts the VM (untimed) and is reported. */
 async function runCell(state, body) {
   const { config } = state;
-  const cell = { warmUp: 0, guest: [], wall: [], routed: 0, localReplies: 0, stalled: 0, traps: 0, redisCalls: 0,
+  const cell = { warmUp: 0, guest: [], wall: [], cpu: [], routed: 0, localReplies: 0, stalled: 0, traps: 0, redisCalls: 0,
     requests: 0, errors: 0, firstError: null, status: 'ok' };
   let consecutiveTraps = 0;
   const once = async measured => {
-    if (state.vm === null || !state.vm.alive) state.vm = new Vm(state.module, config);
-    const vm = state.vm;
-    await vm.tickIfDue();
-    const errorsBefore = vm.errorsLogged;
+    let vm = state.vm;
     let result;
+    let errorsBefore = 0;
     try {
+      if (vm === null || !vm.alive) {
+        vm = null;
+        vm = state.vm = new Vm(state.module, config);
+      }
+      await vm.tickIfDue();
+      errorsBefore = vm.errorsLogged;
       result = await vm.request(body.bytes);
     } catch (e) {
       if (!(e instanceof GuestTrap)) throw e;
       cell.traps++;
       consecutiveTraps++;
-      out('trap', body.shape, body.bytes.length, vm.requestsServed, e.exportName,
-        e.message + (e.guestStack ? ' [guest stack: ' + e.guestStack + ']' : '') + ' — ' + vm.logTail());
-      vm.close();
+      out('trap', body.shape, body.bytes.length, vm === null ? 0 : vm.requestsServed, e.exportName,
+        e.message + (e.guestStack ? ' [guest stack: ' + e.guestStack + ']' : '')
+          + (vm === null ? '' : ' — ' + vm.logTail()));
+      if (vm !== null) vm.close();
       return false;
     }
     consecutiveTraps = 0;
@@ -1069,6 +1077,7 @@ async function runCell(state, body) {
     if (measured) {
       cell.guest.push(result.guestNs);
       cell.wall.push(result.wallNs);
+      cell.cpu.push(result.cpuNs);
       cell.requests++;
       cell.redisCalls += result.redisCalls;
       if (result.routed) cell.routed++;
@@ -1095,7 +1104,7 @@ async function runCell(state, body) {
   }
   const guest = sortBig(cell.guest);
   out('cell', body.shape, body.bytes.length, cell.warmUp, guest.length, median(guest), percentile(guest, 0.9),
-    median(sortBig(cell.wall)), cell.routed, cell.localReplies, cell.stalled, cell.traps, cell.redisCalls,
+    median(sortBig(cell.wall)), median(sortBig(cell.cpu)), cell.routed, cell.localReplies, cell.stalled, cell.traps, cell.redisCalls,
     cell.requests, cell.errors, cell.firstError === null ? '-' : cell.firstError, cell.status);
 }
 
