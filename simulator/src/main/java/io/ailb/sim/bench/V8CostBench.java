@@ -180,6 +180,10 @@ public final class V8CostBench {
     record Row(String policy, V8Host.Body body, V8Host.Cell cell, String failure) {
     }
 
+    /** A trap and the policy whose run it happened in. */
+    record PolicyTrap(String policy, V8Host.Trap trap) {
+    }
+
     private V8CostBench() {
     }
 
@@ -217,9 +221,8 @@ public final class V8CostBench {
         Files.createDirectories(options.workDir);
         Path bodyDir = Files.createTempDirectory(options.workDir, "bodies");
         List<Row> rows = new ArrayList<>();
-        List<V8Host.Trap> traps = new ArrayList<>();
-        Map<String, String> trapPolicy = new HashMap<>();
-        V8Host.Report last = null;
+        List<PolicyTrap> traps = new ArrayList<>();
+        V8Host.Report engine = null;
         try {
             List<V8Host.Body> bodies = writeBodies(options, bodyDir);
             try (LocalRedis redis = LocalRedis.start()) {
@@ -229,18 +232,17 @@ public final class V8CostBench {
                     System.out.println("== " + policy.name());
                     V8Host.Report report = node.run(run, bodies, options.workDir,
                             line -> progress(policy.name(), line, bodies));
-                    last = report;
-                    collect(policy.name(), bodies, report, rows);
-                    for (V8Host.Trap trap : report.traps()) {
-                        traps.add(trap);
-                        trapPolicy.put(trapKey(trap), policy.name());
+                    if (engine == null && report.moduleBytes() >= 0) {
+                        engine = report;
                     }
+                    collect(policy.name(), bodies, report, rows);
+                    report.traps().forEach(trap -> traps.add(new PolicyTrap(policy.name(), trap)));
                 }
             }
         } finally {
             deleteTree(bodyDir);
         }
-        String markdown = markdown(options, node, last, rows, traps, trapPolicy);
+        String markdown = markdown(options, node, engine, rows, traps);
         System.out.println();
         System.out.println(markdown);
         Path target = options.target();
@@ -282,23 +284,19 @@ public final class V8CostBench {
     }
 
     private static void progress(String policy, String line, List<V8Host.Body> bodies) {
-        String[] f = line.split("\t", -1);
-        if (f[0].equals("cell")) {
-            int bytes = Integer.parseInt(f[2]);
-            int messages = bodies.stream().filter(b -> b.shape().equals(f[1]) && b.bytes() == bytes)
+        if (line.startsWith("cell\t")) {
+            V8Host.Cell cell = V8Host.cell(line);
+            int messages = bodies.stream().filter(b -> b.shape().equals(cell.shape()) && b.bytes() == cell.bytes())
                     .mapToInt(V8Host.Body::messages).findFirst().orElse(-1);
             System.out.printf(Locale.ROOT, "%-21s %-13s %8s %5d msgs  guest median %10s  p90 %10s  wall %10s"
-                            + "  cpu %10s  n=%s  routed %s/%s  traps %s  %s%n", policy, f[1],
-                    PluginCostBench.sizeName(bytes), messages, Samples.micros(Long.parseLong(f[5])),
-                    Samples.micros(Long.parseLong(f[6])), Samples.micros(Long.parseLong(f[7])),
-                    Samples.micros(Long.parseLong(f[8])), f[4], f[9], f[14], f[12], f[17]);
-        } else if (f[0].equals("trap") || f[0].equals("error")) {
+                            + "  cpu %10s  n=%d  routed %d/%d  traps %d  %s%n", policy, cell.shape(),
+                    PluginCostBench.sizeName(cell.bytes()), messages, Samples.micros(cell.medianNs()),
+                    Samples.micros(cell.p90Ns()), Samples.micros(cell.wallMedianNs()),
+                    Samples.micros(cell.cpuMedianNs()), cell.samples(), cell.routed(), cell.requests(), cell.traps(),
+                    cell.status());
+        } else if (line.startsWith("trap\t") || line.startsWith("error\t")) {
             System.out.println("  " + line.replace('\t', ' '));
         }
-    }
-
-    private static String trapKey(V8Host.Trap trap) {
-        return trap.shape() + "|" + trap.bytes() + "|" + trap.requestsOnVm() + "|" + trap.message();
     }
 
     // ---- the profile -------------------------------------------------------------------------------------------------
@@ -448,7 +446,7 @@ public final class V8CostBench {
     // ---- markdown ----------------------------------------------------------------------------------------------------
 
     static String markdown(Options options, V8Host node, V8Host.Report engine, List<Row> rows,
-            List<V8Host.Trap> traps, Map<String, String> trapPolicy) {
+            List<PolicyTrap> traps) {
         StringBuilder md = new StringBuilder();
         md.append("## Guest time per request on V8 (Node): whole requests, real Redis, every policy\n\n");
         md.append("Command: `").append(options.commandLine).append("` (V8CostBench; `-Dexec.args=\"--help\"` for"
@@ -531,8 +529,9 @@ public final class V8CostBench {
         if (traps.isEmpty()) {
             md.append("None: no guest export threw in any run.\n");
         } else {
-            for (V8Host.Trap trap : traps) {
-                md.append("- ").append(trapPolicy.get(trapKey(trap))).append(", ").append(trap.shape()).append(' ')
+            for (PolicyTrap policyTrap : traps) {
+                V8Host.Trap trap = policyTrap.trap();
+                md.append("- ").append(policyTrap.policy()).append(", ").append(trap.shape()).append(' ')
                         .append(PluginCostBench.sizeName(trap.bytes())).append(": VM died in `").append(trap.export())
                         .append("` after ").append(trap.requestsOnVm()).append(" requests: ")
                         .append(shorten(trap.message(), 400)).append('\n');

@@ -226,6 +226,15 @@ final class V8Host {
         return JSON.std.asString(config);
     }
 
+    /** A {@code cell} record line. */
+    static Cell cell(String line) {
+        String[] f = line.split("\t", -1);
+        return new Cell(f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]),
+                Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]),
+                Integer.parseInt(f[9]), Integer.parseInt(f[10]), Integer.parseInt(f[11]), Integer.parseInt(f[12]),
+                Integer.parseInt(f[13]), Integer.parseInt(f[14]), Integer.parseInt(f[15]), f[16], f[17]);
+    }
+
     /** Turns the record lines into a {@link Report}. */
     private static final class Parser {
         String nodeVersion = "?";
@@ -262,11 +271,7 @@ final class V8Host {
                         f[5].equals("-") ? List.of() : List.of(f[5].split(",")),
                         f[6].equals("-") ? List.of()
                                 : Arrays.stream(f[6].split(",")).map(Base64.getDecoder()::decode).toList()));
-                case "cell" -> cells.add(new Cell(f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]),
-                        Integer.parseInt(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]),
-                        Long.parseLong(f[8]), Integer.parseInt(f[9]), Integer.parseInt(f[10]),
-                        Integer.parseInt(f[11]), Integer.parseInt(f[12]), Integer.parseInt(f[13]),
-                        Integer.parseInt(f[14]), Integer.parseInt(f[15]), f[16], f[17]));
+                case "cell" -> cells.add(cell(line));
                 case "error" -> error = f[1];
                 case "end" -> ended = true;
                 default -> {
