@@ -50,8 +50,8 @@ public final class V8CostBench {
             + " dependency:build-classpath -Dmdep.includeScope=compile"
             + " -Dmdep.outputFile=$PWD/simulator/target/v8-cost/shell-cp.txt\n"
             + "java -cp plugin-src/shell/target/classes:$(cat simulator/target/v8-cost/shell-cp.txt)"
-            + " io.ailb.teavm.BuildWasm --main io.ailb.lb.shell.AiLoadBalancerPlugin --spec abi/spec/proxy-wasm-abi.json"
-            + " --opt ADVANCED --names true --out " + NAMED_WASM;
+            + " io.ailb.teavm.BuildWasm --main io.ailb.lb.shell.AiLoadBalancerPlugin"
+            + " --spec abi/spec/proxy-wasm-abi.json --opt ADVANCED --names true --out " + NAMED_WASM;
 
     /**
      * The Go plugin's guest time per request on V8 (ms), quoted from issue 9: Higress ai-load-balancer 2.0.1, real
@@ -215,7 +215,7 @@ public final class V8CostBench {
         System.exit(status);
     }
 
-    // ---- the table ---------------------------------------------------------------------------------------------------
+    // ---- the table --------------------------------------------------------------------------------------------------
 
     private static int table(Options options, V8Host node) throws Exception {
         Files.createDirectories(options.workDir);
@@ -299,7 +299,7 @@ public final class V8CostBench {
         }
     }
 
-    // ---- the profile -------------------------------------------------------------------------------------------------
+    // ---- the profile ------------------------------------------------------------------------------------------------
 
     /** Self and total (inclusive) milliseconds per function name in a {@code .cpuprofile}, and which are guest code. */
     record FunctionTimes(Map<String, Double> self, Map<String, Double> total, Set<String> guest) {
@@ -443,7 +443,7 @@ public final class V8CostBench {
         return md.toString();
     }
 
-    // ---- markdown ----------------------------------------------------------------------------------------------------
+    // ---- markdown ---------------------------------------------------------------------------------------------------
 
     static String markdown(Options options, V8Host node, V8Host.Report engine, List<Row> rows,
             List<PolicyTrap> traps) {
@@ -488,8 +488,8 @@ public final class V8CostBench {
                 + " all threads, `process.cpuUsage()`) over the whole request: guest, host JavaScript and socket"
                 + " work, not the waits, and not inflated by other processes; guest time well above it means the"
                 + " machine was contended. p90 = nearest rank.\n");
-        md.append(String.format(Locale.ROOT, "- **Runs**: per cell a warm-up of ≤ %s s / ≤ %d requests (at least %d;"
-                        + " V8 tiers the module up from Liftoff to TurboFan meanwhile), then ≤ %s s / ≤ %d timed"
+        md.append(String.format(Locale.ROOT, "- **Runs**: per cell a warm-up of ≤ %s s / ≤ %d requests (at least"
+                        + " %d; V8 tiers the module up from Liftoff to TurboFan meanwhile), then ≤ %s s / ≤ %d timed"
                         + " requests (at least %d). **routed** = timed requests whose override was set before the"
                         + " request headers went on (the others would not be routed by the plugin). A **trap** (an"
                         + " exception out of a guest export) kills the VM as in Envoy: it is reported below, a"

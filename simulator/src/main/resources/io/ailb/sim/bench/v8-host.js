@@ -6,7 +6,8 @@
 //   trap    <shape> <bytes> <requests on the VM> <export> <message>
 //   trace   <request> <override|-> <routed 0|1> <local reply status|-> <commands> <replies, base64, comma-separated>
 //   cell    <shape> <bytes> <warm-up requests> <samples> <median ns> <p90 ns> <wall median ns> <cpu median ns>
-//           <routed> <local replies> <stalled> <traps> <redis calls> <requests> <errors logged> <first error|-> <status>
+//           <routed> <local replies> <stalled> <traps> <redis calls> <requests> <errors logged> <first error|->
+//           <status>
 //   end     ok
 // Usage: node v8-host.js <config.json>
 //
@@ -1041,8 +1042,8 @@ function sortBig(values) {
 /** Runs one body: warm-up, then timed requests; a trap restarts the VM (untimed) and is reported. */
 async function runCell(state, body) {
   const { config } = state;
-  const cell = { warmUp: 0, guest: [], wall: [], cpu: [], routed: 0, localReplies: 0, stalled: 0, traps: 0, redisCalls: 0,
-    requests: 0, errors: 0, firstError: null, status: 'ok' };
+  const cell = { warmUp: 0, guest: [], wall: [], cpu: [], routed: 0, localReplies: 0, stalled: 0, traps: 0,
+    redisCalls: 0, requests: 0, errors: 0, firstError: null, status: 'ok' };
   let consecutiveTraps = 0;
   const once = async measured => {
     let vm = state.vm;
@@ -1104,8 +1105,8 @@ async function runCell(state, body) {
   }
   const guest = sortBig(cell.guest);
   out('cell', body.shape, body.bytes.length, cell.warmUp, guest.length, median(guest), percentile(guest, 0.9),
-    median(sortBig(cell.wall)), median(sortBig(cell.cpu)), cell.routed, cell.localReplies, cell.stalled, cell.traps, cell.redisCalls,
-    cell.requests, cell.errors, cell.firstError === null ? '-' : cell.firstError, cell.status);
+    median(sortBig(cell.wall)), median(sortBig(cell.cpu)), cell.routed, cell.localReplies, cell.stalled, cell.traps,
+    cell.redisCalls, cell.requests, cell.errors, cell.firstError === null ? '-' : cell.firstError, cell.status);
 }
 
 async function main() {
