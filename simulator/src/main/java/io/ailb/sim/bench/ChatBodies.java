@@ -69,7 +69,7 @@ final class ChatBodies {
     }
 
     /** Appends exactly {@code length} characters of ASCII text, JSON-escaped; returns the generator state. */
-    private static long appendText(StringBuilder out, int length, long state) {
+    static long appendText(StringBuilder out, int length, long state) {
         int written = 0;
         while (written < length) {
             state = next(state);
