@@ -60,6 +60,17 @@ public final class PrefixHash {
         totalBytes = 0;
     }
 
+    /** Makes this hash a copy of {@code other}: same input so far, same last digest. */
+    public void copyFrom(PrefixHash other) {
+        System.arraycopy(other.tail, 0, tail, 0, 16);
+        tailLength = other.tailLength;
+        a = other.a;
+        b = other.b;
+        totalBytes = other.totalBytes;
+        digestA = other.digestA;
+        digestB = other.digestB;
+    }
+
     /** The digest of {@code data[offset, offset + length)} under key (0, 0), as 32 hex digits. */
     public static String hexOf(byte[] data, int offset, int length) {
         PrefixHash h = new PrefixHash();

@@ -220,14 +220,27 @@ public final class JsonReader {
      * Returns the number of code points written.
      */
     public int stringUtf8(ByteSink sink) {
+        return (int) writeDecoded(sink, true);
+    }
+
+    /**
+     * Like {@link #stringUtf8(ByteSink)}, but returns the number of bytes written and does not count code points (one
+     * pass less over the string when the sink counts what it needs).
+     */
+    public long stringUtf8Bytes(ByteSink sink) {
+        return writeDecoded(sink, false);
+    }
+
+    /** Returns code points written if {@code countCodePoints}, else bytes written. */
+    private long writeDecoded(ByteSink sink, boolean countCodePoints) {
         requireString();
         int start = tokenStart + 1;
         int end = tokenEnd - 1;
         if (!escaped) {
             sink.write(data, start, end - start);
-            return countCodePoints(data, start, end);
+            return countCodePoints ? countCodePoints(data, start, end) : end - start;
         }
-        int codePoints = 0;
+        long written = 0;
         int segment = start;
         int i = start;
         while (i < end) {
@@ -237,7 +250,7 @@ public final class JsonReader {
             }
             if (i > segment) {
                 sink.write(data, segment, i - segment);
-                codePoints += countCodePoints(data, segment, i);
+                written += countCodePoints ? countCodePoints(data, segment, i) : i - segment;
             }
             int cp;
             if (data[i + 1] == 'u') {
@@ -257,15 +270,16 @@ public final class JsonReader {
                 cp = simpleEscape(data[i + 1]);
                 i += 2;
             }
-            sink.write(scratch, 0, encodeUtf8(cp, scratch));
-            codePoints++;
+            int bytes = encodeUtf8(cp, scratch);
+            sink.write(scratch, 0, bytes);
+            written += countCodePoints ? 1 : bytes;
             segment = i;
         }
         if (end > segment) {
             sink.write(data, segment, end - segment);
-            codePoints += countCodePoints(data, segment, end);
+            written += countCodePoints ? countCodePoints(data, segment, end) : end - segment;
         }
-        return codePoints;
+        return written;
     }
 
     /** Compares the last NAME or STRING token with {@code expected} without building a string when unescaped. */
@@ -454,25 +468,34 @@ public final class JsonReader {
 
     /** Scans a string starting at the opening quote; validates escapes and UTF-8; leaves pos after the closing quote. */
     private void scanString() {
+        // Fields in locals: TeaVM reloads a field at every use in a loop.
+        byte[] d = data;
+        int end = limit;
         int i = pos + 1;
         boolean hasEscape = false;
         while (true) {
-            if (i >= limit) {
+            // The common run: printable ASCII other than the quote and the backslash.
+            while (i < end) {
+                int b = d[i];
+                if (b < 0x20 || b == '"' || b == '\\') {
+                    break;
+                }
+                i++;
+            }
+            if (i >= end) {
                 throw error(pos, "unterminated string");
             }
-            int b = data[i];
+            int b = d[i];
             if (b == '"') {
                 break;
             }
             if (b == '\\') {
                 hasEscape = true;
                 i = checkEscape(i);
-            } else if (b >= 0 && b < 0x20) {
+            } else if (b >= 0) {
                 throw error(i, "unescaped control character in string");
-            } else if (b < 0) {
-                i = checkUtf8(i);
             } else {
-                i++;
+                i = checkUtf8(i);
             }
         }
         escaped = hasEscape;

@@ -154,6 +154,23 @@ final class PrefixHashTest {
     }
 
     @Test
+    void aCopyContinuesFromTheSameState() {
+        byte[] data = new byte[50];
+        new Random(5).nextBytes(data);
+        PrefixHash original = new PrefixHash();
+        original.reset(9, 10);
+        original.update(data, 0, 21);
+        PrefixHash copy = new PrefixHash();
+        copy.copyFrom(original);
+        original.update(data, 21, 29);
+        copy.update(data, 21, 29);
+        original.finish();
+        copy.finish();
+        assertEquals(hashed(9, 10, data).hex(), copy.hex());
+        assertEquals(original.hex(), copy.hex());
+    }
+
+    @Test
     void rejectsRangesOutsideTheArray() {
         PrefixHash h = new PrefixHash();
         assertThrows(IndexOutOfBoundsException.class, () -> h.update(new byte[4], 2, 3));

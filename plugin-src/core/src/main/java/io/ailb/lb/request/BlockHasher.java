@@ -1,45 +1,65 @@
 package io.ailb.lb.request;
 
-import io.ailb.codec.hash.Sha1;
+import io.ailb.codec.hash.PrefixHash;
 import io.ailb.codec.json.ByteSink;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * Chains SHA-1 over prompt blocks: h_1 = SHA1(block_1), h_i = SHA1(h_(i-1) ‖ block_i). Chaining makes each hash cover
- * the whole prefix in order, so equal blocks never cancel and reordered blocks never collide. With a chunk size, a
- * block also closes every {@code chunkBytes} bytes, so long prompts share all full chunks of a common prefix.
+ * Chains {@link PrefixHash} over prompt blocks: h_1 = H_0(block_1), h_i = H_{h_(i-1)}(block_i), the hash of block i
+ * keyed by the digest of block i-1. Chaining makes each hash cover the whole prefix in order, so equal blocks never
+ * cancel and reordered blocks never collide. With a chunk size, a block also closes every {@code chunkBytes} bytes, so
+ * long prompts share all full chunks of a common prefix.
+ *
+ * <p>At most {@link RequestParser#MAX_PREFIX_BLOCKS} blocks: once {@code max - 1} are closed, everything else folds
+ * into the last block, which closes at {@link #finish()}. Hashing stays one pass and memory stays constant however
+ * many messages a body has.
  */
 final class BlockHasher implements ByteSink {
-    private final Sha1 sha1 = new Sha1();
+    private final PrefixHash hash = new PrefixHash();
+    /** The hash state at {@link #mark()}, for {@link #rewind()}. */
+    private final PrefixHash marked = new PrefixHash();
     private final int chunkBytes;
-    private final List<String> hashes = new ArrayList<>();
-    private final List<Integer> textCharsAtClose = new ArrayList<>();
+    private final int maxBlocks;
     private final byte[] scratch = new byte[5];
-    private byte[] previous;
+    private String[] hashes = new String[8];
+    private int[] textCharsAtClose = new int[8];
+    private int closed;
     private boolean open;
     private int blockBytes;
     private boolean text;
     private int textChars;
+    private boolean markedOpen;
+    private int markedTextChars;
+    private int markedBlockBytes;
 
     /** {@code chunkBytes} 0 means blocks close only on {@link #closeBlock()}. */
-    BlockHasher(int chunkBytes) {
+    BlockHasher(int chunkBytes, int maxBlocks) {
         this.chunkBytes = chunkBytes;
+        this.maxBlocks = maxBlocks;
     }
 
     @Override
     public void write(byte[] bytes, int offset, int length) {
+        if (chunkBytes == 0) {
+            begin();
+            hash.update(bytes, offset, length);
+            if (text) {
+                textChars += countCodePoints(bytes, offset, offset + length);
+            }
+            return;
+        }
         while (length > 0) {
             begin();
-            int take = chunkBytes == 0 ? length : Math.min(length, chunkBytes - blockBytes);
-            sha1.update(bytes, offset, take);
+            int take = Math.min(length, chunkBytes - blockBytes);
+            hash.update(bytes, offset, take);
             if (text) {
-                countCodePoints(bytes, offset, take);
+                textChars += countCodePoints(bytes, offset, offset + take);
             }
             blockBytes += take;
             offset += take;
             length -= take;
-            if (chunkBytes != 0 && blockBytes == chunkBytes) {
+            if (blockBytes == chunkBytes) {
                 closeBlock();
             }
         }
@@ -53,13 +73,23 @@ final class BlockHasher implements ByteSink {
         text = on;
     }
 
-    /** Counts UTF-8 lead bytes (every byte that is not a continuation byte 10xxxxxx): one per code point. */
-    private void countCodePoints(byte[] bytes, int offset, int length) {
-        for (int i = offset; i < offset + length; i++) {
+    /** Prompt text code points written so far. */
+    int textChars() {
+        return textChars;
+    }
+
+    /**
+     * Counts UTF-8 lead bytes (every byte that is not a continuation byte 10xxxxxx): one per code point. Counted with
+     * the write, not afterwards: a chunked block may close in the middle of a string.
+     */
+    private static int countCodePoints(byte[] bytes, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
             if ((bytes[i] & 0xC0) != 0x80) {
-                textChars++;
+                n++;
             }
         }
+        return n;
     }
 
     /** Starts a piece: its one-byte tag. */
@@ -80,25 +110,61 @@ final class BlockHasher implements ByteSink {
         write(scratch, 0, 4);
     }
 
-    /** Closes the current block if anything was written to it. */
+    /** Closes the current block if anything was written to it, unless it is the last one the cap allows. */
     void closeBlock() {
+        if (closed < maxBlocks - 1) {
+            close();
+        }
+    }
+
+    /** Closes the last block: the end of the prompt. */
+    void finish() {
+        close();
+    }
+
+    private void close() {
         if (!open) {
             return;
         }
-        previous = sha1.digest();
-        hashes.add(Sha1.hex(previous));
-        textCharsAtClose.add(textChars);
+        hash.finish();
+        if (closed == hashes.length) {
+            hashes = Arrays.copyOf(hashes, closed * 2);
+            textCharsAtClose = Arrays.copyOf(textCharsAtClose, closed * 2);
+        }
+        hashes[closed] = hash.hex();
+        textCharsAtClose[closed] = textChars;
+        closed++;
         open = false;
         blockBytes = 0;
     }
 
+    /** Remembers the state between pieces, so a message can be hashed again another way ({@link #rewind()}). */
+    void mark() {
+        markedOpen = open;
+        markedTextChars = textChars;
+        markedBlockBytes = blockBytes;
+        if (open) {
+            marked.copyFrom(hash);
+        }
+    }
+
+    /** Back to the last {@link #mark()}; no block may have closed since. */
+    void rewind() {
+        open = markedOpen;
+        textChars = markedTextChars;
+        blockBytes = markedBlockBytes;
+        if (open) {
+            hash.copyFrom(marked);
+        }
+    }
+
     List<String> hashes() {
-        return hashes;
+        return Arrays.asList(hashes).subList(0, closed);
     }
 
     /** For each closed block, the prompt text code points of blocks 1..i (cumulative, same order as hashes). */
-    List<Integer> textCharsAtClose() {
-        return textCharsAtClose;
+    int[] textCharsAtClose() {
+        return Arrays.copyOf(textCharsAtClose, closed);
     }
 
     private void begin() {
@@ -106,8 +172,10 @@ final class BlockHasher implements ByteSink {
             return;
         }
         open = true;
-        if (previous != null) {
-            sha1.update(previous, 0, previous.length);
+        if (closed == 0) {
+            hash.reset(0, 0);
+        } else {
+            hash.reset(hash.digestA(), hash.digestB());
         }
     }
 }

@@ -70,8 +70,9 @@ public final class RequestInfo {
     }
 
     /**
-     * Lower-case hex SHA-1 of each chained prompt block h_1..h_n (see {@link RequestParser}); h_i covers blocks 1..i,
-     * so two requests share h_1..h_k exactly when their first k blocks are equal. Empty when there is no prompt.
+     * The chained hash of each prompt block h_1..h_n as 32 lower-case hex digits ({@link io.ailb.codec.hash.PrefixHash},
+     * see {@link RequestParser}); h_i covers blocks 1..i, so two requests share h_1..h_k exactly when their first k
+     * blocks are equal. At most {@link RequestParser#MAX_PREFIX_BLOCKS}. Empty when there is no prompt.
      */
     public List<String> prefixHashes() {
         return prefixHashes;
@@ -119,8 +120,8 @@ public final class RequestInfo {
     }
 
     /** Code points at each block end → {@code ceil(chars / 4)} each. */
-    static List<Integer> tokensOf(List<Integer> charsAtClose) {
-        List<Integer> out = new ArrayList<>(charsAtClose.size());
+    static List<Integer> tokensOf(int[] charsAtClose) {
+        List<Integer> out = new ArrayList<>(charsAtClose.length);
         for (int chars : charsAtClose) {
             out.add((chars + 3) / 4);
         }

@@ -1,6 +1,5 @@
 package io.ailb.lb.request;
 
-import io.ailb.codec.json.ByteSink;
 import io.ailb.codec.json.JsonException;
 import io.ailb.codec.json.JsonNumbers;
 import io.ailb.codec.json.JsonReader;
@@ -30,11 +29,24 @@ import java.util.Locale;
  * byte stream cut into blocks of {@value #PROMPT_CHUNK_BYTES} bytes, plus the final partial block, so long prompts
  * with a shared beginning share the hashes of every full chunk they have in common.
  *
- * <p>Blocks are chained with {@link BlockHasher}. If a body has both {@code messages} and {@code prompt}, the first
- * one in the body is used.
+ * <p>Blocks are chained with {@link BlockHasher}, at most {@value #MAX_PREFIX_BLOCKS} per request: the rest of a
+ * longer prompt folds into the last block. If a body has both {@code messages} and {@code prompt}, the first one in
+ * the body is used.
+ *
+ * <h2>Cost</h2>
+ * One pass over the body validates it and hashes each message as it is read, straight from the body bytes (escapes
+ * decoded on the fly); no strings or objects per message. A message whose {@code content} comes before its
+ * {@code role}, or that repeats either, is hashed again from its recorded byte range, so member order and duplicate
+ * members (the last one wins) give the same hashes as the usual order.
  */
 public final class RequestParser {
     static final int PROMPT_CHUNK_BYTES = 2048;
+    /**
+     * The cap on prefix blocks (one per user turn, or per 2 KiB of a completion prompt). Keeps a request's Redis
+     * keys, script arguments and guest memory bounded whatever the number of messages; 256 user turns (or 512 KiB
+     * of prompt) cover long agent sessions, and a conversation longer than that still matches its first 255 blocks.
+     */
+    public static final int MAX_PREFIX_BLOCKS = 256;
 
     private static final byte ROLE = 'R';
     private static final byte TEXT = 'T';
@@ -44,17 +56,17 @@ public final class RequestParser {
     private final byte[] body;
     /** False: the messages / prompt are skipped unread (no hashes, no sizes). */
     private final boolean readPrompt;
-    private final CountingSink counter = new CountingSink();
     /** Reused for role, part type and part text, which are read one after the other. */
     private final JsonReader valueReader;
     /** Reused for message content, which may hold parts read with {@link #valueReader}. */
     private final JsonReader contentReader;
+    /** Reused for a message hashed again from its byte range. */
+    private final JsonReader messageReader;
     private BlockHasher hasher;
     private String model;
     private int maxTokens = -1;
     private int maxCompletionTokens = -1;
     private boolean stream;
-    private int promptChars;
     private int messageCount;
 
     private RequestParser(byte[] body, int length, boolean readPrompt) {
@@ -62,6 +74,7 @@ public final class RequestParser {
         this.readPrompt = readPrompt;
         this.valueReader = new JsonReader(body, 0, length);
         this.contentReader = new JsonReader(body, 0, length);
+        this.messageReader = new JsonReader(body, 0, length);
     }
 
     /**
@@ -122,11 +135,11 @@ public final class RequestParser {
     private RequestInfo result(int length) {
         int max = maxTokens >= 0 ? maxTokens : maxCompletionTokens;
         if (hasher == null) {
-            return new RequestInfo(true, true, model, Collections.<String>emptyList(), promptChars, max, stream,
-                    length, messageCount);
+            return new RequestInfo(true, true, model, Collections.<String>emptyList(), 0, max, stream, length,
+                    messageCount);
         }
         return new RequestInfo(true, true, model, hasher.hashes(), RequestInfo.tokensOf(hasher.textCharsAtClose()),
-                promptChars, max, stream, length, messageCount);
+                hasher.textChars(), max, stream, length, messageCount);
     }
 
     private void readDocument(JsonReader r) {
@@ -159,30 +172,89 @@ public final class RequestParser {
             skipRest(r, t);
             return;
         }
-        hasher = new BlockHasher(0);
+        hasher = new BlockHasher(0, MAX_PREFIX_BLOCKS);
         while ((t = r.next()) != Token.END_ARRAY) {
             messageCount++;
-            long role = -1;
-            long content = -1;
+            boolean user;
             if (t == Token.BEGIN_OBJECT) {
-                while (r.next() != Token.END_OBJECT) {
-                    if (r.stringEquals("role")) {
-                        role = capture(r);
-                    } else if (r.stringEquals("content")) {
-                        content = capture(r);
-                    } else {
-                        r.skipValue();
-                    }
-                }
+                user = readMessage(r);
             } else {
                 skipRest(r, t);
+                user = writeMessage(-1, -1);
             }
-            // Members may come in any order, so the role and content are read after the message, from their ranges.
-            if (writeMessage(role, content)) {
+            if (user) {
                 hasher.closeBlock();
             }
         }
-        hasher.closeBlock();
+        hasher.finish();
+    }
+
+    /**
+     * Hashes one message object while reading it (the reader is after its '{'); returns whether its role is
+     * {@code user}. The usual shape (role, then content, each once) is hashed in this pass; any other is hashed again
+     * from the message's byte range with {@link #writeMessage}.
+     */
+    private boolean readMessage(JsonReader r) {
+        int messageStart = r.tokenStart();
+        hasher.mark();
+        boolean roleSeen = false;
+        boolean contentSeen = false;
+        boolean inOrder = true;
+        boolean user = false;
+        while (r.next() != Token.END_OBJECT) {
+            if (r.stringEquals("role")) {
+                Token v = r.next();
+                if (roleSeen || contentSeen || v != Token.STRING) {
+                    inOrder = false;
+                    skipRest(r, v);
+                    continue;
+                }
+                roleSeen = true;
+                hasher.tag(ROLE);
+                hasher.length(r.stringUtf8Bytes(hasher));
+                user = r.stringEquals("user");
+            } else if (r.stringEquals("content")) {
+                Token v = r.next();
+                if (!roleSeen || contentSeen || !inOrder) {
+                    inOrder = false;
+                    skipRest(r, v);
+                    continue;
+                }
+                contentSeen = true;
+                writeContent(r, v);
+            } else {
+                r.skipValue();
+            }
+        }
+        if (!inOrder) {
+            hasher.rewind();
+            return writeMessage(messageReader, messageStart, r.tokenEnd());
+        }
+        if (!roleSeen) {
+            hasher.tag(ROLE);
+            hasher.length(0);
+        }
+        hasher.tag(END_OF_MESSAGE);
+        hasher.length(0);
+        return user;
+    }
+
+    /** Hashes the message object in {@code body[start, end)} whatever its member order. */
+    private boolean writeMessage(JsonReader m, int start, int end) {
+        m.reset(start, end - start);
+        m.next();
+        long role = -1;
+        long content = -1;
+        while (m.next() != Token.END_OBJECT) {
+            if (m.stringEquals("role")) {
+                role = capture(m);
+            } else if (m.stringEquals("content")) {
+                content = capture(m);
+            } else {
+                m.skipValue();
+            }
+        }
+        return writeMessage(role, content);
     }
 
     /** Writes one message's pieces; returns whether its role is {@code user}. */
@@ -192,7 +264,7 @@ public final class RequestParser {
         if (role >= 0) {
             JsonReader roleReader = at(valueReader, role);
             if (roleReader.next() == Token.STRING) {
-                hasher.length(writeString(roleReader));
+                hasher.length(roleReader.stringUtf8Bytes(hasher));
                 user = roleReader.stringEquals("user");
             } else {
                 hasher.length(0);
@@ -201,16 +273,16 @@ public final class RequestParser {
             hasher.length(0);
         }
         if (content >= 0) {
-            writeContent(content);
+            JsonReader c = at(contentReader, content);
+            writeContent(c, c.next());
         }
         hasher.tag(END_OF_MESSAGE);
         hasher.length(0);
         return user;
     }
 
-    private void writeContent(long range) {
-        JsonReader c = at(contentReader, range);
-        Token t = c.next();
+    /** Content whose first token {@code t} was just read from {@code c}; leaves {@code c} after the value. */
+    private void writeContent(JsonReader c, Token t) {
         if (t == Token.STRING) {
             writeText(c);
         } else if (t == Token.BEGIN_ARRAY) {
@@ -218,7 +290,9 @@ public final class RequestParser {
                 writePart(c, t);
             }
         } else if (t != Token.NULL) {
-            writeRaw(start(range), end(range));
+            int start = c.tokenStart();
+            skipRest(c, t);
+            writeRaw(start, c.tokenEnd());
         }
     }
 
@@ -259,11 +333,11 @@ public final class RequestParser {
     private void readPrompt(JsonReader r) {
         Token t = r.next();
         if (t == Token.STRING) {
-            hasher = new BlockHasher(PROMPT_CHUNK_BYTES);
+            hasher = new BlockHasher(PROMPT_CHUNK_BYTES, MAX_PREFIX_BLOCKS);
             messageCount = 1;
             writeText(r);
         } else if (t == Token.BEGIN_ARRAY) {
-            hasher = new BlockHasher(PROMPT_CHUNK_BYTES);
+            hasher = new BlockHasher(PROMPT_CHUNK_BYTES, MAX_PREFIX_BLOCKS);
             while ((t = r.next()) != Token.END_ARRAY) {
                 messageCount++;
                 writePart(r, t);
@@ -272,22 +346,15 @@ public final class RequestParser {
             skipRest(r, t);
             return;
         }
-        hasher.closeBlock();
+        hasher.finish();
     }
 
     private void writeText(JsonReader r) {
         hasher.tag(TEXT);
-        counter.reset(hasher);
         hasher.textMode(true);
-        promptChars += r.stringUtf8(counter);
+        long bytes = r.stringUtf8Bytes(hasher);
         hasher.textMode(false);
-        hasher.length(counter.count);
-    }
-
-    private long writeString(JsonReader r) {
-        counter.reset(hasher);
-        r.stringUtf8(counter);
-        return counter.count;
+        hasher.length(bytes);
     }
 
     private void writeRaw(int start, int end) {
@@ -362,22 +429,5 @@ public final class RequestParser {
 
     private static int end(long range) {
         return (int) range;
-    }
-
-    /** Forwards to the hasher and counts bytes, so a piece's length is known after streaming it. */
-    private static final class CountingSink implements ByteSink {
-        private ByteSink target;
-        private long count;
-
-        void reset(ByteSink newTarget) {
-            target = newTarget;
-            count = 0;
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) {
-            count += length;
-            target.write(bytes, offset, length);
-        }
     }
 }

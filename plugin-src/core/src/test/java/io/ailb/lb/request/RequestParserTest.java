@@ -44,7 +44,7 @@ class RequestParserTest {
         assertEquals(13, info.promptChars());
         assertEquals(4, info.estimatedPromptTokens());
         assertEquals(1, info.prefixHashes().size());
-        assertEquals(40, info.prefixHashes().get(0).length());
+        assertEquals(32, info.prefixHashes().get(0).length());
     }
 
     @Test
@@ -105,7 +105,7 @@ class RequestParserTest {
     void repeatedIdenticalBlocksDoNotCancel() {
         List<String> aaa = hashes(chat(msg("user", "A"), msg("user", "A"), msg("user", "A")));
         assertEquals(3, aaa.stream().distinct().count());
-        assertNotEquals("0".repeat(40), aaa.get(1));
+        assertNotEquals("0".repeat(32), aaa.get(1));
     }
 
     @Test
@@ -119,6 +119,38 @@ class RequestParserTest {
     void memberOrderAndEscapingDoNotChangeTheHash() {
         assertEquals(hashes(chat(msg("user", "A\\n"))),
                 hashes(chat("{\"content\":\"\\u0041\\n\",\"name\":\"n\",\"role\":\"user\"}")));
+    }
+
+    @Test
+    void contentBeforeRoleAndRepeatedMembersHashAsTheUsualOrderWithTheLastMemberWinning() {
+        List<String> usual = hashes(chat(msg("system", "s"), msg("user", "u"), msg("assistant", "a")));
+        assertEquals(usual, hashes(chat("{\"content\":\"s\",\"role\":\"system\"}", msg("user", "u"),
+                "{\"content\":[\"a\"],\"role\":\"assistant\"}")));
+        assertEquals(usual, hashes(chat(msg("system", "s"),
+                "{\"role\":\"assistant\",\"content\":\"x\",\"role\":\"user\",\"content\":\"u\"}",
+                msg("assistant", "a"))));
+        assertEquals(usual, hashes(chat(msg("system", "s"), "{\"role\":7,\"content\":\"u\",\"role\":\"user\"}",
+                msg("assistant", "a"))));
+        assertNotEquals(usual, hashes(chat(msg("system", "s"), "{\"role\":\"user\",\"content\":\"u\",\"role\":7}",
+                msg("assistant", "a"))));
+    }
+
+    @Test
+    void blocksBeyondTheCapFoldIntoTheLastBlock() {
+        int cap = RequestParser.MAX_PREFIX_BLOCKS;
+        StringBuilder turns = new StringBuilder();
+        for (int i = 0; i < cap + 50; i++) {
+            turns.append(i == 0 ? "" : ",").append(msg("user", "turn " + i));
+        }
+        List<String> long1 = hashes("{\"messages\":[" + turns + "]}");
+        List<String> long2 = hashes("{\"messages\":[" + turns + "," + msg("user", "one more") + "]}");
+        assertEquals(cap, long1.size());
+        assertEquals(cap, long2.size());
+        assertEquals(long1.subList(0, cap - 1), long2.subList(0, cap - 1), "the first cap - 1 blocks are shared");
+        assertNotEquals(long1.get(cap - 1), long2.get(cap - 1), "the last block covers everything after them");
+        RequestInfo info = parse("{\"messages\":[" + turns + "]}");
+        assertEquals(info.estimatedPromptTokens(), (int) info.prefixTokens().get(cap - 1));
+        assertEquals(cap + 50, info.messageCount());
     }
 
     @Test
