@@ -51,7 +51,9 @@ final class BlockHasher implements ByteSink {
         }
         while (length > 0) {
             begin();
-            int take = Math.min(length, chunkBytes - blockBytes);
+            // The last block the cap allows has no chunk end: it takes the rest.
+            boolean last = closed == maxBlocks - 1;
+            int take = last ? length : Math.min(length, chunkBytes - blockBytes);
             hash.update(bytes, offset, take);
             if (text) {
                 textChars += countCodePoints(bytes, offset, offset + take);
@@ -59,7 +61,7 @@ final class BlockHasher implements ByteSink {
             blockBytes += take;
             offset += take;
             length -= take;
-            if (blockBytes == chunkBytes) {
+            if (!last && blockBytes == chunkBytes) {
                 closeBlock();
             }
         }

@@ -208,6 +208,18 @@ class RequestParserTest {
     }
 
     @Test
+    void aCompletionPromptLongerThanTheCapFoldsIntoTheLastChunk() {
+        int cap = RequestParser.MAX_PREFIX_BLOCKS;
+        String shared = "x".repeat(RequestParser.PROMPT_CHUNK_BYTES * (cap + 3));
+        RequestInfo a = parse("{\"prompt\":\"" + shared + "a\"}");
+        List<String> b = hashes("{\"prompt\":\"" + shared + "b\"}");
+        assertEquals(cap, a.prefixHashes().size());
+        assertEquals(a.prefixHashes().subList(0, cap - 1), b.subList(0, cap - 1));
+        assertNotEquals(a.prefixHashes().get(cap - 1), b.get(cap - 1));
+        assertEquals(shared.length() + 1, a.promptChars());
+    }
+
+    @Test
     void promptArraysKeepTheirElementBoundaries() {
         RequestInfo split = parse("{\"prompt\":[\"ab\",\"c\"]}");
         assertEquals(2, split.messageCount());
