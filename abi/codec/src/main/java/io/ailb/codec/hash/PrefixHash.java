@@ -21,8 +21,9 @@ package io.ailb.codec.hash;
  * <h2>Why not SHA-1</h2>
  * Routing keys need uniformity, not secrecy or collision resistance against an adversary: a collision of two prefix
  * keys costs one mis-steered request (a cache miss, never a wrong answer: the backend computes the prompt either
- * way), keys are namespaced per route, and a client that crafts colliding prompts can only mis-steer requests whose
- * prefix it chose itself. In TeaVM-compiled Wasm on V8 this hash is many times faster than SHA-1 (see
+ * way), and keys are namespaced per route. It is not collision-resistant: a client who knows another user's prefix
+ * could craft a colliding one and so cost that user cache misses, nothing more (docs/architecture.md). In
+ * TeaVM-compiled Wasm on V8 this hash is many times faster than SHA-1 (see
  * docs/benchmarks.md, v8-cost). Collision odds for honest traffic: with n live keys in one route's namespace, the
  * birthday bound gives p ≈ n²/2^129; n = 10^9 keys gives p ≈ 10^-21.
  *
