@@ -319,12 +319,12 @@ public final class Plots {
             c.g.setFont(SMALL);
             c.g.drawString(b.getKey(), f.left + 6, yPx - 4);
         }
-        c.g.setStroke(new BasicStroke(2f));
         for (int i = 0; i < names.size(); i++) {
             double[] xs = ratesPerSecond.get(names.get(i));
             double[] ys = values.get(names.get(i));
             Path2D.Double path = new Path2D.Double();
-            c.g.setColor(color(i, names.size()));
+            c.g.setColor(PALETTE[i % PALETTE.length]);
+            c.g.setStroke(seriesStroke(i));
             for (int k = 0; k < xs.length; k++) {
                 double xpx = x.toPixelX(finite(xs[k]), f.left, f.right);
                 double ypx = y.toPixel(finite(ys[k]), f.top, f.bottom);
@@ -338,8 +338,14 @@ public final class Plots {
             c.g.draw(path);
         }
         c.g.setStroke(old);
-        c.legend(names, WIDTH - 10, f.top);
+        c.lineLegend(names, WIDTH - 10, f.top);
         c.write(out);
+    }
+
+    /** Solid lines for the first {@code PALETTE.length} series, dashed for the next ones (same colours again). */
+    private static Stroke seriesStroke(int i) {
+        return i < PALETTE.length ? new BasicStroke(2f)
+                : new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {7, 4}, 0);
     }
 
     // --- from the engine's results -----------------------------------------------------------------------------
@@ -591,6 +597,34 @@ public final class Plots {
                 g.fillRect(x + 8, y + 6 + i * lineH + 2, 14, fm.getAscent() - 2);
                 g.setColor(Color.BLACK);
                 g.drawString(labels.get(i), x + 28, y + 6 + i * lineH + fm.getAscent());
+            }
+        }
+
+        /** A boxed legend of line samples (colour and stroke as {@link #seriesStroke}), top right at (right, top). */
+        void lineLegend(List<String> labels, int right, int top) {
+            g.setFont(LABEL);
+            FontMetrics fm = g.getFontMetrics();
+            int w = 0;
+            for (String s : labels) {
+                w = Math.max(w, fm.stringWidth(s));
+            }
+            int boxW = w + 46;
+            int lineH = fm.getHeight() + 2;
+            int x = right - boxW - 6;
+            int y = top + 6;
+            g.setColor(Color.WHITE);
+            g.fillRect(x, y, boxW, lineH * labels.size() + 8);
+            g.setColor(GRID);
+            g.drawRect(x, y, boxW, lineH * labels.size() + 8);
+            Stroke old = g.getStroke();
+            for (int i = 0; i < labels.size(); i++) {
+                int mid = y + 6 + i * lineH + fm.getAscent() / 2 + 1;
+                g.setColor(PALETTE[i % PALETTE.length]);
+                g.setStroke(seriesStroke(i));
+                g.drawLine(x + 6, mid, x + 30, mid);
+                g.setStroke(old);
+                g.setColor(Color.BLACK);
+                g.drawString(labels.get(i), x + 38, y + 6 + i * lineH + fm.getAscent());
             }
         }
 
