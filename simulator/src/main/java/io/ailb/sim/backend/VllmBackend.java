@@ -62,7 +62,8 @@ public final class VllmBackend implements Backend {
     private final PublishedMetrics published;
     private final Deque<Seq> waiting = new ArrayDeque<>();
     private final List<Seq> running = new ArrayList<>();
-    /** KV tokens of admitted prompt blocks not scheduled yet (allocated, not cached). */
+    /** Admitted prompt blocks not scheduled yet (allocated, not cached), and their KV tokens. */
+    private long reservedBlocks;
     private long reservedTokens;
     private boolean stepUnderWay;
     /** A step starts at the end of the current instant, so requests arriving together share it. */
@@ -149,6 +150,7 @@ public final class VllmBackend implements Backend {
         }
         cache.pin(ids.subList(0, matched), r.blockTokens());
         seq.pinnedPromptBlocks = matched;
+        reservedBlocks += ids.size() - matched;
         reservedTokens += needed;
         seq.cachedTokens = Math.max(0, Math.min(SimBackend.tokensOfLeadingBlocks(r, matched), r.inputTokens() - 1));
         seq.computed = seq.cachedTokens;
@@ -168,6 +170,7 @@ public final class VllmBackend implements Backend {
                 : Math.min(r.blockIds().size(), after / r.blockTokens());
         if (covered > seq.pinnedPromptBlocks) {
             cache.pin(r.blockIds().subList(seq.pinnedPromptBlocks, covered), r.blockTokens());
+            reservedBlocks -= covered - seq.pinnedPromptBlocks;
             reservedTokens -= (long) (covered - seq.pinnedPromptBlocks) * r.blockTokens();
             seq.pinnedPromptBlocks = covered;
         }
@@ -261,7 +264,7 @@ public final class VllmBackend implements Backend {
 
     @Override
     public long activeBlocks() {
-        return cache.pinnedBlocks() + reservedTokens / BackendConfig.KV_BLOCK_TOKENS;
+        return cache.pinnedBlocks() + reservedBlocks;
     }
 
     @Override

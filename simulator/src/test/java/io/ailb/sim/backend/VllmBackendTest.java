@@ -90,6 +90,7 @@ class VllmBackendTest {
         VllmBackend b = backend(CONFIG.withStepBudgetTokens(1000));
         b.submit(request(1, 2500, 1, range(1, 5)));
         clock.runUntil(0);
+        assertEquals(5, b.activeBlocks(), "one block cached and pinned, four allocated for the rest of the prompt");
         // the first step schedules tokens 0..999: block 1 (0..511) is complete, block 2 (512..1023) is not
         assertTrue(b.cache().contains(1));
         assertFalse(b.cache().contains(2));
@@ -174,6 +175,7 @@ class VllmBackendTest {
         clock.runUntil(500);
         assertEquals(1, b.waiting(), "the cache is full of pinned blocks");
         assertEquals(1.0, b.kvUsage(), EPS);
+        assertEquals(2, b.activeBlocks());
         clock.runAll();
         double doneFirst = FIXED + 1024 * PER_TOKEN + 100 * 12.0;
         assertEquals(doneFirst, done.get(1L), EPS);
