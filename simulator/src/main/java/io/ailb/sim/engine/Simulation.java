@@ -1,7 +1,7 @@
 package io.ailb.sim.engine;
 
+import io.ailb.sim.backend.Backend;
 import io.ailb.sim.backend.BackendConfig;
-import io.ailb.sim.backend.SimBackend;
 import io.ailb.sim.model.BackendView;
 import io.ailb.sim.model.ClusterView;
 import io.ailb.sim.model.SimRequest;
@@ -18,7 +18,7 @@ import java.util.PriorityQueue;
 import java.util.function.Supplier;
 
 /**
- * Discrete-event replay of a {@link Workload} through one {@link Router} in front of fresh {@link SimBackend}s, on a
+ * Discrete-event replay of a {@link Workload} through one {@link Router} in front of fresh {@link Backend}s, on a
  * virtual clock: arrival → {@code router.route} → backend queue / batch → first token → completion. Deterministic for
  * a given workload, settings and (deterministic) router. {@link #runAll} runs several routers on identical workloads
  * with fresh, identical backends each.
@@ -68,7 +68,7 @@ public final class Simulation implements EventScheduler {
     private final Router router;
     private final Settings settings;
     private final Progress progress;
-    private final List<SimBackend> backends = new ArrayList<>();
+    private final List<Backend> backends = new ArrayList<>();
     private final List<BackendView> views;
     private final ClusterView cluster;
     private final Map<Long, Double> arrivals = new HashMap<>();
@@ -93,19 +93,19 @@ public final class Simulation implements EventScheduler {
         this.router = router;
         this.settings = settings;
         this.progress = progress;
-        SimBackend.Listener listener = new SimBackend.Listener() {
+        Backend.Listener listener = new Backend.Listener() {
             @Override
-            public void onFirstToken(SimBackend backend, SimRequest request, double nowMs, int cachedTokens) {
+            public void onFirstToken(Backend backend, SimRequest request, double nowMs, int cachedTokens) {
                 firstToken(backend, request, nowMs, cachedTokens);
             }
 
             @Override
-            public void onComplete(SimBackend backend, SimRequest request, double nowMs) {
+            public void onComplete(Backend backend, SimRequest request, double nowMs) {
                 complete(backend, request, nowMs);
             }
         };
         for (int i = 0; i < settings.backends(); i++) {
-            backends.add(new SimBackend(i, SimBackend.addressOf(i), settings.backend(), this, listener));
+            backends.add(Backend.create(i, settings.backend(), this, listener));
         }
         this.views = Collections.unmodifiableList(new ArrayList<>(backends));
         this.cluster = new ClusterView() {
@@ -232,13 +232,13 @@ public final class Simulation implements EventScheduler {
         backends.get(index).submit(request);
     }
 
-    private void firstToken(SimBackend backend, SimRequest request, double t, int cachedTokens) {
+    private void firstToken(Backend backend, SimRequest request, double t, int cachedTokens) {
         firstTokens.put(request.id(), t);
         cachedById.put(request.id(), cachedTokens);
         router.onFirstToken(request, backend.index(), (long) Math.floor(t));
     }
 
-    private void complete(SimBackend backend, SimRequest request, double t) {
+    private void complete(Backend backend, SimRequest request, double t) {
         double arrival = arrivals.remove(request.id());
         double first = firstTokens.remove(request.id());
         int cached = cachedById.remove(request.id());
@@ -296,7 +296,7 @@ public final class Simulation implements EventScheduler {
         double[] kv = new double[n];
         long[] prefill = new long[n];
         for (int i = 0; i < n; i++) {
-            SimBackend b = backends.get(i);
+            Backend b = backends.get(i);
             running[i] = b.running();
             waiting[i] = b.waiting();
             kv[i] = b.kvUsage();

@@ -9,7 +9,8 @@ import java.util.Random;
 /**
  * Synthetic multi-turn chat: {@code groups} system prompts, {@code sessions} conversations (session s uses group
  * s mod groups) of {@code turns} turns; turn t sends [system, user1, assistant1, …, user t] where the assistant
- * messages are the earlier turns' outputs. Lengths are normal(mean, stddev) clipped at 1. Closed loop
+ * messages are the earlier turns' outputs (each request knows the block ids its answer will have, so an engine that
+ * caches generated blocks serves them to the next turn). Lengths are normal(mean, stddev) clipped at 1. Closed loop
  * ({@code concurrency} sessions at a time, next turn {@code thinkMs} after the previous completes) or open loop
  * (sessions start as a Poisson process of {@code sessionsPerSecond}, turns {@code thinkMs} apart).
  */
@@ -28,6 +29,11 @@ public final class ChatWorkload {
         public Spec withSessions(int value) {
             return new Spec(groups, value, turns, systemTokens, inputMean, inputStddev, outputMean, outputStddev,
                     concurrency, sessionsPerSecond, thinkMs, blockTokens);
+        }
+
+        public Spec withSessionsPerSecond(double value) {
+            return new Spec(groups, sessions, turns, systemTokens, inputMean, inputStddev, outputMean, outputStddev,
+                    concurrency, value, thinkMs, blockTokens);
         }
     }
 
@@ -59,9 +65,14 @@ public final class ChatWorkload {
                 prompt.add(new Segment(TextBlocks.mix(sessionKey, 2L * t), input));
                 int tokens = prompt.stream().mapToInt(Segment::tokens).sum();
                 long arrival = spec.concurrency() > 0 ? 0 : Math.round(start + t * spec.thinkMs());
-                turns.add(new SimRequest(id++, arrival, "s" + s, tokens, output, spec.blockTokens(),
-                        TextBlocks.chainIds(prompt, spec.blockTokens()), body(spec, prompt)));
+                List<Long> ids = TextBlocks.chainIds(prompt, spec.blockTokens());
+                String body = body(spec, prompt);
                 prompt.add(new Segment(TextBlocks.mix(sessionKey, 2L * t + 1), output));
+                List<Long> withAnswer = TextBlocks.chainIds(prompt, spec.blockTokens());
+                List<Long> answerIds = withAnswer.subList(tokens / spec.blockTokens(),
+                        (tokens + output) / spec.blockTokens());
+                turns.add(new SimRequest(id++, arrival, "s" + s, tokens, output, spec.blockTokens(), ids, body,
+                        answerIds));
             }
             sessions.add(turns);
         }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -75,7 +76,39 @@ public final class MooncakeTrace {
             }
         }
         String name = "mooncake-conversation" + (speedup == 1.0 ? "" : " x" + trim(speedup));
-        return Workload.openLoop(name, requests, MooncakeTrace::body);
+        return Workload.openLoop(name, withAnswerBlocks(requests), MooncakeTrace::body);
+    }
+
+    /** Each request with the answer blocks its first continuation in {@code requests} reveals (see class comment). */
+    static List<SimRequest> withAnswerBlocks(List<SimRequest> requests) {
+        Map<Long, List<Integer>> holders = new HashMap<>();
+        for (int i = 0; i < requests.size(); i++) {
+            for (Long id : requests.get(i).blockIds()) {
+                holders.computeIfAbsent(id, k -> new ArrayList<>()).add(i);
+            }
+        }
+        List<SimRequest> out = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            SimRequest a = requests.get(i);
+            int promptFull = a.inputTokens() / a.blockTokens();
+            int answerFull = (a.inputTokens() + a.outputTokens()) / a.blockTokens();
+            SimRequest next = promptFull == 0 || answerFull <= promptFull || a.blockIds().size() < promptFull ? null
+                    : continuation(requests, holders.get(a.blockIds().get(promptFull - 1)), i, promptFull,
+                            a.inputTokens() + a.outputTokens());
+            out.add(next == null ? a : a.withOutputBlockIds(next.blockIds().subList(promptFull, answerFull)));
+        }
+        return out;
+    }
+
+    private static SimRequest continuation(List<SimRequest> requests, List<Integer> sharing, int after, int promptFull,
+            int minInput) {
+        for (int j : sharing) {
+            SimRequest b = requests.get(j);
+            if (j > after && b.blockIds().size() > promptFull && b.inputTokens() >= minInput) {
+                return b;
+            }
+        }
+        return null;
     }
 
     static String trim(double v) {

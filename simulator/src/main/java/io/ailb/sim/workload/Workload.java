@@ -96,7 +96,7 @@ public final class Workload {
             return stored;
         }
         return new SimRequest(stored.id(), arrivalMs, stored.sessionId(), stored.inputTokens(),
-                stored.outputTokens(), stored.blockTokens(), stored.blockIds(), body);
+                stored.outputTokens(), stored.blockTokens(), stored.blockIds(), body, stored.outputBlockIds());
     }
 
     /** The first {@code limit} requests (open loop) or sessions (closed loop); 0 = all. */

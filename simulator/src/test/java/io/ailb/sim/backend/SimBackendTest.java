@@ -11,12 +11,13 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The backend against hand-computed timings and cache contents. */
+/** The serial and parallel backend models against hand-computed timings and cache contents. */
 class SimBackendTest {
     private static final double EPS = 1e-9;
 
-    /** 30 ms overhead, 62.5 µs/token, 12 ms ITL, ×2 at 4 sequences, 512-token blocks. */
-    private static final BackendConfig CONFIG = BackendConfig.DEFAULT.withMaxNumSeqs(4).withMetricsStalenessMs(0);
+    /** Serial prefill, 30 ms overhead, 62.5 µs/token, 12 ms ITL, ×2 at 4 sequences, 512-token blocks. */
+    private static final BackendConfig CONFIG = BackendConfig.DEFAULT.withModel(BackendConfig.Model.SERIAL)
+            .withMaxNumSeqs(4).withMetricsStalenessMs(0);
 
     private final ManualScheduler clock = new ManualScheduler();
     private final Map<Long, Double> firstToken = new LinkedHashMap<>();
@@ -24,15 +25,15 @@ class SimBackendTest {
     private final Map<Long, Integer> cached = new LinkedHashMap<>();
 
     private SimBackend backend(BackendConfig config) {
-        return new SimBackend(0, SimBackend.addressOf(0), config, clock, new SimBackend.Listener() {
+        return new SimBackend(0, Backend.addressOf(0), config, clock, new Backend.Listener() {
             @Override
-            public void onFirstToken(SimBackend b, SimRequest r, double now, int cachedTokens) {
+            public void onFirstToken(Backend b, SimRequest r, double now, int cachedTokens) {
                 firstToken.put(r.id(), now);
                 cached.put(r.id(), cachedTokens);
             }
 
             @Override
-            public void onComplete(SimBackend b, SimRequest r, double now) {
+            public void onComplete(Backend b, SimRequest r, double now) {
                 done.put(r.id(), now);
             }
         });
@@ -150,6 +151,7 @@ class SimBackendTest {
         assertTrue(text.contains("vllm:num_requests_waiting{model_name=\"sim\"} 1\n"), text);
         assertTrue(text.contains("vllm:gpu_cache_usage_perc{model_name=\"sim\"} 0.0010\n"), text);
         assertTrue(text.contains("vllm:kv_cache_usage_perc"), text);
+        assertTrue(text.contains("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"62500\""), text);
     }
 
     @Test
@@ -172,5 +174,31 @@ class SimBackendTest {
         clock.runUntil(100);
         // the second prefill ends at 188, the third (queued) takes 94; block 1 is cached now: 30 + 512 × 0.0625
         assertEquals(88 + 94 + 62, b.estimatedTtftMs(request(4, 1024, 1, 1, 7)), EPS);
+    }
+
+    @Test
+    void theLookaheadEstimateCountsTheBlocksOfThePrefillsAheadAsCached() {
+        SimBackend b = backend(CONFIG);
+        b.submit(request(1, 1024, 11, 1, 2));
+        b.submit(request(2, 1024, 11, 3, 4));
+        b.submit(request(3, 1300, 11, 1, 2, 5));
+        clock.runUntil(4);
+        // blind: 90 ms left of the first; 94 for the second; the third judged on today's cache: 30 + 1300 × 0.0625
+        assertEquals(90 + 94 + 111.25 + 94, b.estimatedTtftMs(request(4, 1024, 1, 1, 7)), EPS);
+        // lookahead: the third finds the first's blocks 1, 2 (30 + 276 × 0.0625 = 47.25), this one block 1 (62)
+        assertEquals(90 + 94 + 47.25 + 62, b.lookaheadTtftMs(request(4, 1024, 1, 1, 7)), EPS);
+        // a queued request's blocks count too: 3, 4 of the second, so this one computes nothing (30)
+        assertEquals(90 + 94 + 47.25 + 30, b.lookaheadTtftMs(request(5, 1024, 1, 3, 4)), EPS);
+    }
+
+    @Test
+    void theParallelModelStartsEveryPrefillAtOnce() {
+        SimBackend b = backend(CONFIG.withModel(BackendConfig.Model.PARALLEL));
+        b.submit(request(1, 1024, 1, 1, 2));
+        b.submit(request(2, 1024, 1, 3, 4));
+        assertEquals(2, b.running());
+        clock.runAll();
+        assertEquals(94, firstToken.get(1L), EPS);
+        assertEquals(94, firstToken.get(2L), EPS);
     }
 }

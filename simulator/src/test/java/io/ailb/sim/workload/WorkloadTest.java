@@ -87,6 +87,34 @@ class WorkloadTest {
     }
 
     @Test
+    void aChatTurnKnowsTheBlocksOfItsAnswerWhichTheNextTurnSendsBack() {
+        List<SimRequest> s = ChatWorkload.generate(ChatWorkload.HIGRESS_ARTICLE, 1).sessions().get(0);
+        SimRequest first = s.get(0);
+        SimRequest second = s.get(1);
+        // 200 prompt tokens (12 full 16-token blocks) + 800 answer tokens = 1000 tokens: 62 full blocks, 50 of them
+        // after the prompt's full blocks
+        assertEquals(50, first.outputBlockIds().size());
+        assertEquals(first.outputBlockIds(), second.blockIds().subList(12, 62));
+        assertEquals(second.outputBlockIds().get(0), s.get(2).blockIds().get(1200 / 16));
+    }
+
+    @Test
+    void aMooncakeRequestsAnswerBlocksComeFromItsContinuation(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("t.jsonl");
+        // request 0: 1100 prompt tokens (2 full blocks), 600 answer tokens → blocks 2 and 3 of the next turn (full
+        // once the sequence holds 1536 tokens); request 1 continues it; request 2 only shares block 0
+        Files.writeString(trace, """
+                {"timestamp": 0, "input_length": 1100, "output_length": 600, "hash_ids": [0, 1, 2]}
+                {"timestamp": 10, "input_length": 700, "output_length": 5, "hash_ids": [0, 5]}
+                {"timestamp": 400, "input_length": 2000, "output_length": 7, "hash_ids": [0, 1, 7, 8]}
+                """);
+        List<SimRequest> r = MooncakeTrace.load(trace, 1.0, 0).requests();
+        assertEquals(List.of(7L), r.get(0).outputBlockIds(), "1700 tokens: 3 full blocks, one after the prompt's 2");
+        assertEquals(List.of(), r.get(1).outputBlockIds(), "no continuation");
+        assertEquals(List.of(), r.get(2).outputBlockIds());
+    }
+
+    @Test
     void aUserLogDerivesBlocksFromItsMessages(@TempDir Path dir) throws Exception {
         String system = "You are a helpful assistant. ".repeat(10);
         Path log = dir.resolve("log.jsonl");

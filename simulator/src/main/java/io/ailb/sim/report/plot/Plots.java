@@ -265,6 +265,89 @@ public final class Plots {
         c.write(out);
     }
 
+    /**
+     * One line per router of a value against the request rate (a load sweep), markers at the measured points, and an
+     * optional dashed reference line ({@code boundLabel} → value, e.g. the TTFT lower bound); the y axis turns
+     * logarithmic when the values span more than {@link #LOG_SCALE_RATIO}×. {@value #WIDTH}×{@value #HEIGHT}.
+     *
+     * @param ratesPerSecond router → x values (requests/s), ascending
+     * @param values         router → y values, one per rate
+     */
+    public static void linesOverRate(Path out, String title, String yLabel, Map<String, double[]> ratesPerSecond,
+            Map<String, double[]> values, Map<String, Double> bounds) {
+        requireNonEmpty(values, "values");
+        double xMax = 0;
+        double max = 0;
+        double minPositive = Double.POSITIVE_INFINITY;
+        for (Map.Entry<String, double[]> e : values.entrySet()) {
+            double[] x = ratesPerSecond.get(e.getKey());
+            if (x == null || x.length != e.getValue().length || x.length == 0) {
+                throw new IllegalArgumentException("rates of '" + e.getKey() + "' must match its values");
+            }
+            for (int i = 0; i < x.length; i++) {
+                xMax = Math.max(xMax, finite(x[i]));
+                double v = finite(e.getValue()[i]);
+                max = Math.max(max, v);
+                if (v > 0) {
+                    minPositive = Math.min(minPositive, v);
+                }
+            }
+        }
+        for (double b : bounds.values()) {
+            max = Math.max(max, finite(b));
+            if (finite(b) > 0) {
+                minPositive = Math.min(minPositive, b);
+            }
+        }
+        boolean log = minPositive < Double.POSITIVE_INFINITY && max / minPositive > LOG_SCALE_RATIO;
+        Axis y = log ? Axis.logarithmic(minPositive, max) : Axis.linear(0, Math.max(1, max * 1.08), 6);
+        Axis x = Axis.linear(0, Math.max(1e-9, xMax * 1.05), 6);
+        Canvas c = new Canvas(WIDTH, HEIGHT, title + (log ? " (log scale)" : ""));
+        List<String> names = new ArrayList<>(values.keySet());
+        int legendWidth = maxWidth(c.g, LABEL, names) + 40;
+        Frame f = new Frame(80, WIDTH - legendWidth - 20, 50, HEIGHT - 60);
+        c.grid(f, y, yLabel);
+        c.xAxis(f, x, "request rate (requests/s)");
+        Stroke old = c.g.getStroke();
+        Stroke dashed = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {6, 4}, 0);
+        for (Map.Entry<String, Double> b : bounds.entrySet()) {
+            int yPx = (int) y.toPixel(finite(b.getValue()), f.top, f.bottom);
+            c.g.setColor(AXIS);
+            c.g.setStroke(dashed);
+            c.g.drawLine(f.left, yPx, f.right, yPx);
+            c.g.setStroke(old);
+            c.g.setFont(SMALL);
+            c.g.drawString(b.getKey(), f.left + 6, yPx - 4);
+        }
+        for (int i = 0; i < names.size(); i++) {
+            double[] xs = ratesPerSecond.get(names.get(i));
+            double[] ys = values.get(names.get(i));
+            Path2D.Double path = new Path2D.Double();
+            c.g.setColor(PALETTE[i % PALETTE.length]);
+            c.g.setStroke(seriesStroke(i));
+            for (int k = 0; k < xs.length; k++) {
+                double xpx = x.toPixelX(finite(xs[k]), f.left, f.right);
+                double ypx = y.toPixel(finite(ys[k]), f.top, f.bottom);
+                if (k == 0) {
+                    path.moveTo(xpx, ypx);
+                } else {
+                    path.lineTo(xpx, ypx);
+                }
+                c.g.fillOval((int) xpx - 3, (int) ypx - 3, 7, 7);
+            }
+            c.g.draw(path);
+        }
+        c.g.setStroke(old);
+        c.lineLegend(names, WIDTH - 10, f.top);
+        c.write(out);
+    }
+
+    /** Solid lines for the first {@code PALETTE.length} series, dashed for the next ones (same colours again). */
+    private static Stroke seriesStroke(int i) {
+        return i < PALETTE.length ? new BasicStroke(2f)
+                : new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {7, 4}, 0);
+    }
+
     // --- from the engine's results -----------------------------------------------------------------------------
 
     /** Which per-backend quantity of {@link RunResult.LoadSample} {@link #loadOverTime(Path, List, Load)} draws. */
@@ -514,6 +597,34 @@ public final class Plots {
                 g.fillRect(x + 8, y + 6 + i * lineH + 2, 14, fm.getAscent() - 2);
                 g.setColor(Color.BLACK);
                 g.drawString(labels.get(i), x + 28, y + 6 + i * lineH + fm.getAscent());
+            }
+        }
+
+        /** A boxed legend of line samples (colour and stroke as {@link #seriesStroke}), top right at (right, top). */
+        void lineLegend(List<String> labels, int right, int top) {
+            g.setFont(LABEL);
+            FontMetrics fm = g.getFontMetrics();
+            int w = 0;
+            for (String s : labels) {
+                w = Math.max(w, fm.stringWidth(s));
+            }
+            int boxW = w + 46;
+            int lineH = fm.getHeight() + 2;
+            int x = right - boxW - 6;
+            int y = top + 6;
+            g.setColor(Color.WHITE);
+            g.fillRect(x, y, boxW, lineH * labels.size() + 8);
+            g.setColor(GRID);
+            g.drawRect(x, y, boxW, lineH * labels.size() + 8);
+            Stroke old = g.getStroke();
+            for (int i = 0; i < labels.size(); i++) {
+                int mid = y + 6 + i * lineH + fm.getAscent() / 2 + 1;
+                g.setColor(PALETTE[i % PALETTE.length]);
+                g.setStroke(seriesStroke(i));
+                g.drawLine(x + 6, mid, x + 30, mid);
+                g.setStroke(old);
+                g.setColor(Color.BLACK);
+                g.drawString(labels.get(i), x + 38, y + 6 + i * lineH + fm.getAscent());
             }
         }
 
