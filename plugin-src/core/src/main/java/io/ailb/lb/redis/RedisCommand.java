@@ -8,7 +8,8 @@ import java.util.Objects;
 
 /**
  * One Redis command: either plain arguments ({@code HGET key field}) or a script call (script + KEYS + ARGV). Script
- * calls go out as {@code EVALSHA}; {@code RequestFlow} re-sends them as {@code EVAL} when Redis answers {@code NOSCRIPT}.
+ * calls go out as {@code EVALSHA}; {@code RequestFlow} re-sends them as {@code EVAL} when Redis answers
+ * {@code NOSCRIPT}.
  */
 public final class RedisCommand {
     private final List<String> plainArgs;
