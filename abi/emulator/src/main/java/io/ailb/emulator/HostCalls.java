@@ -17,14 +17,14 @@ import java.util.Optional;
 
 /**
  * The {@code env} host functions of one VM, with Envoy's (Higress fork's) semantics: each reads its arguments from
- * {@link GuestMemory} and acts on the part of the {@link Vm} it concerns.
+ * {@link GuestMemory} and acts on the part of the {@link PluginVm} it concerns.
  */
 final class HostCalls implements HostImports {
     private static final String ALLOWED_DURING_START = "proxy_log";
 
-    private final Vm vm;
+    private final PluginVm vm;
 
-    HostCalls(Vm vm) {
+    HostCalls(PluginVm vm) {
         this.vm = vm;
     }
 
@@ -107,7 +107,7 @@ final class HostCalls implements HostImports {
             case BufferType.HTTP_REQUEST_BODY -> stream == null ? null : stream.body(true);
             case BufferType.HTTP_RESPONSE_BODY -> stream == null ? null : stream.body(false);
             case BufferType.HTTP_CALL_RESPONSE_BODY -> {
-                HttpCallResponse response = vm.httpCalls().responseInDelivery();
+                HttpCallAnswer response = vm.httpCalls().responseInDelivery();
                 yield response == null ? null : response.body();
             }
             case BufferType.VM_CONFIGURATION -> vm.vmConfiguration();
@@ -173,7 +173,7 @@ final class HostCalls implements HostImports {
 
     private HeaderMap map(int mapType) {
         if (mapType == MapType.HTTP_CALL_RESPONSE_HEADERS || mapType == MapType.HTTP_CALL_RESPONSE_TRAILERS) {
-            HttpCallResponse response = vm.httpCalls().responseInDelivery();
+            HttpCallAnswer response = vm.httpCalls().responseInDelivery();
             if (response == null) {
                 return null;
             }
@@ -386,7 +386,7 @@ final class HostCalls implements HostImports {
     @Override
     public int proxyGetSharedData(int keyData, int keySize, int returnValueData, int returnValueSize,
             int returnCas) {
-        Optional<SharedData.Entry> entry = vm.gateway().sharedData().get(text(keyData, keySize));
+        Optional<SharedDataStore.Entry> entry = vm.gateway().sharedData().get(text(keyData, keySize));
         if (entry.isEmpty()) {
             return WasmResult.NOT_FOUND;
         }
@@ -456,14 +456,14 @@ final class HostCalls implements HostImports {
     @Override
     public int proxyGetUpstreamHosts(int returnData, int returnSize) {
         HttpStream stream = vm.contexts().currentStream();
-        List<UpstreamHost> hosts = stream == null ? List.of() : stream.upstreamHosts();
+        List<ClusterHost> hosts = stream == null ? List.of() : stream.upstreamHosts();
         if (hosts.isEmpty()) {
             writeI32(returnData, 0);
             writeI32(returnSize, 0);
             return WasmResult.OK;
         }
         List<Map.Entry<String, String>> pairs = new ArrayList<>();
-        for (UpstreamHost host : hosts) {
+        for (ClusterHost host : hosts) {
             pairs.add(Map.entry(host.address(), host.infoJson()));
         }
         return writeOut(HeaderMap.copyOf(pairs).encode(), returnData, returnSize);

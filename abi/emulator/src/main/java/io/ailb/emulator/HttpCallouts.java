@@ -11,7 +11,7 @@ final class HttpCallouts {
     private final GuestRuntime runtime;
     private int lastCallId;
     /** The response maps and body, only while {@code proxy_on_http_call_response} runs. */
-    private HttpCallResponse responseInDelivery;
+    private HttpCallAnswer responseInDelivery;
 
     HttpCallouts(Gateway gateway, ContextRegistry contexts, DeliveryQueue deliveries, GuestRuntime runtime) {
         this.gateway = gateway;
@@ -26,12 +26,12 @@ final class HttpCallouts {
         int callId = lastCallId;
         int root = contexts.rootContextId();
         HttpCallRequest request = new HttpCallRequest(callId, cluster, headers, body, trailers, timeoutMillis);
-        HttpCallResponse response = gateway.answer(request);
+        HttpCallAnswer response = gateway.answer(request);
         deliveries.addReply("http call " + callId, () -> deliver(root, callId, response));
         return callId;
     }
 
-    private void deliver(int root, int callId, HttpCallResponse response) {
+    private void deliver(int root, int callId, HttpCallAnswer response) {
         responseInDelivery = response;
         try {
             runtime.invoke("proxy_on_http_call_response", root, () -> {
@@ -45,7 +45,7 @@ final class HttpCallouts {
     }
 
     /** The response being delivered, or null outside {@code proxy_on_http_call_response}. */
-    HttpCallResponse responseInDelivery() {
+    HttpCallAnswer responseInDelivery() {
         return responseInDelivery;
     }
 }

@@ -21,12 +21,12 @@ import java.util.Optional;
  * {@link Delivery#AUTOMATIC}, waiting replies are applied before they return.
  */
 public final class HttpStream {
-    private final Vm vm;
+    private final PluginVm vm;
     private final int contextId;
     private final Map<String, byte[]> properties = new HashMap<>();
     private final Direction request = new Direction(true);
     private final Direction response = new Direction(false);
-    private List<UpstreamHost> upstreamHosts;
+    private List<ClusterHost> upstreamHosts;
     private String upstreamOverride;
     private boolean overrideAfterRouting;
     private LocalReply localReply;
@@ -59,7 +59,7 @@ public final class HttpStream {
         }
     }
 
-    HttpStream(Vm vm, int contextId) {
+    HttpStream(PluginVm vm, int contextId) {
         this.vm = vm;
         this.contextId = contextId;
     }
@@ -68,7 +68,7 @@ public final class HttpStream {
 
     /** A property this stream's filter reads; path segments separated by '.'. */
     public HttpStream withProperty(String path, String value) {
-        properties.put(Properties.key(path), value.getBytes(StandardCharsets.UTF_8));
+        properties.put(PropertyPath.key(path), value.getBytes(StandardCharsets.UTF_8));
         return this;
     }
 
@@ -88,7 +88,7 @@ public final class HttpStream {
     }
 
     /** The hosts {@code proxy_get_upstream_hosts} lists for this stream, instead of its cluster's. */
-    public HttpStream withUpstreamHosts(List<UpstreamHost> hosts) {
+    public HttpStream withUpstreamHosts(List<ClusterHost> hosts) {
         this.upstreamHosts = List.copyOf(hosts);
         return this;
     }
@@ -153,7 +153,7 @@ public final class HttpStream {
         return contextId;
     }
 
-    public Vm vm() {
+    public PluginVm vm() {
         return vm;
     }
 
@@ -216,7 +216,7 @@ public final class HttpStream {
 
     /** A property as the filter would read it (its own, else the VM's, else the gateway's). */
     public Optional<String> property(String path) {
-        byte[] value = findProperty(Properties.key(path));
+        byte[] value = findProperty(PropertyPath.key(path));
         return value == null ? Optional.empty() : Optional.of(new String(value, StandardCharsets.UTF_8));
     }
 
@@ -533,7 +533,7 @@ public final class HttpStream {
         properties.put(key, value);
     }
 
-    List<UpstreamHost> upstreamHosts() {
+    List<ClusterHost> upstreamHosts() {
         if (upstreamHosts != null) {
             return upstreamHosts;
         }

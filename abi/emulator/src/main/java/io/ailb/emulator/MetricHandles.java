@@ -7,14 +7,14 @@ import java.util.Optional;
 
 /**
  * The metric ids one VM handed out. Ids encode the type in the low two bits, as Envoy's (counter 4k, gauge 4k+1,
- * histogram 4k+2); the values live in the gateway's {@link Metrics}, shared by its VMs.
+ * histogram 4k+2); the values live in the gateway's {@link MetricRegistry}, shared by its VMs.
  */
 final class MetricHandles {
-    private final Metrics metrics;
+    private final MetricRegistry metrics;
     private final Map<Integer, String> names = new HashMap<>();
     private final int[] nextId = {0, 1, 2};
 
-    MetricHandles(Metrics metrics) {
+    MetricHandles(MetricRegistry metrics) {
         this.metrics = metrics;
     }
 

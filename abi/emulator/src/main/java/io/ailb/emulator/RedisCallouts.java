@@ -19,7 +19,7 @@ final class RedisCallouts {
     private final DeliveryQueue deliveries;
     private final GuestRuntime runtime;
     private final Map<String, RedisConnection> connections = new LinkedHashMap<>();
-    private final List<RedisCall> calls = new ArrayList<>();
+    private final List<RecordedRedisCall> calls = new ArrayList<>();
     private int lastToken = 3;
     private long roundTrips;
     private long failures;
@@ -83,7 +83,7 @@ final class RedisCallouts {
         }
         byte[] answer = reply;
         int answerStatus = status;
-        calls.add(new RedisCall(token, cluster, query, status, reply));
+        calls.add(new RecordedRedisCall(token, cluster, query, status, reply));
         deliveries.addReply("redis token " + token, () -> deliver(root, token, answerStatus, answer));
         return token;
     }
@@ -105,7 +105,7 @@ final class RedisCallouts {
         return replyInDelivery;
     }
 
-    List<RedisCall> calls() {
+    List<RecordedRedisCall> calls() {
         return List.copyOf(calls);
     }
 

@@ -38,7 +38,7 @@ final class Probe {
     }
 
     /** Sends {@code headers} with end_of_stream on a new stream and returns the local reply's body. */
-    static String answer(Vm vm, HeaderMap headers) {
+    static String answer(PluginVm vm, HeaderMap headers) {
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(headers, true);
         return stream.localReply().orElseThrow(() -> new AssertionError("no local reply" + vm.tail())).bodyText();

@@ -5,7 +5,7 @@ import io.ailb.emulator.GuestTrapException;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.WasmPlugin;
 import io.ailb.emulator.bench.EmulatorBench;
 import io.ailb.sim.report.BenchmarksDoc;
@@ -137,10 +137,10 @@ public final class FoundationBench {
     }
 
     private interface RequestOp {
-        void run(Vm vm);
+        void run(PluginVm vm);
     }
 
-    private static void probeRequest(Vm vm) {
+    private static void probeRequest(PluginVm vm) {
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(HeaderMap.of(":method", "GET", ":path", "/bench", ":authority", "bench",
                 "x-probe-op", "get-header", "x-probe-arg", ":path"), true);
@@ -151,7 +151,7 @@ public final class FoundationBench {
 
     private static final byte[] CHAT_1K = ChatBodies.chat(1024, 3);
 
-    private static void pluginRequest(Vm vm) {
+    private static void pluginRequest(PluginVm vm) {
         HttpStream stream = vm.newHttpStream().withRouteName(PolicyCase.ROUTE).withClusterName(PolicyCase.CLUSTER);
         stream.sendRequestHeaders(HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions", ":authority",
                 PolicyCase.AUTHORITY, "content-type", PolicyCase.CONTENT_TYPE), false);
@@ -166,7 +166,7 @@ public final class FoundationBench {
     private static Column own(Path wasm, String config, int iterations, int warmUp, LocalRedis redis,
             List<String> notes, RequestOp request, String how) {
         WasmPlugin plugin = WasmPlugin.load(wasm);
-        Supplier<Vm> vms = () -> {
+        Supplier<PluginVm> vms = () -> {
             Gateway.Builder builder = Gateway.builder(plugin).withPluginConfig(config)
                     .withUpstreamHosts(PolicyCase.CLUSTER, PolicyCase.HOSTS);
             if (redis != null) {
@@ -178,7 +178,7 @@ public final class FoundationBench {
         for (int i = 0; i < instantiate.length; i++) {
             instantiate[i] = vms.get().instantiateNanos();
         }
-        Vm[] vm = {vms.get()};
+        PluginVm[] vm = {vms.get()};
         int[] traps = {0};
         int[] servedBeforeFirstTrap = {-1};
         int[] served = {0};

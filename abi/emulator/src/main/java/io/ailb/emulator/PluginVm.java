@@ -13,7 +13,7 @@ import java.util.List;
  * {@link DeliveryQueue}, {@link RedisCallouts}, {@link HttpCallouts}, {@link MetricHandles}, {@link TickTimer} and
  * {@link GuestLog}; {@link HostCalls} serves the guest's host calls from them.
  */
-public final class Vm implements AutoCloseable {
+public final class PluginVm implements AutoCloseable {
     private final Gateway gateway;
     private final int id;
     private final GuestLog log;
@@ -29,7 +29,7 @@ public final class Vm implements AutoCloseable {
     private byte[] vmConfiguration;
     private byte[] pluginConfiguration;
 
-    Vm(Gateway gateway, int id, byte[] pluginConfig) {
+    PluginVm(Gateway gateway, int id, byte[] pluginConfig) {
         this.gateway = gateway;
         this.id = id;
         Gateway.Builder options = gateway.options();
@@ -161,7 +161,7 @@ public final class Vm implements AutoCloseable {
     }
 
     /** Every Redis call this VM made, oldest first. */
-    public List<RedisCall> redisCalls() {
+    public List<RecordedRedisCall> redisCalls() {
         return redis.calls();
     }
 
