@@ -62,7 +62,7 @@ public final class Simulate {
               --plots DIR                   write PNG plots (when the plot package is present)
               --doc FILE --section NAME     write the table and this command line into a section of FILE
               --progress                    progress bar on stderr even when it is not a terminal
-              --wasm FILE                   the plugin (default wasm-out/ai-load-balancer.wasm)
+              --wasm FILE                   the plugin (default: the ai-load-balancer.wasm this build made)
               --guest-timeout-ms X          a plugin call running longer (wall time) is stopped, its VM replaced
                                             and the request routed by the default LB (default 20000; 0 = none)
             chat workload:
@@ -193,7 +193,7 @@ public final class Simulate {
 
         int gateways = Integer.parseInt(o.getOrDefault("gateways", "1"));
         int perVm = Integer.parseInt(o.getOrDefault("requests-per-vm", "0"));
-        Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : Routers.defaultWasm();
+        Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : null;
         String routerList = o.getOrDefault("routers",
                 DEFAULT_ROUTERS);
 

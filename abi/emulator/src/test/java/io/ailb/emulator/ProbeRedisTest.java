@@ -29,7 +29,9 @@ final class ProbeRedisTest {
 
     @AfterAll
     static void stop() {
-        redis.close();
+        if (redis != null) {
+            redis.close();
+        }
     }
 
     @BeforeEach

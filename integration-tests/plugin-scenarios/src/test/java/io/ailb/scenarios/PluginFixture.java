@@ -1,7 +1,5 @@
 package io.ailb.scenarios;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.ailb.codec.resp.RespValue;
 import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.Gateway;
@@ -9,9 +7,8 @@ import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
 import io.ailb.emulator.PluginVm;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,11 +31,8 @@ final class PluginFixture {
 
     static synchronized WasmPlugin plugin() {
         if (plugin == null) {
-            // -Dailb.wasm=… runs the scenarios against another build (e.g. one with --names true, for debugging).
-            Path wasm = Path.of(System.getProperty("ailb.wasm", "../../wasm-out/ai-load-balancer.wasm"))
-                    .toAbsolutePath().normalize();
-            assertTrue(Files.isRegularFile(wasm), wasm + " is missing: it is built by plugin-src/shell (mvn package)");
-            plugin = WasmPlugin.load(wasm);
+            // -Dailb.wasm.ai-load-balancer=… runs the scenarios against another build (e.g. one with --names true).
+            plugin = WasmPlugin.load(WasmArtifacts.path("ai-load-balancer"));
         }
         return plugin;
     }

@@ -6,6 +6,7 @@ import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
 import io.ailb.emulator.PluginVm;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
 import io.ailb.emulator.bench.EmulatorBench;
 import io.ailb.sim.report.BenchmarksDoc;
@@ -41,10 +42,8 @@ public final class FoundationBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path probe = args.length > 0 ? Path.of(args[0])
-                : PluginCostBench.root().resolve("abi/example/target/wasm/probe.wasm");
-        Path pluginWasm = args.length > 1 ? Path.of(args[1])
-                : PluginCostBench.root().resolve("wasm-out/ai-load-balancer.wasm");
+        Path probe = args.length > 0 ? Path.of(args[0]) : WasmArtifacts.path("probe");
+        Path pluginWasm = args.length > 1 ? Path.of(args[1]) : WasmArtifacts.path("ai-load-balancer");
         Path doc = args.length > 2 ? Path.of(args[2])
                 : PluginCostBench.root().resolve("docs/benchmarks.md");
         int iterations = args.length > 3 ? Integer.parseInt(args[3]) : 5000;
