@@ -1,5 +1,7 @@
 package io.ailb.emulator;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -40,5 +42,18 @@ public final class WasmArtifacts {
                     + " (mvn -DskipTests install for tools run with exec:java)");
         }
         return file;
+    }
+
+    /**
+     * Module {@code name} read, checked and compiled ({@link WasmPlugin#fromBytes}), named {@code <name>.wasm} in
+     * messages and reports whatever its file is called (an installed artifact's file carries Maven coordinates).
+     */
+    public static WasmPlugin load(String name) {
+        Path file = path(name);
+        try {
+            return WasmPlugin.fromBytes(name + ".wasm", Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
     }
 }

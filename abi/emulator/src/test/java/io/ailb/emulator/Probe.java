@@ -14,7 +14,7 @@ final class Probe {
     /** The compiled probe (abi/example builds it before this module's tests run). */
     static synchronized WasmPlugin load() {
         if (plugin == null) {
-            plugin = WasmPlugin.load(WasmArtifacts.path("probe"));
+            plugin = WasmArtifacts.load("probe");
         }
         return plugin;
     }

@@ -32,7 +32,7 @@ final class PluginFixture {
     static synchronized WasmPlugin plugin() {
         if (plugin == null) {
             // -Dailb.wasm.ai-load-balancer=… runs the scenarios against another build (e.g. one with --names true).
-            plugin = WasmPlugin.load(WasmArtifacts.path("ai-load-balancer"));
+            plugin = WasmArtifacts.load("ai-load-balancer");
         }
         return plugin;
     }

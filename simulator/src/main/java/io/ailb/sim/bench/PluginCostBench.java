@@ -98,11 +98,11 @@ public final class PluginCostBench {
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args);
         CpuClock.check();
-        Path module = options.wasm != null ? options.wasm : WasmArtifacts.path("ai-load-balancer");
-        if (!Files.isRegularFile(module)) {
-            throw new IllegalStateException(module.toAbsolutePath() + " is missing: build plugin-src/shell");
+        if (options.wasm != null && !Files.isRegularFile(options.wasm)) {
+            throw new IllegalStateException(options.wasm.toAbsolutePath() + " is missing: build plugin-src/shell");
         }
-        WasmPlugin plugin = WasmPlugin.load(module);
+        WasmPlugin plugin = options.wasm != null ? WasmPlugin.load(options.wasm)
+                : WasmArtifacts.load("ai-load-balancer");
         List<Row> rows = new ArrayList<>();
         List<HeapRun> heap = new ArrayList<>();
         List<String> trapLog = new ArrayList<>();

@@ -18,6 +18,9 @@ import java.util.function.Supplier;
  * {@link Baselines} router.
  */
 public final class Routers {
+    /** The {@link WasmArtifacts} name of the plugin module. */
+    static final String PLUGIN_MODULE = "ai-load-balancer";
+
     /** Plugin-related resources, created on first use and shared by every plugin router of one invocation. */
     public static final class PluginEnvironment implements AutoCloseable {
         private final Path wasm;
@@ -40,12 +43,13 @@ public final class Routers {
         }
 
         synchronized WasmPlugin plugin() {
-            if (plugin == null) {
-                Path file = wasm != null ? wasm : defaultWasm();
-                if (!Files.isRegularFile(file)) {
-                    throw new IllegalStateException(file + " is missing: build plugin-src/shell first");
+            if (plugin == null && wasm == null) {
+                plugin = WasmArtifacts.load(PLUGIN_MODULE);
+            } else if (plugin == null) {
+                if (!Files.isRegularFile(wasm)) {
+                    throw new IllegalStateException(wasm + " is missing: build plugin-src/shell first");
                 }
-                plugin = WasmPlugin.load(file);
+                plugin = WasmPlugin.load(wasm);
             }
             return plugin;
         }
@@ -71,7 +75,7 @@ public final class Routers {
 
     /** The module plugin-src/shell built, as the Maven build resolves it ({@link WasmArtifacts}). */
     public static Path defaultWasm() {
-        return WasmArtifacts.path("ai-load-balancer");
+        return WasmArtifacts.path(PLUGIN_MODULE);
     }
 
     /** Splits a comma-separated list of specs, keeping commas inside a {@code plugin:{…}} JSON. */
