@@ -71,7 +71,7 @@ public final class Simulate {
                                             log, or chat with --rate) and report TTFT mean/p99 per rate; with
                                             --plots, sweep-ttft-mean.png and sweep-ttft-p99.png
               --progress                    progress bar on stderr even when it is not a terminal
-              --wasm FILE                   the plugin (default wasm-out/ai-load-balancer.wasm)
+              --wasm FILE                   the plugin (default: the ai-load-balancer.wasm this build made)
               --guest-timeout-ms X          a plugin call running longer (wall time) is stopped, its VM replaced
                                             and the request routed by the default LB (default 20000; 0 = none)
             chat workload:
@@ -206,7 +206,7 @@ public final class Simulate {
         }
         int gateways = Integer.parseInt(o.getOrDefault("gateways", "1"));
         int perVm = Integer.parseInt(o.getOrDefault("requests-per-vm", "0"));
-        Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : Routers.defaultWasm();
+        Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : null;
         String routerList = o.getOrDefault("routers", DEFAULT_ROUTERS);
         boolean progressBar = o.containsKey("progress") || System.console() != null;
         long guestTimeout = Long.parseLong(o.getOrDefault("guest-timeout-ms",

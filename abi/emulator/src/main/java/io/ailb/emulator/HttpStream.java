@@ -21,12 +21,12 @@ import java.util.Optional;
  * {@link Delivery#AUTOMATIC}, waiting replies are applied before they return.
  */
 public final class HttpStream {
-    private final Vm vm;
+    private final PluginVm vm;
     private final int contextId;
     private final Map<String, byte[]> properties = new HashMap<>();
     private final Direction request = new Direction(true);
     private final Direction response = new Direction(false);
-    private List<UpstreamHost> upstreamHosts;
+    private List<ClusterHost> upstreamHosts;
     private String upstreamOverride;
     private boolean overrideAfterRouting;
     private LocalReply localReply;
@@ -59,7 +59,7 @@ public final class HttpStream {
         }
     }
 
-    HttpStream(Vm vm, int contextId) {
+    HttpStream(PluginVm vm, int contextId) {
         this.vm = vm;
         this.contextId = contextId;
     }
@@ -68,7 +68,7 @@ public final class HttpStream {
 
     /** A property this stream's filter reads; path segments separated by '.'. */
     public HttpStream withProperty(String path, String value) {
-        properties.put(Properties.key(path), value.getBytes(StandardCharsets.UTF_8));
+        properties.put(PropertyPath.key(path), value.getBytes(StandardCharsets.UTF_8));
         return this;
     }
 
@@ -88,7 +88,7 @@ public final class HttpStream {
     }
 
     /** The hosts {@code proxy_get_upstream_hosts} lists for this stream, instead of its cluster's. */
-    public HttpStream withUpstreamHosts(List<UpstreamHost> hosts) {
+    public HttpStream withUpstreamHosts(List<ClusterHost> hosts) {
         this.upstreamHosts = List.copyOf(hosts);
         return this;
     }
@@ -135,7 +135,7 @@ public final class HttpStream {
     /** Ends the stream now as a finished one: {@code proxy_on_log}, {@code proxy_on_done}, {@code proxy_on_delete}. */
     public void complete() {
         finish();
-        vm.settle();
+        vm.deliveries().settle();
     }
 
     /**
@@ -144,7 +144,7 @@ public final class HttpStream {
      */
     public void reset() {
         finish();
-        vm.settle();
+        vm.deliveries().settle();
     }
 
     // ---- reading back ----------------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ public final class HttpStream {
         return contextId;
     }
 
-    public Vm vm() {
+    public PluginVm vm() {
         return vm;
     }
 
@@ -216,7 +216,7 @@ public final class HttpStream {
 
     /** A property as the filter would read it (its own, else the VM's, else the gateway's). */
     public Optional<String> property(String path) {
-        byte[] value = findProperty(Properties.key(path));
+        byte[] value = findProperty(PropertyPath.key(path));
         return value == null ? Optional.empty() : Optional.of(new String(value, StandardCharsets.UTF_8));
     }
 
@@ -237,17 +237,19 @@ public final class HttpStream {
         direction.headers = headers;
         direction.endSeen = endOfStream;
         int action = headersCallback(direction);
-        vm.settle();
+        vm.deliveries().settle();
         return action;
     }
 
     private int headersCallback(Direction direction) {
-        GuestExports guest = vm.guest();
+        GuestRuntime runtime = vm.runtime();
+        GuestExports guest = runtime.exports();
         int size = direction.headers.size();
         int eos = direction.endSeen ? 1 : 0;
         int raw = direction.request
-                ? vm.invoke("proxy_on_request_headers", contextId, () -> guest.proxyOnRequestHeaders(contextId, size, eos))
-                : vm.invoke("proxy_on_response_headers", contextId,
+                ? runtime.invoke("proxy_on_request_headers", contextId,
+                        () -> guest.proxyOnRequestHeaders(contextId, size, eos))
+                : runtime.invoke("proxy_on_response_headers", contextId,
                         () -> guest.proxyOnResponseHeaders(contextId, size, eos));
         int action = convertHeaderStatus(raw, direction.request);
         if (pendingLocalReply != null || ended) {
@@ -291,17 +293,20 @@ public final class HttpStream {
             return DataAction.STOP_ITERATION_AND_BUFFER;
         }
         int action = bodyCallback(direction);
-        vm.settle();
+        vm.deliveries().settle();
         return action;
     }
 
     private int bodyCallback(Direction direction) {
-        GuestExports guest = vm.guest();
+        GuestRuntime runtime = vm.runtime();
+        GuestExports guest = runtime.exports();
         int size = direction.buffered.length;
         int eos = direction.endSeen ? 1 : 0;
         int raw = direction.request
-                ? vm.invoke("proxy_on_request_body", contextId, () -> guest.proxyOnRequestBody(contextId, size, eos))
-                : vm.invoke("proxy_on_response_body", contextId, () -> guest.proxyOnResponseBody(contextId, size, eos));
+                ? runtime.invoke("proxy_on_request_body", contextId,
+                        () -> guest.proxyOnRequestBody(contextId, size, eos))
+                : runtime.invoke("proxy_on_response_body", contextId,
+                        () -> guest.proxyOnResponseBody(contextId, size, eos));
         if (pendingLocalReply != null) {
             return DataAction.STOP_ITERATION_NO_BUFFER;
         }
@@ -326,17 +331,19 @@ public final class HttpStream {
         if (direction.stopAll) {
             return HeaderAction.STOP_ITERATION;
         }
-        GuestExports guest = vm.guest();
+        GuestRuntime runtime = vm.runtime();
+        GuestExports guest = runtime.exports();
         int size = trailers.size();
         int raw = direction.request
-                ? vm.invoke("proxy_on_request_trailers", contextId, () -> guest.proxyOnRequestTrailers(contextId, size))
-                : vm.invoke("proxy_on_response_trailers", contextId,
+                ? runtime.invoke("proxy_on_request_trailers", contextId,
+                        () -> guest.proxyOnRequestTrailers(contextId, size))
+                : runtime.invoke("proxy_on_response_trailers", contextId,
                         () -> guest.proxyOnResponseTrailers(contextId, size));
         int action = raw == HeaderAction.CONTINUE ? HeaderAction.CONTINUE : HeaderAction.STOP_ITERATION;
         if (action == HeaderAction.CONTINUE && pendingLocalReply == null && !ended) {
             forward(direction);
         }
-        vm.settle();
+        vm.deliveries().settle();
         return action;
     }
 
@@ -430,14 +437,15 @@ public final class HttpStream {
         }
         ended = true;
         if (vm.isAlive()) {
-            GuestExports guest = vm.guest();
+            GuestRuntime runtime = vm.runtime();
+            GuestExports guest = runtime.exports();
             inLog = true;
-            vm.invoke("proxy_on_log", contextId, () -> {
+            runtime.invoke("proxy_on_log", contextId, () -> {
                 guest.proxyOnLog(contextId);
                 return 0;
             });
-            vm.invoke("proxy_on_done", contextId, () -> guest.proxyOnDone(contextId));
-            vm.invoke("proxy_on_delete", contextId, () -> {
+            runtime.invoke("proxy_on_done", contextId, () -> guest.proxyOnDone(contextId));
+            runtime.invoke("proxy_on_delete", contextId, () -> {
                 guest.proxyOnDelete(contextId);
                 return 0;
             });
@@ -516,7 +524,7 @@ public final class HttpStream {
     byte[] findProperty(String key) {
         byte[] value = properties.get(key);
         if (value == null) {
-            value = vm.rootProperties().get(key);
+            value = vm.contexts().rootProperties().get(key);
         }
         return value != null ? value : vm.gateway().defaultProperty(key);
     }
@@ -525,7 +533,7 @@ public final class HttpStream {
         properties.put(key, value);
     }
 
-    List<UpstreamHost> upstreamHosts() {
+    List<ClusterHost> upstreamHosts() {
         if (upstreamHosts != null) {
             return upstreamHosts;
         }
@@ -541,7 +549,7 @@ public final class HttpStream {
     void requestLocalReply(LocalReply reply) {
         if (localReply == null && pendingLocalReply == null) {
             pendingLocalReply = reply;
-            vm.defer(this);
+            vm.deliveries().defer(this);
         }
     }
 
@@ -551,11 +559,11 @@ public final class HttpStream {
         } else {
             continueResponse = true;
         }
-        vm.defer(this);
+        vm.deliveries().defer(this);
     }
 
     void requestClose() {
         closeRequested = true;
-        vm.defer(this);
+        vm.deliveries().defer(this);
     }
 }

@@ -38,7 +38,7 @@ final class ModuleLoadingTest {
 
     @Test
     void aTrapNamesTheExportAndQuotesTheLastLogLines() {
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().build())).build().startVm();
+        PluginVm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().build())).build().startVm();
         HttpStream stream = vm.newHttpStream();
         GuestTrapException trap = assertThrows(GuestTrapException.class,
                 () -> stream.sendRequestHeaders(HeaderMap.of(":path", "/"), true));
@@ -49,7 +49,7 @@ final class ModuleLoadingTest {
 
     @Test
     void aTrappedVmIsDeadAndLaterStreamsGetWasmFailStream() {
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().build())).build().startVm();
+        PluginVm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().build())).build().startVm();
         assertThrows(GuestTrapException.class,
                 () -> vm.newHttpStream().sendRequestHeaders(HeaderMap.of(":path", "/"), true));
         HttpStream later = vm.newHttpStream();
@@ -62,7 +62,8 @@ final class ModuleLoadingTest {
 
     @Test
     void stopIterationOnRequestHeadersIsKeptUnderAbi0_2_100() {
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().returning(1).build())).build().startVm();
+        PluginVm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().returning(1).build())).build()
+                .startVm();
         int action = vm.newHttpStream().sendRequestHeaders(HeaderMap.of(":path", "/"), false);
         assertEquals(HeaderAction.STOP_ITERATION, action);
     }
@@ -70,7 +71,7 @@ final class ModuleLoadingTest {
     @Test
     void stopIterationOnRequestHeadersBecomesStopAllUnderAbi0_2_1() {
         byte[] wasm = new TinyWasm().withAbiExport("proxy_abi_version_0_2_1").returning(1).build();
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", wasm)).build().startVm();
+        PluginVm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", wasm)).build().startVm();
         HttpStream stream = vm.newHttpStream();
         assertEquals(HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK,
                 stream.sendRequestHeaders(HeaderMap.of(":path", "/"), false));
@@ -79,7 +80,7 @@ final class ModuleLoadingTest {
     @Test
     void afterStopAllEnvoyBuffersBodyChunksWithoutCallingTheFilter() {
         byte[] wasm = new TinyWasm().withAbiExport("proxy_abi_version_0_2_1").returning(1).build();
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", wasm)).build().startVm();
+        PluginVm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", wasm)).build().startVm();
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(HeaderMap.of(":path", "/"), false);
         assertEquals(DataAction.STOP_ITERATION_AND_BUFFER, stream.sendRequestBody("held by Envoy", false));
@@ -88,7 +89,8 @@ final class ModuleLoadingTest {
 
     @Test
     void outOfRangeHeaderStatusesAreClamped() {
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().returning(9).build())).build().startVm();
+        PluginVm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().returning(9).build())).build()
+                .startVm();
         assertEquals(HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK,
                 vm.newHttpStream().sendRequestHeaders(HeaderMap.of(":path", "/"), true));
     }

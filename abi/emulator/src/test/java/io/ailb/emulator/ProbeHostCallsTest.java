@@ -29,7 +29,7 @@ final class ProbeHostCallsTest {
         plugin = Probe.load();
     }
 
-    private static Vm startVm() {
+    private static PluginVm startVm() {
         return Gateway.builder(plugin).withPluginConfig("{}").build().startVm();
     }
 
@@ -154,7 +154,7 @@ final class ProbeHostCallsTest {
 
     @Test
     void aForcedGcBetweenHostCallsKeepsEveryValueIntact() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         for (int i = 0; i < 5; i++) {
             String body = Probe.answer(vm, Probe.request("headers", "x-probe-gc", "1", "x-text", EMOJI_AND_CHINESE + i));
             assertTrue(body.endsWith("x-text: " + EMOJI_AND_CHINESE + i + "\n"), body);
@@ -169,8 +169,8 @@ final class ProbeHostCallsTest {
     @Test
     void upstreamHostsAreListedAndTheFirstHealthyOneBecomesTheOverride() {
         Gateway gateway = Gateway.builder(plugin).withUpstreamHosts("outbound|80||llm", List.of(
-                new UpstreamHost("10.0.0.1:80", "Unhealthy", ""),
-                new UpstreamHost("10.0.0.2:80", "Healthy", "vllm:num_requests_waiting 3\n"))).build();
+                new ClusterHost("10.0.0.1:80", "Unhealthy", ""),
+                new ClusterHost("10.0.0.2:80", "Healthy", "vllm:num_requests_waiting 3\n"))).build();
         HttpStream stream = gateway.startVm().newHttpStream().withClusterName("outbound|80||llm");
         stream.sendRequestHeaders(Probe.request("upstreams"), true);
         assertEquals("10.0.0.1:80 Unhealthy\n10.0.0.2:80 Healthy\noverride=10.0.0.2:80",
@@ -189,7 +189,7 @@ final class ProbeHostCallsTest {
     @Test
     void sharedDataHonoursCompareAndSwap() {
         Gateway gateway = Gateway.builder(plugin).build();
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
         // The first sets use CAS 0 (no value yet), which writes unconditionally.
         assertEquals("before=- cas_ok=true stale_cas=OK",
                 Probe.answer(vm, Probe.request("shared-data", "x-probe-arg", "k", "x-probe-value", "v1")));
@@ -201,7 +201,7 @@ final class ProbeHostCallsTest {
     @Test
     void sharedDataIsSharedBetweenTheVmsOfAGateway() {
         Gateway gateway = Gateway.builder(plugin).build();
-        List<Vm> vms = gateway.start(2);
+        List<PluginVm> vms = gateway.start(2);
         Probe.answer(vms.get(0), Probe.request("shared-data", "x-probe-arg", "k", "x-probe-value", "from-1"));
         assertTrue(Probe.answer(vms.get(1), Probe.request("shared-data", "x-probe-arg", "k", "x-probe-value", "x"))
                 .startsWith("before=from-1 "));
@@ -210,7 +210,7 @@ final class ProbeHostCallsTest {
     @Test
     void metricsAreDefinedIncrementedRecordedAndReadableByName() {
         Gateway gateway = Gateway.builder(plugin).build();
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
         assertEquals("requests=1", Probe.answer(vm, Probe.request("metrics")));
         assertEquals("requests=2", Probe.answer(vm, Probe.request("metrics")));
         assertEquals(2, gateway.metrics().value("probe_requests"));
@@ -220,7 +220,7 @@ final class ProbeHostCallsTest {
 
     @Test
     void logLinesAreCapturedWithTheirLevel() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         vm.newHttpStream().sendRequestHeaders(Probe.request("log"), true);
         for (int level = LogLevel.TRACE; level <= LogLevel.CRITICAL; level++) {
             assertTrue(vm.logs(level).contains("level " + level), "level " + level + ": " + vm.logs());
@@ -229,7 +229,7 @@ final class ProbeHostCallsTest {
 
     @Test
     void anExceptionInACallbackIsLoggedAtErrorAndTheRequestContinues() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         HttpStream stream = vm.newHttpStream();
         assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(Probe.request("throw"), true));
         assertTrue(vm.logs(LogLevel.ERROR).stream().anyMatch(line -> line.contains("probe: thrown on request")),
@@ -241,7 +241,7 @@ final class ProbeHostCallsTest {
     @Test
     void theGuestClockIsTheInjectedClock() {
         VirtualClock clock = VirtualClock.startingAt(Instant.parse("2026-01-02T03:04:05.678Z"));
-        Vm vm = Gateway.builder(plugin).withClock(clock).build().startVm();
+        PluginVm vm = Gateway.builder(plugin).withClock(clock).build().startVm();
         assertEquals(Long.toString(clock.millis()), Probe.answer(vm, Probe.request("time")));
     }
 
@@ -249,7 +249,7 @@ final class ProbeHostCallsTest {
     void ticksFireAsVirtualTimeAdvances() {
         VirtualClock clock = VirtualClock.startingAt(Instant.EPOCH);
         Gateway gateway = Gateway.builder(plugin).withClock(clock).withPluginConfig("{\"tickMs\": 100}").build();
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
         gateway.advance(Duration.ofMillis(350));
         assertEquals(3, gateway.metrics().value("probe_ticks"));
         assertTrue(vm.logs(LogLevel.INFO).contains("tick 3"));
@@ -258,7 +258,7 @@ final class ProbeHostCallsTest {
 
     @Test
     void theVmConfigurationIsReadableDuringVmStart() {
-        Vm vm = Gateway.builder(plugin).withVmConfig("vm-cfg ✓").build().startVm();
+        PluginVm vm = Gateway.builder(plugin).withVmConfig("vm-cfg ✓").build().startVm();
         assertTrue(vm.logs(LogLevel.INFO).contains("vm_start config=vm-cfg ✓"), vm.logs().toString());
     }
 
@@ -273,7 +273,7 @@ final class ProbeHostCallsTest {
     @Test
     void aConfigurationTheCanaryRejectsLeavesTheRunningVmsOnTheOldOne() {
         Gateway gateway = Gateway.builder(plugin).withPluginConfig("{}").build();
-        Vm vm = gateway.start(2).get(0);
+        PluginVm vm = gateway.start(2).get(0);
         assertFalse(gateway.reconfigure("{\"fail\": true}"));
         assertTrue(gateway.reconfigure("{\"tickMs\": 50}"));
         assertEquals(50, vm.tickPeriodMillis());
@@ -281,7 +281,7 @@ final class ProbeHostCallsTest {
 
     @Test
     void aStreamEndsWithLogDoneDeleteInThatOrder() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(Probe.request(""), true);
         stream.sendResponseHeaders(HeaderMap.of(":status", "200"), false);
@@ -296,7 +296,7 @@ final class ProbeHostCallsTest {
 
     @Test
     void aVmServesAThousandRequests() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         for (int i = 0; i < 1000; i++) {
             assertEquals("/probe", Probe.answer(vm, Probe.request("get-header", "x-probe-arg", ":path")));
         }
@@ -304,7 +304,7 @@ final class ProbeHostCallsTest {
 
     @Test
     void aResetStreamAlsoEndsWithLogDoneDelete() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(Probe.request("body"), false);
         stream.reset();

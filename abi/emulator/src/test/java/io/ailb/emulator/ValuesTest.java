@@ -12,13 +12,13 @@ final class ValuesTest {
 
     @Test
     void upstreamInfoIsFormattedLikeNlohmannDumpZero() {
-        UpstreamHost host = new UpstreamHost("10.0.0.1:80", "Healthy", "a 1\nb \"2\"\n");
+        ClusterHost host = new ClusterHost("10.0.0.1:80", "Healthy", "a 1\nb \"2\"\n");
         assertEquals("{\n\"health_status\": \"Healthy\",\n\"metrics\": \"a 1\\nb \\\"2\\\"\\n\"\n}", host.infoJson());
     }
 
     @Test
     void upstreamInfoParsesAsJson() throws Exception {
-        Map<String, Object> info = JSON.std.mapFrom(new UpstreamHost("h:1", "Unhealthy", "m 1\n").infoJson());
+        Map<String, Object> info = JSON.std.mapFrom(new ClusterHost("h:1", "Unhealthy", "m 1\n").infoJson());
         assertEquals(Map.of("health_status", "Unhealthy", "metrics", "m 1\n"), info);
     }
 

@@ -1,5 +1,8 @@
 package io.ailb.teavm;
 
+import io.ailb.abi.codegen.AbiSpec;
+import io.ailb.abi.codegen.SpecException;
+import io.ailb.abi.codegen.SpecReader;
 import io.ailb.teavm.plugin.GcStorage;
 import java.io.File;
 import java.io.IOException;
@@ -43,7 +46,7 @@ public final class BuildWasm {
             return 2;
         }
         try {
-            AbiSpec spec = AbiSpec.load(options.spec());
+            AbiSpec spec = SpecReader.read(options.spec());
             if (!compile(options, classPath, err)) {
                 return fail(options.out(), err, List.of("TeaVM could not compile " + options.mainClass()));
             }
@@ -55,7 +58,7 @@ public final class BuildWasm {
             }
             out.println(summary(module));
             return 0;
-        } catch (IOException | TeaVMToolException | RuntimeException e) {
+        } catch (SpecException | IOException | TeaVMToolException | RuntimeException e) {
             return fail(options.out(), err, List.of(e.toString()));
         }
     }

@@ -3,10 +3,14 @@ package io.ailb.teavm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.dylibso.chicory.wasm.types.ExternalType;
+import io.ailb.abi.codegen.AbiSpec;
+import io.ailb.abi.codegen.SpecException;
+import io.ailb.abi.codegen.SpecReader;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ModuleCheckTest {
@@ -57,18 +61,20 @@ class ModuleCheckTest {
     }
 
     @Test
-    void specListsEnvAndWasiImportsAndRequiredExports() {
-        assertEquals(LOG, spec.linkableImports().get("env.proxy_log"));
+    void linksTheSpecsEnvAndWasiImportsAndRequiresItsMandatoryExports() {
+        Map<String, WasmSignature> linkable = ModuleCheck.linkableImports(spec);
+        assertEquals(LOG, linkable.get("env.proxy_log"));
         assertEquals(new WasmSignature(List.of("i32", "i64", "i32"), List.of("i32")),
-                spec.linkableImports().get("wasi_snapshot_preview1.clock_time_get"));
-        assertEquals(List.of("proxy_on_memory_allocate"), spec.requiredExports());
-        assertEquals("proxy_abi_version_0_2_100", spec.abiVersionExport());
+                linkable.get("wasi_snapshot_preview1.clock_time_get"));
+        assertEquals(new WasmSignature(List.of("i32"), List.of()), linkable.get("wasi_snapshot_preview1.proc_exit"));
+        assertEquals(Set.of("proxy_on_memory_allocate", "proxy_abi_version_0_2_100"),
+                ModuleCheck.mandatoryExports(spec));
     }
 
     private static AbiSpec loadSpec() {
         try {
-            return AbiSpec.load(Path.of("src/test/resources/test-abi.json"));
-        } catch (java.io.IOException e) {
+            return SpecReader.read(Path.of("src/test/resources/test-abi.json"));
+        } catch (SpecException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,7 +59,7 @@ class CacheAwareScenarioTest {
 
     @Test
     void whileBalancedEveryConversationSticksToTheHostHoldingItsPrefix() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         // First turns arrive together: each one's work steers the next to a less loaded host.
         List<String> firstHosts = new ArrayList<>();
         List<HttpStream> firstTurns = new ArrayList<>();
@@ -91,16 +91,16 @@ class CacheAwareScenarioTest {
 
     @Test
     void aConversationSpillsOverWhenItsHolderIsLoadedWithLongPrompts() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         // Turn 1: a 4000-character system prompt (~1000 tokens) lands somewhere and ends.
         String system = text("policy", 4000);
         String holder = finish(PluginFixture.send(vm, PluginFixture.chat(system, "q1")));
 
         // Two long-prompt requests (8009 characters: 2003 tokens + 2 × 100 expected output = 2203 work each) are
         // running on the holder: they were sent while only the holder was healthy.
-        List<UpstreamHost> onlyHolder = new ArrayList<>();
+        List<ClusterHost> onlyHolder = new ArrayList<>();
         for (String host : List.of(A, B, C)) {
-            onlyHolder.add(host.equals(holder) ? UpstreamHost.healthy(host) : new UpstreamHost(host, "Unhealthy", ""));
+            onlyHolder.add(host.equals(holder) ? ClusterHost.healthy(host) : new ClusterHost(host, "Unhealthy", ""));
         }
         List<HttpStream> running = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
@@ -133,7 +133,7 @@ class CacheAwareScenarioTest {
 
     @Test
     void aBodylessRequestIsRoutedAtOnceByLeastWork() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
         stream.sendRequestHeaders(PluginFixture.get(), true);
         assertTrue(stream.requestHeadersForwarded());
@@ -145,7 +145,7 @@ class CacheAwareScenarioTest {
 
     @Test
     void everyKeyOfTheRouteHasATtl() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         HttpStream open = PluginFixture.send(vm, PluginFixture.chat("sys", "q1", "a1", "q2"));
         open.upstreamOverride().orElseThrow();
         List<String> keys = PluginFixture.keys("llb:*");

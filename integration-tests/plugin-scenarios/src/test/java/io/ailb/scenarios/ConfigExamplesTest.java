@@ -9,7 +9,7 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import io.ailb.emulator.ConfigurationRejectedException;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.LogLine;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -41,7 +41,7 @@ class ConfigExamplesTest {
         assertTrue(files.size() >= 5, "examples found: " + files);
         return files.stream().map(file -> DynamicTest.dynamicTest(EXAMPLES.relativize(file).toString(), () -> {
             String json = JSON.std.asString(pluginConfig(load(file)));
-            Vm vm = PluginFixture.gateway(json).build().startVm();
+            PluginVm vm = PluginFixture.gateway(json).build().startVm();
             assertTrue(vm.isAlive());
             assertTrue(vm.logs().stream().anyMatch(l -> l.message().equals("ai-load-balancer: configured")),
                     vm.logs().toString());

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.Gateway;
-import io.ailb.emulator.HttpCallResponse;
+import io.ailb.emulator.HttpCallAnswer;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,16 +28,16 @@ class EndpointMetricsScenarioTest {
             "# TYPE sglang:num_queue_reqs gauge\nsglang:num_queue_reqs{model_name=\"q\"} 3\n"
                     + "sglang:num_running_reqs{model_name=\"q\"} 4\nsglang:token_usage{model_name=\"q\"} 0.5\n";
 
-    private static Vm vmWithMetricsInHostInfo(String config) {
+    private static PluginVm vmWithMetricsInHostInfo(String config) {
         return PluginFixture.gateway(config)
-                .withUpstreamHosts(PluginFixture.CLUSTER, List.of(new UpstreamHost(A, "Healthy", BUSY),
-                        new UpstreamHost(B, "Healthy", IDLE), new UpstreamHost(C, "Healthy", MEDIUM)))
+                .withUpstreamHosts(PluginFixture.CLUSTER, List.of(new ClusterHost(A, "Healthy", BUSY),
+                        new ClusterHost(B, "Healthy", IDLE), new ClusterHost(C, "Healthy", MEDIUM)))
                 .build().startVm();
     }
 
     @Test
     void theDefaultPolicyPicksTheBackendWithTheShortestQueueAndFreestCache() {
-        Vm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
+        PluginVm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
 
         HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
 
@@ -48,7 +48,7 @@ class EndpointMetricsScenarioTest {
 
     @Test
     void leastOnATargetMetricReadsThatMetricOnly() {
-        Vm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"endpoint_metrics\",\"lb_config\":"
+        PluginVm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"endpoint_metrics\",\"lb_config\":"
                 + "{\"metric_policy\":\"most\",\"target_metric\":\"vllm:num_requests_waiting\"}}");
 
         HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
@@ -64,11 +64,11 @@ class EndpointMetricsScenarioTest {
                 .withHttpDispatcher(call -> {
                     String host = call.headers().get(":authority").orElse("");
                     return byHost.containsKey(host) && "/metrics".equals(call.headers().get(":path").orElse(""))
-                            ? HttpCallResponse.status(200).withBody(byHost.get(host))
-                            : HttpCallResponse.status(404);
+                            ? HttpCallAnswer.status(200).withBody(byHost.get(host))
+                            : HttpCallAnswer.status(404);
                 })
                 .build();
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
 
         HttpStream before = PluginFixture.send(vm, PluginFixture.chat("s", "first"));
         assertFalse(before.upstreamOverride().isPresent(), "nothing known yet: the cluster decides");
@@ -82,7 +82,7 @@ class EndpointMetricsScenarioTest {
 
     @Test
     void aRequestWithNoBodyIsDecidedAtOnce() {
-        Vm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
+        PluginVm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
         HttpStream stream = PluginFixture.stream(vm);
 
         stream.sendRequestHeaders(PluginFixture.get(), true);

@@ -8,7 +8,7 @@ import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,10 +21,10 @@ class FailOpenScenarioTest {
     @Test
     void withRedisStoppedEveryRequestIsRoutedByTheClusterWithinTheTimeout() {
         try (LocalRedis own = LocalRedis.start()) {
-            Vm vm = Gateway.builder(PluginFixture.plugin()).withPluginConfig(GLR)
+            PluginVm vm = Gateway.builder(PluginFixture.plugin()).withPluginConfig(GLR)
                     .withRedisCluster(PluginFixture.REDIS_CLUSTER, own.endpoint())
                     .withUpstreamHosts(PluginFixture.CLUSTER, java.util.List.of(
-                            io.ailb.emulator.UpstreamHost.healthy(PluginFixture.A)))
+                            io.ailb.emulator.ClusterHost.healthy(PluginFixture.A)))
                     .build().startVm();
             assertTrue(PluginFixture.send(vm, PluginFixture.chat("s", "up")).upstreamOverride().isPresent());
             own.stop();
@@ -46,7 +46,7 @@ class FailOpenScenarioTest {
     @Test
     void aBinaryBodyIsNotBufferedAndStillRouted() {
         String config = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + PluginFixture.redisConfig("") + "}}";
-        Vm vm = PluginFixture.gateway(config).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
 
         stream.sendRequestHeaders(HeaderMap.of(":method", "POST", ":path", "/v1/audio", ":authority", "x",
@@ -61,7 +61,7 @@ class FailOpenScenarioTest {
     @Test
     void aBodyThatIsNotJsonStillGetsAnUpstream() {
         String config = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + PluginFixture.redisConfig("") + "}}";
-        Vm vm = PluginFixture.gateway(config).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config).build().startVm();
 
         HttpStream stream = PluginFixture.send(vm, "{not json");
 
@@ -72,7 +72,7 @@ class FailOpenScenarioTest {
     @Test
     void aRouteNoRuleMatchesIsLeftAlone() {
         String config = "{\"_rules_\":[{\"_match_route_\":[\"other-route\"],\"lb_policy\":\"least_busy\"}]}";
-        Vm vm = PluginFixture.gateway(config).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config).build().startVm();
 
         HttpStream stream = PluginFixture.stream(vm);
         assertEquals(0, stream.sendRequestHeaders(PluginFixture.post(), false), "Continue: not held");
@@ -83,7 +83,7 @@ class FailOpenScenarioTest {
     void aNewConfigurationReplacesTheOldOneWithoutRestartingTheVm() {
         Gateway gateway = PluginFixture.gateway(
                 "{\"_rules_\":[{\"_match_route_\":[\"other-route\"],\"lb_policy\":\"least_busy\"}]}").build();
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
         assertFalse(PluginFixture.send(vm, PluginFixture.chat("s", "a")).upstreamOverride().isPresent());
 
         assertTrue(gateway.reconfigure(GLR));

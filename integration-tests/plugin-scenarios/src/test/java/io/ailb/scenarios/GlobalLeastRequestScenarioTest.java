@@ -11,7 +11,7 @@ import io.ailb.emulator.Delivery;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalReply;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -35,7 +35,7 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void requestsInFlightAreSpreadEvenlyOverTheBackends() {
-        Vm vm = PluginFixture.gateway(config("")).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config("")).build().startVm();
         List<HttpStream> open = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             open.add(PluginFixture.send(vm, PluginFixture.chat("s", "hello " + i)));
@@ -50,7 +50,7 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void aBodylessRequestIsDecidedAtOnceAndNeverWaitsForABody() {
-        Vm vm = PluginFixture.gateway(config("")).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config("")).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
 
         stream.sendRequestHeaders(PluginFixture.get(), true);
@@ -61,7 +61,7 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void countsReturnToZeroAfterCompletedAbortedAndResetStreams() {
-        Vm vm = PluginFixture.gateway(config("")).withDelivery(Delivery.MANUAL).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config("")).withDelivery(Delivery.MANUAL).build().startVm();
 
         HttpStream completed = PluginFixture.stream(vm);
         completed.sendRequestHeaders(PluginFixture.get(), true);
@@ -90,11 +90,11 @@ class GlobalLeastRequestScenarioTest {
     void gatewaysAndTheirWorkerVmsShareOneCount() {
         Gateway first = PluginFixture.gateway(config("")).build();
         Gateway second = PluginFixture.gateway(config("")).build();
-        List<Vm> vms = new ArrayList<>(first.start(2));
+        List<PluginVm> vms = new ArrayList<>(first.start(2));
         vms.add(second.startVm());
 
         Set<String> chosen = new HashSet<>();
-        for (Vm vm : vms) {
+        for (PluginVm vm : vms) {
             chosen.add(PluginFixture.send(vm, PluginFixture.chat("s", "hi")).upstreamOverride().orElseThrow());
         }
 
@@ -103,7 +103,7 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void aRequestOverMaxRequestCountIsAnswered429AndCountsNothing() {
-        Vm vm = PluginFixture.gateway(config("\"maxRequestCount\":1")).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config("\"maxRequestCount\":1")).build().startVm();
         for (int i = 0; i < 3; i++) {
             PluginFixture.send(vm, PluginFixture.chat("s", "fill " + i));
         }
@@ -119,7 +119,7 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void theDecisionIsWrittenToTheAccessLogAndCounted() {
-        Vm vm = PluginFixture.gateway(config("")).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config("")).build().startVm();
         HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
 
         String log = stream.property("ai_log").orElseThrow();
@@ -129,7 +129,7 @@ class GlobalLeastRequestScenarioTest {
     }
 
     /** Delivers replies until none is left (a late reply's release produces one more). */
-    static void drain(Vm vm) {
+    static void drain(PluginVm vm) {
         for (int round = 0; round < 10 && vm.pendingCount() > 0; round++) {
             vm.deliverPending();
         }

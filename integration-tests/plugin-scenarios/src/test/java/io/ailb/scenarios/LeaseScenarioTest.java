@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HttpStream;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.RedisEndpoint;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -42,9 +42,9 @@ class LeaseScenarioTest {
     @Test
     void aDecisionWhoseReplyIsLostAfterRedisCountedItIsStillReleased() throws IOException {
         try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(PluginFixture.redis().endpoint())) {
-            Vm vm = Gateway.builder(PluginFixture.plugin()).withPluginConfig(config(""))
+            PluginVm vm = Gateway.builder(PluginFixture.plugin()).withPluginConfig(config(""))
                     .withRedisCluster(PluginFixture.REDIS_CLUSTER, proxy.endpoint())
-                    .withUpstreamHosts(PluginFixture.CLUSTER, List.of(UpstreamHost.healthy(A)))
+                    .withUpstreamHosts(PluginFixture.CLUSTER, List.of(ClusterHost.healthy(A)))
                     .build().startVm();
             // Warm up: the scripts are loaded and the path works.
             PluginFixture.send(vm, PluginFixture.chat("s", "warm up")).complete();
@@ -67,7 +67,7 @@ class LeaseScenarioTest {
 
     @Test
     void countsOfAGatewayThatDiedAreGivenBackOnceTheirLeasesExpire() throws InterruptedException {
-        Vm doomed = PluginFixture.gateway(config("\"leaseTTL\":1")).withRandomSeed(1).build().startVm();
+        PluginVm doomed = PluginFixture.gateway(config("\"leaseTTL\":1")).withRandomSeed(1).build().startVm();
         List<HttpStream> open = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             open.add(PluginFixture.send(doomed, PluginFixture.chat("s", "doomed " + i)));
@@ -75,7 +75,7 @@ class LeaseScenarioTest {
         assertEquals(3L, PluginFixture.totalInflight());
         doomed.close(); // The VM is gone: its streams never end, their releases never come.
 
-        Vm survivor = PluginFixture.gateway(config("\"leaseTTL\":1")).withRandomSeed(2).build().startVm();
+        PluginVm survivor = PluginFixture.gateway(config("\"leaseTTL\":1")).withRandomSeed(2).build().startVm();
         HttpStream early = PluginFixture.send(survivor, PluginFixture.chat("s", "early"));
         assertEquals(4L, PluginFixture.totalInflight(), "leases younger than their TTL keep their counts");
 

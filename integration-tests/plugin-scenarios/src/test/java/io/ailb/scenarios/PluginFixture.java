@@ -1,17 +1,14 @@
 package io.ailb.scenarios;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.ailb.codec.resp.RespValue;
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,11 +31,8 @@ final class PluginFixture {
 
     static synchronized WasmPlugin plugin() {
         if (plugin == null) {
-            // -Dailb.wasm=… runs the scenarios against another build (e.g. one with --names true, for debugging).
-            Path wasm = Path.of(System.getProperty("ailb.wasm", "../../wasm-out/ai-load-balancer.wasm"))
-                    .toAbsolutePath().normalize();
-            assertTrue(Files.isRegularFile(wasm), wasm + " is missing: it is built by plugin-src/shell (mvn package)");
-            plugin = WasmPlugin.load(wasm);
+            // -Dailb.wasm.ai-load-balancer=… runs the scenarios against another build (e.g. one with --names true).
+            plugin = WasmArtifacts.load("ai-load-balancer");
         }
         return plugin;
     }
@@ -60,11 +54,11 @@ final class PluginFixture {
         return Gateway.builder(plugin())
                 .withPluginConfig(pluginConfigJson)
                 .withRedisCluster(REDIS_CLUSTER, redis().endpoint())
-                .withUpstreamHosts(CLUSTER, List.of(UpstreamHost.healthy(A), UpstreamHost.healthy(B),
-                        UpstreamHost.healthy(C)));
+                .withUpstreamHosts(CLUSTER, List.of(ClusterHost.healthy(A), ClusterHost.healthy(B),
+                        ClusterHost.healthy(C)));
     }
 
-    static HttpStream stream(Vm vm) {
+    static HttpStream stream(PluginVm vm) {
         return vm.newHttpStream().withRouteName(ROUTE).withClusterName(CLUSTER);
     }
 
@@ -89,7 +83,7 @@ final class PluginFixture {
     }
 
     /** Sends a whole POST; returns the stream, still open (the response has not ended it). */
-    static HttpStream send(Vm vm, String body) {
+    static HttpStream send(PluginVm vm, String body) {
         HttpStream stream = stream(vm);
         stream.sendRequestHeaders(post(), false);
         stream.sendRequestBody(body, true);

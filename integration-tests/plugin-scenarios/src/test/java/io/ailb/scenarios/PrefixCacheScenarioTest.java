@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +35,7 @@ class PrefixCacheScenarioTest {
 
     @Test
     void theNextTurnOfEveryConversationLandsWhereItsPreviousTurnWent() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         List<String> firstHosts = new ArrayList<>();
         for (int c = 0; c < 6; c++) {
             firstHosts.add(finish(PluginFixture.send(vm, PluginFixture.chat("system " + c, "question " + c))));
@@ -54,12 +54,12 @@ class PrefixCacheScenarioTest {
 
     @Test
     void anUnhealthyHolderIsSkippedAndThePathRewrittenToTheNewHost() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         String first = finish(PluginFixture.send(vm, PluginFixture.chat("sys", "q1")));
 
-        List<UpstreamHost> holderDown = new ArrayList<>();
+        List<ClusterHost> holderDown = new ArrayList<>();
         for (String host : List.of(A, B, C)) {
-            holderDown.add(host.equals(first) ? new UpstreamHost(host, "Unhealthy", "") : UpstreamHost.healthy(host));
+            holderDown.add(host.equals(first) ? new ClusterHost(host, "Unhealthy", "") : ClusterHost.healthy(host));
         }
         HttpStream second = PluginFixture.stream(vm).withUpstreamHosts(holderDown);
         second.sendRequestHeaders(PluginFixture.post(), false);
@@ -73,7 +73,7 @@ class PrefixCacheScenarioTest {
 
     @Test
     void prefixKeysOfDifferentRoutesNeverCollide() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         finish(PluginFixture.send(vm, PluginFixture.chat("same", "same")));
         HttpStream other = vm.newHttpStream().withRouteName("another-route").withClusterName(PluginFixture.CLUSTER);
         other.sendRequestHeaders(PluginFixture.post(), false);
@@ -89,7 +89,7 @@ class PrefixCacheScenarioTest {
 
     @Test
     void aBodylessRequestIsRoutedByLeastRequestAtOnce() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
 
         stream.sendRequestHeaders(PluginFixture.get(), true);

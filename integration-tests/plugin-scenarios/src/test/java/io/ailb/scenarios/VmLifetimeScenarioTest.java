@@ -3,10 +3,10 @@ package io.ailb.scenarios;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.bindings.LogLevel;
 import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.lb.redis.RedisTarget;
@@ -33,11 +33,11 @@ class VmLifetimeScenarioTest {
 
     @Test
     void oneVmServesThousandsOfLeastBusyRequests() {
-        Vm vm = PluginFixture.gateway("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}")
+        PluginVm vm = PluginFixture.gateway("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}")
                 .withUpstreamHosts(PluginFixture.CLUSTER, List.of(
-                        new UpstreamHost(PluginFixture.A, "Healthy", metrics(5, 0.5)),
-                        new UpstreamHost(PluginFixture.B, "Healthy", metrics(1, 0.1)),
-                        new UpstreamHost(PluginFixture.C, "Healthy", metrics(3, 0.3))))
+                        new ClusterHost(PluginFixture.A, "Healthy", metrics(5, 0.5)),
+                        new ClusterHost(PluginFixture.B, "Healthy", metrics(1, 0.1)),
+                        new ClusterHost(PluginFixture.C, "Healthy", metrics(3, 0.3))))
                 .build().startVm();
 
         long memoryAfterWarmUp = serve(vm, REQUESTS, PluginFixture.B);
@@ -55,7 +55,7 @@ class VmLifetimeScenarioTest {
     @ParameterizedTest
     @MethodSource("redisPolicies")
     void oneVmServesThousandsOfRedisPolicyRequestsAndReleasesThemAll(String policy) {
-        Vm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{"
+        PluginVm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{"
                 + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}").build().startVm();
 
         long memoryAfterWarmUp = serve(vm, REQUESTS, null);
@@ -69,7 +69,7 @@ class VmLifetimeScenarioTest {
      * Sends {@code requests} whole chats (150 conversations, growing turn by turn) and ends each response; every one
      * must get a backend ({@code expected}, when given). Returns the VM's memory after the first tenth.
      */
-    private static long serve(Vm vm, int requests, String expected) {
+    private static long serve(PluginVm vm, int requests, String expected) {
         long memoryAfterWarmUp = 0;
         for (int i = 0; i < requests; i++) {
             int conversation = i % 150;

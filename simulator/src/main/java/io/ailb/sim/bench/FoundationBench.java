@@ -5,7 +5,8 @@ import io.ailb.emulator.GuestTrapException;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
 import io.ailb.emulator.bench.EmulatorBench;
 import io.ailb.sim.report.BenchmarksDoc;
@@ -41,28 +42,29 @@ public final class FoundationBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path probe = args.length > 0 ? Path.of(args[0])
-                : PluginCostBench.root().resolve("abi/example/target/wasm/probe.wasm");
-        Path pluginWasm = args.length > 1 ? Path.of(args[1])
-                : PluginCostBench.root().resolve("wasm-out/ai-load-balancer.wasm");
+        Path probe = args.length > 0 ? Path.of(args[0]) : WasmArtifacts.path("probe");
+        Path pluginWasm = args.length > 1 ? Path.of(args[1]) : WasmArtifacts.path("ai-load-balancer");
+        // Labelled as the modules are called, not their files: an installed artifact's file carries Maven coordinates.
+        String probeName = args.length > 0 ? probe.getFileName().toString() : "probe.wasm";
+        String pluginName = args.length > 1 ? pluginWasm.getFileName().toString() : "ai-load-balancer.wasm";
         Path doc = args.length > 2 ? Path.of(args[2])
                 : PluginCostBench.root().resolve("docs/benchmarks.md");
         int iterations = args.length > 3 ? Integer.parseInt(args[3]) : 5000;
         int warmUp = args.length > 4 ? Integer.parseInt(args[4]) : 2000;
         List<String> notes = new ArrayList<>();
 
-        Column probeColumn = viaEmulatorBench(probe, iterations, warmUp, notes);
+        Column probeColumn = viaEmulatorBench(probe, probeName, iterations, warmUp, notes);
         if (probeColumn == null) {
-            probeColumn = own(probe, "{}", iterations, warmUp, null, notes, FoundationBench::probeRequest,
+            probeColumn = own(probe, probeName, "{}", iterations, warmUp, null, notes, FoundationBench::probeRequest,
                     "probe request (x-probe-op get-header → local reply)");
         }
-        String why = tryEmulatorBenchOn(pluginWasm, notes);
+        String why = tryEmulatorBenchOn(pluginWasm, pluginName, notes);
         Column pluginColumn;
         try (LocalRedis redis = LocalRedis.start()) {
-            pluginColumn = own(pluginWasm, PolicyCase.LEAST_BUSY.configJson, iterations, warmUp, null, notes,
-                    FoundationBench::pluginRequest, "least_busy, 1 KiB chat POST → override → end; " + why);
-            Column withRedis = own(pluginWasm, PolicyCase.GLOBAL_LEAST_REQUEST.configJson, iterations / 5,
-                    warmUp / 5, redis, notes, FoundationBench::pluginRequest,
+            pluginColumn = own(pluginWasm, pluginName, PolicyCase.LEAST_BUSY.configJson, iterations, warmUp, null,
+                    notes, FoundationBench::pluginRequest, "least_busy, 1 KiB chat POST → override → end; " + why);
+            Column withRedis = own(pluginWasm, pluginName, PolicyCase.GLOBAL_LEAST_REQUEST.configJson,
+                    iterations / 5, warmUp / 5, redis, notes, FoundationBench::pluginRequest,
                     "global_least_request, 1 KiB chat POST, 2 real Redis round trips (wall time, included)");
             notes.add("ai-load-balancer.wasm full request with global_least_request (select.lua + release against"
                     + " embedded redis-server, median of " + iterations / 5 + "): " + withRedis.request());
@@ -76,7 +78,7 @@ public final class FoundationBench {
     }
 
     /** Runs EmulatorBench's main on {@code wasm} and reads its table back; null (with a note) if it failed. */
-    private static Column viaEmulatorBench(Path wasm, int iterations, int warmUp, List<String> notes) {
+    private static Column viaEmulatorBench(Path wasm, String name, int iterations, int warmUp, List<String> notes) {
         try {
             Path out = Files.createTempFile("emulator-bench", ".md");
             long before = hangMillis;
@@ -105,18 +107,18 @@ public final class FoundationBench {
                 notes.add("EmulatorBench output not understood: " + values);
                 return null;
             }
-            return new Column(wasm.getFileName().toString(), values.get(0), values.get(1), values.get(2),
+            return new Column(name, values.get(0), values.get(1), values.get(2),
                     values.get(3), values.get(4), "io.ailb.emulator.bench.EmulatorBench (probe request: headers →"
                             + " local reply → response callbacks → log/done/delete)");
         } catch (RuntimeException | java.io.IOException e) {
-            notes.add("EmulatorBench on " + wasm.getFileName() + " failed: `" + WasmDriver.firstLine(e.toString())
+            notes.add("EmulatorBench on " + name + " failed: `" + WasmDriver.firstLine(e.toString())
                     + "`; measured here with the same definitions, a fresh VM after each trap");
             return null;
         }
     }
 
     /** Why EmulatorBench's own request cannot measure the plugin (tried, so the reason is the real one). */
-    private static String tryEmulatorBenchOn(Path wasm, List<String> notes) {
+    private static String tryEmulatorBenchOn(Path wasm, String name, List<String> notes) {
         try {
             Path out = Files.createTempFile("emulator-bench", ".md");
             timed(() -> {
@@ -129,7 +131,7 @@ public final class FoundationBench {
             Files.deleteIfExists(out);
             return "EmulatorBench itself ran on it too";
         } catch (RuntimeException | java.io.IOException e) {
-            notes.add("EmulatorBench on " + wasm.getFileName() + ": `" + WasmDriver.firstLine(e.toString())
+            notes.add("EmulatorBench on " + name + ": `" + WasmDriver.firstLine(e.toString())
                     + "` (it sends the probe's request with config `{}`), so the plugin column uses the same"
                     + " definitions with a plugin request");
             return "measured by FoundationBench";
@@ -137,10 +139,10 @@ public final class FoundationBench {
     }
 
     private interface RequestOp {
-        void run(Vm vm);
+        void run(PluginVm vm);
     }
 
-    private static void probeRequest(Vm vm) {
+    private static void probeRequest(PluginVm vm) {
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(HeaderMap.of(":method", "GET", ":path", "/bench", ":authority", "bench",
                 "x-probe-op", "get-header", "x-probe-arg", ":path"), true);
@@ -151,7 +153,7 @@ public final class FoundationBench {
 
     private static final byte[] CHAT_1K = ChatBodies.chat(1024, 3);
 
-    private static void pluginRequest(Vm vm) {
+    private static void pluginRequest(PluginVm vm) {
         HttpStream stream = vm.newHttpStream().withRouteName(PolicyCase.ROUTE).withClusterName(PolicyCase.CLUSTER);
         stream.sendRequestHeaders(HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions", ":authority",
                 PolicyCase.AUTHORITY, "content-type", PolicyCase.CONTENT_TYPE), false);
@@ -163,10 +165,10 @@ public final class FoundationBench {
     }
 
     /** EmulatorBench's definitions, measured here with a fresh VM after a trap (traps are counted in the notes). */
-    private static Column own(Path wasm, String config, int iterations, int warmUp, LocalRedis redis,
+    private static Column own(Path wasm, String name, String config, int iterations, int warmUp, LocalRedis redis,
             List<String> notes, RequestOp request, String how) {
         WasmPlugin plugin = WasmPlugin.load(wasm);
-        Supplier<Vm> vms = () -> {
+        Supplier<PluginVm> vms = () -> {
             Gateway.Builder builder = Gateway.builder(plugin).withPluginConfig(config)
                     .withUpstreamHosts(PolicyCase.CLUSTER, PolicyCase.HOSTS);
             if (redis != null) {
@@ -178,7 +180,7 @@ public final class FoundationBench {
         for (int i = 0; i < instantiate.length; i++) {
             instantiate[i] = vms.get().instantiateNanos();
         }
-        Vm[] vm = {vms.get()};
+        PluginVm[] vm = {vms.get()};
         int[] traps = {0};
         int[] servedBeforeFirstTrap = {-1};
         int[] served = {0};
@@ -213,10 +215,10 @@ public final class FoundationBench {
                 () -> guarded.accept(v -> v.callExport("proxy_on_memory_allocate", 16))));
         String trivialTraps = trapNote(traps[0], servedBeforeFirstTrap[0], recycleEvery[0]);
         if (!requestTraps.isEmpty() || !trivialTraps.isEmpty()) {
-            notes.add(wasm.getFileName() + " (" + how + "): " + (requestTraps.isEmpty() ? "" : "full request: "
+            notes.add(name + " (" + how + "): " + (requestTraps.isEmpty() ? "" : "full request: "
                     + requestTraps + ". ") + (trivialTraps.isEmpty() ? "" : "trivial call: " + trivialTraps + "."));
         }
-        return new Column(wasm.getFileName().toString(), String.format(Locale.ROOT, "%,d bytes", plugin.sizeBytes()),
+        return new Column(name, String.format(Locale.ROOT, "%,d bytes", plugin.sizeBytes()),
                 Samples.millis(plugin.compileNanos()), Samples.millis(median(instantiate)),
                 String.format(Locale.ROOT, "%.2f µs", requestMedian / 1e3),
                 String.format(Locale.ROOT, "%.2f µs", trivialMedian / 1e3), how);

@@ -2,8 +2,8 @@ package io.ailb.sim.bench;
 
 import io.ailb.codec.resp.RespDecoder;
 import io.ailb.codec.resp.RespValue;
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.RedisEndpoint;
-import io.ailb.emulator.UpstreamHost;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.flow.FlowHost;
 import io.ailb.lb.flow.RedisReplyHandler;
@@ -52,7 +52,7 @@ final class JvmCoreDriver implements AutoCloseable {
         this.table = RouteTable.parse(policy.configJson.getBytes(StandardCharsets.UTF_8));
         this.host = new RedisFlowHost(redis);
         List<Endpoint> built = new ArrayList<>();
-        for (UpstreamHost upstream : PolicyCase.HOSTS) {
+        for (ClusterHost upstream : PolicyCase.HOSTS) {
             built.add(Endpoint.fromHostInfo(upstream.address(), upstream.infoJson()));
         }
         this.endpoints = List.copyOf(built);

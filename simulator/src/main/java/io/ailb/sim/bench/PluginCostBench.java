@@ -2,6 +2,7 @@ package io.ailb.sim.bench;
 
 import io.ailb.emulator.GuestTrapException;
 import io.ailb.emulator.LocalRedis;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
 import io.ailb.sim.report.BenchmarksDoc;
 import java.nio.file.Files;
@@ -26,7 +27,8 @@ public final class PluginCostBench {
 
     /** Command-line options. */
     static final class Options {
-        Path wasm = root().resolve("wasm-out/ai-load-balancer.wasm");
+        /** Null: the module this build made ({@link WasmArtifacts}). */
+        Path wasm;
         Path doc = root().resolve("docs/benchmarks.md");
         int[] sizes = DEFAULT_SIZES;
         List<PolicyCase> policies = List.of(PolicyCase.values());
@@ -88,7 +90,7 @@ public final class PluginCostBench {
     private PluginCostBench() {
     }
 
-    /** The repository root: system property {@code ailb.root} (set by the exec executions), else the working dir. */
+    /** The repository root, for docs/: system property {@code ailb.root} (set by exec:java), else the working dir. */
     static Path root() {
         return Path.of(System.getProperty("ailb.root", ".")).toAbsolutePath().normalize();
     }
@@ -96,10 +98,11 @@ public final class PluginCostBench {
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args);
         CpuClock.check();
-        if (!Files.isRegularFile(options.wasm)) {
+        if (options.wasm != null && !Files.isRegularFile(options.wasm)) {
             throw new IllegalStateException(options.wasm.toAbsolutePath() + " is missing: build plugin-src/shell");
         }
-        WasmPlugin plugin = WasmPlugin.load(options.wasm);
+        WasmPlugin plugin = options.wasm != null ? WasmPlugin.load(options.wasm)
+                : WasmArtifacts.load("ai-load-balancer");
         List<Row> rows = new ArrayList<>();
         List<HeapRun> heap = new ArrayList<>();
         List<String> trapLog = new ArrayList<>();

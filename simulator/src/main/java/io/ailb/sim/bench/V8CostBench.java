@@ -2,6 +2,7 @@ package io.ailb.sim.bench;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.ailb.emulator.LocalRedis;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.sim.report.BenchmarksDoc;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -92,7 +93,8 @@ public final class V8CostBench {
 
     /** Command-line options. */
     static final class Options {
-        Path wasm = PluginCostBench.root().resolve("wasm-out/ai-load-balancer.wasm");
+        /** Null until parsed: the module this build made ({@link WasmArtifacts}). */
+        Path wasm;
         Path doc = PluginCostBench.root().resolve("docs/benchmarks.md");
         boolean docGiven;
         Path workDir = PluginCostBench.root().resolve("simulator/target/v8-cost");
@@ -151,6 +153,9 @@ public final class V8CostBench {
                     }
                 }
                 i++;
+            }
+            if (o.wasm == null) {
+                o.wasm = WasmArtifacts.path("ai-load-balancer");
             }
             return o;
         }

@@ -2,7 +2,7 @@ package io.ailb.sim.bench;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.ailb.emulator.RedisEndpoint;
-import io.ailb.emulator.UpstreamHost;
+import io.ailb.emulator.ClusterHost;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -198,7 +198,7 @@ final class V8Host {
         redis.put("password", run.redis().password());
         redis.put("flush", run.flushRedis());
         List<Map<String, Object>> hosts = new ArrayList<>();
-        for (UpstreamHost host : PolicyCase.HOSTS) {
+        for (ClusterHost host : PolicyCase.HOSTS) {
             hosts.add(Map.of("address", host.address(), "info", host.infoJson()));
         }
         List<Map<String, Object>> files = new ArrayList<>();

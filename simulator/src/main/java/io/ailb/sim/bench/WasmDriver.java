@@ -4,8 +4,8 @@ import io.ailb.emulator.Gateway;
 import io.ailb.emulator.GuestTrapException;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.RedisEndpoint;
-import io.ailb.emulator.Vm;
 import io.ailb.emulator.WasmPlugin;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +57,7 @@ final class WasmDriver implements AutoCloseable {
     long lastCpuNanos;
     long lastWallNanos;
     private Gateway gateway;
-    private Vm vm;
+    private PluginVm vm;
     private int requestsOnVm;
     private int vmsStarted;
     private long retiredRedisTrips;
@@ -142,7 +142,7 @@ final class WasmDriver implements AutoCloseable {
         }
     }
 
-    Vm vm() {
+    PluginVm vm() {
         return vm;
     }
 

@@ -1,14 +1,14 @@
 package io.ailb.sim.router;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.codec.json.Json;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.RedisStats;
-import io.ailb.emulator.UpstreamHost;
 import io.ailb.emulator.VirtualClock;
-import io.ailb.emulator.Vm;
 import io.ailb.emulator.WasmPlugin;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigView;
@@ -101,7 +101,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         final int number;
         Gateway gateway;
         VirtualClock clock;
-        Vm vm;
+        PluginVm vm;
         int served;
 
         Slot(int number) {
@@ -189,10 +189,10 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         slot.served++;
 
         List<BackendView> backends = cluster.backends();
-        List<UpstreamHost> hosts = new ArrayList<>(backends.size());
+        List<ClusterHost> hosts = new ArrayList<>(backends.size());
         Map<String, Integer> byAddress = new HashMap<>();
         for (BackendView b : backends) {
-            hosts.add(new UpstreamHost(b.address(), b.healthy() ? "Healthy" : "Unhealthy", b.metricsText()));
+            hosts.add(new ClusterHost(b.address(), b.healthy() ? "Healthy" : "Unhealthy", b.metricsText()));
             byAddress.put(b.address(), b.index());
         }
         HttpStream stream = slot.vm.newHttpStream().withRouteName(ROUTE).withClusterName(CLUSTER)
@@ -281,7 +281,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             return;
         }
         lastNowMs = nowMs;
-        Vm vm = o.stream().vm();
+        PluginVm vm = o.stream().vm();
         if (vm.isAlive() && !o.stream().isEnded()) {
             ScheduledFuture<?> watchdog = arm();
             try {

@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ailb.codec.resp.RespDecoder;
 import io.ailb.codec.resp.RespValue;
 import io.ailb.emulator.LocalRedis;
-import io.ailb.emulator.UpstreamHost;
+import io.ailb.emulator.WasmArtifacts;
+import io.ailb.emulator.ClusterHost;
 import io.ailb.lb.redis.RedisKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,14 +32,12 @@ class V8HostTest {
     void everyPolicyRoutesOneRequestAndReleasesItInRedis(@TempDir Path dir) throws Exception {
         V8Host node = V8Host.find(System.getProperty("node.executable", "node")).orElse(null);
         Assumptions.assumeTrue(node != null, "node is not on PATH (or -Dnode.executable is wrong): V8 host skipped");
-        Path wasm = Path.of(System.getProperty("ailb.wasm", "../wasm-out/ai-load-balancer.wasm")).toAbsolutePath()
-                .normalize();
-        assertTrue(Files.isRegularFile(wasm), wasm + " is missing: it is built by plugin-src/shell");
+        Path wasm = WasmArtifacts.path("ai-load-balancer");
         byte[] bytes = ConversationBodies.conversation(1 << 10, 7);
         Path file = dir.resolve("body.json");
         Files.write(file, bytes);
         V8Host.Body body = new V8Host.Body("conversation", bytes.length, ConversationBodies.MESSAGES, file);
-        List<String> hosts = PolicyCase.HOSTS.stream().map(UpstreamHost::address).toList();
+        List<String> hosts = PolicyCase.HOSTS.stream().map(ClusterHost::address).toList();
         RedisKeys keys = RedisKeys.of(PolicyCase.ROUTE, PolicyCase.CLUSTER);
 
         try (LocalRedis redis = LocalRedis.start()) {

@@ -9,8 +9,6 @@ import io.ailb.sim.backend.BackendConfig;
 import io.ailb.sim.engine.Simulation;
 import io.ailb.sim.report.RunResult;
 import io.ailb.sim.workload.Workload;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,10 +22,7 @@ class PluginRouterTest {
 
     @BeforeAll
     static void start() {
-        Path wasm = Path.of(System.getProperty("ailb.wasm", "../wasm-out/ai-load-balancer.wasm")).toAbsolutePath()
-                .normalize();
-        assertTrue(Files.isRegularFile(wasm), wasm + " is missing: it is built by plugin-src/shell");
-        env = new Routers.PluginEnvironment(wasm, 2, 15, 10_000);
+        env = new Routers.PluginEnvironment(Routers.defaultWasm(), 2, 15, 10_000);
     }
 
     @AfterAll

@@ -3,7 +3,7 @@ package io.ailb.emulator.bench;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.WasmPlugin;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +47,7 @@ public final class EmulatorBench {
         for (int i = 0; i < instantiate.length; i++) {
             instantiate[i] = gateway.startVm().instantiateNanos();
         }
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
         HeaderMap request = HeaderMap.of(":method", "GET", ":path", "/bench", ":authority", "bench",
                 "x-probe-op", "get-header", "x-probe-arg", ":path");
         long[] requests = measure(warmUp, iterations, () -> {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 
 /** Smoke test of the built modules on Chicory: start, configure, a few requests. */
 @Timeout(120)
-class ExampleWasmIT {
+class ExampleWasmTest {
     private static final int ROOT = 1;
 
     @Test

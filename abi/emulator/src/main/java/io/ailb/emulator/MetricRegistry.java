@@ -12,10 +12,10 @@ import java.util.Optional;
  * The gateway's metrics (shared by its VMs, as Envoy's stats store is), readable by name. Counters only go up,
  * gauges are set or moved, histograms keep every recorded value.
  */
-public final class Metrics {
+public final class MetricRegistry {
     private final Map<String, Metric> byName = new LinkedHashMap<>();
 
-    Metrics() {
+    MetricRegistry() {
     }
 
     private static final class Metric {
