@@ -2,16 +2,16 @@ package io.ailb.sim;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.ailb.sim.backend.BackendConfig;
-import io.ailb.sim.engine.Simulation;
-import io.ailb.sim.engine.Simulation.HealthChange;
-import io.ailb.sim.report.BenchmarksDoc;
 import io.ailb.sim.bounds.HitRateBounds;
 import io.ailb.sim.bounds.TtftLowerBound;
+import io.ailb.sim.engine.Simulation;
+import io.ailb.sim.engine.Simulation.HealthChange;
 import io.ailb.sim.model.SimRequest;
-import io.ailb.sim.report.plot.Plots;
+import io.ailb.sim.report.BenchmarksDoc;
 import io.ailb.sim.report.ResultTable;
 import io.ailb.sim.report.RunResult;
 import io.ailb.sim.report.SweepTable;
+import io.ailb.sim.report.plot.Plots;
 import io.ailb.sim.router.PluginRouter;
 import io.ailb.sim.router.Router;
 import io.ailb.sim.router.Routers;
@@ -42,7 +42,8 @@ public final class Simulate {
             + "plugin:least_busy,random,round_robin,least_inflight,sglang_cache_aware,sglang_cache_aware_2025,"
             + "smg_cache_aware,llmd,llmd_precise,dynamo,dynamo_kv_events,greedy_ttft,lookahead_ttft";
 
-    static final String USAGE = """
+    static final String USAGE =
+            """
             Usage: Simulate [options]
               --workload trace|chat|log     what to replay (default trace)
               --trace FILE                  Mooncake trace (default ../shared/traces/mooncake_conversation_trace.jsonl)
@@ -90,8 +91,7 @@ public final class Simulate {
               --sample-ms X                 load sample interval (default: the run's length / 200, at least 100)
             """;
 
-    private Simulate() {
-    }
+    private Simulate() {}
 
     public static void main(String[] args) throws Exception {
         int code = run(args, System.out, System.err);
@@ -150,18 +150,55 @@ public final class Simulate {
         return quoted;
     }
 
-    private static final List<String> KNOWN = List.of("workload", "trace", "log", "preset", "routers", "backends",
-            "gateways", "requests-per-vm", "capacity-tokens", "speedup", "limit", "seed", "json", "plots", "doc",
-            "section", "progress", "wasm", "sessions", "turns", "groups", "system-tokens", "input-tokens",
-            "input-stddev", "output-tokens", "output-stddev", "concurrency", "rate", "think-ms", "overhead-ms",
-            "prefill-us-per-token", "itl-ms", "load-factor", "max-num-seqs", "metrics-staleness-ms",
-            "parallel-prefill", "backend-model", "step-budget", "sweep", "sample-ms", "guest-timeout-ms");
+    private static final List<String> KNOWN = List.of(
+            "workload",
+            "trace",
+            "log",
+            "preset",
+            "routers",
+            "backends",
+            "gateways",
+            "requests-per-vm",
+            "capacity-tokens",
+            "speedup",
+            "limit",
+            "seed",
+            "json",
+            "plots",
+            "doc",
+            "section",
+            "progress",
+            "wasm",
+            "sessions",
+            "turns",
+            "groups",
+            "system-tokens",
+            "input-tokens",
+            "input-stddev",
+            "output-tokens",
+            "output-stddev",
+            "concurrency",
+            "rate",
+            "think-ms",
+            "overhead-ms",
+            "prefill-us-per-token",
+            "itl-ms",
+            "load-factor",
+            "max-num-seqs",
+            "metrics-staleness-ms",
+            "parallel-prefill",
+            "backend-model",
+            "step-budget",
+            "sweep",
+            "sample-ms",
+            "guest-timeout-ms");
 
     /** What the bounds say about one workload under one backend configuration. */
     private record Limits(HitRateBounds.Result hits, TtftLowerBound.Result ttft) {
         static Limits of(Workload w, int backends, BackendConfig backend) {
-            return new Limits(HitRateBounds.compute(w.requests(), backends, backend.capacityTokens(),
-                    backend.cachesOutput()), TtftLowerBound.compute(w.requests(), backend));
+            return new Limits(
+                    HitRateBounds.compute(w.requests(), backends, backend.capacityTokens(), backend.cachesOutput()),
+                    TtftLowerBound.compute(w.requests(), backend));
         }
 
         Map<String, Double> hitRates() {
@@ -172,22 +209,29 @@ public final class Simulate {
         }
 
         String line() {
-            return String.format(Locale.ROOT, "hit-rate bounds: infinite cache %.1f%%, pooled LRU %.1f%%; TTFT lower "
-                    + "bound (alone on an idle instance holding the infinite-cache hit): mean %s, p50 %s, p99 %s ms",
-                    100 * hits.infiniteHitRate(), 100 * hits.pooledLruHitRate(), ResultTable.ms(ttft.meanMs()),
-                    ResultTable.ms(ttft.p50Ms()), ResultTable.ms(ttft.p99Ms()));
+            return String.format(
+                    Locale.ROOT,
+                    "hit-rate bounds: infinite cache %.1f%%, pooled LRU %.1f%%; TTFT lower "
+                            + "bound (alone on an idle instance holding the infinite-cache hit): mean %s, p50 %s, p99 %s ms",
+                    100 * hits.infiniteHitRate(),
+                    100 * hits.pooledLruHitRate(),
+                    ResultTable.ms(ttft.meanMs()),
+                    ResultTable.ms(ttft.p50Ms()),
+                    ResultTable.ms(ttft.p99Ms()));
         }
 
         Map<String, Object> toMap() {
             Map<String, Object> map = new LinkedHashMap<>(hitRates());
-            map.put("ttft_lower_bound_ms", Map.of("mean", ttft.meanMs(), "p50", ttft.p50Ms(), "p90", ttft.p90Ms(),
-                    "p99", ttft.p99Ms()));
+            map.put(
+                    "ttft_lower_bound_ms",
+                    Map.of("mean", ttft.meanMs(), "p50", ttft.p50Ms(), "p90", ttft.p90Ms(), "p99", ttft.p99Ms()));
             return map;
         }
     }
 
-    private static int execute(Map<String, String> o, List<String> failures, String commandLine, PrintStream out,
-            PrintStream err) throws IOException {
+    private static int execute(
+            Map<String, String> o, List<String> failures, String commandLine, PrintStream out, PrintStream err)
+            throws IOException {
         for (String key : o.keySet()) {
             if (!KNOWN.contains(key)) {
                 throw new IllegalArgumentException("unknown option --" + key);
@@ -209,8 +253,8 @@ public final class Simulate {
         Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : null;
         String routerList = o.getOrDefault("routers", DEFAULT_ROUTERS);
         boolean progressBar = o.containsKey("progress") || System.console() != null;
-        long guestTimeout = Long.parseLong(o.getOrDefault("guest-timeout-ms",
-                Long.toString(PluginRouter.DEFAULT_GUEST_TIMEOUT_MS)));
+        long guestTimeout = Long.parseLong(
+                o.getOrDefault("guest-timeout-ms", Long.toString(PluginRouter.DEFAULT_GUEST_TIMEOUT_MS)));
         List<Double> multipliers = o.containsKey("sweep") ? parseSweep(o.get("sweep")) : List.of(1.0);
 
         List<SweepTable.Point> points = new ArrayList<>();
@@ -223,8 +267,8 @@ public final class Simulate {
             }
             for (double m : multipliers) {
                 Workload workload = workload(o, preset, seed, m, o.containsKey("sweep"));
-                Simulation.Settings settings = new Simulation.Settings(backends, backend, seed, sampleMs(o, workload),
-                        health);
+                Simulation.Settings settings =
+                        new Simulation.Settings(backends, backend, seed, sampleMs(o, workload), health);
                 out.println(describe(workload, settings, gateways, perVm));
                 Simulation.Progress progress = progressBar ? new ProgressBar(err) : null;
                 List<RunResult> results = new ArrayList<>();
@@ -244,37 +288,51 @@ public final class Simulate {
         if (o.containsKey("sweep")) {
             reportSweep(o, commandLine, points, workloads, settingsPerPoint, limits, gateways, perVm, out, err);
         } else {
-            report(o, commandLine, points.get(0).results(), workloads.get(0), settingsPerPoint.get(0), limits,
-                    gateways, perVm, out, err);
+            report(
+                    o,
+                    commandLine,
+                    points.get(0).results(),
+                    workloads.get(0),
+                    settingsPerPoint.get(0),
+                    limits,
+                    gateways,
+                    perVm,
+                    out,
+                    err);
         }
         return 0;
     }
 
     private static BackendConfig backendConfig(Map<String, String> o) {
         BackendConfig d = BackendConfig.DEFAULT;
-        BackendConfig.Model model = o.containsKey("backend-model") ? BackendConfig.Model.fromCli(o.get("backend-model"))
+        BackendConfig.Model model = o.containsKey("backend-model")
+                ? BackendConfig.Model.fromCli(o.get("backend-model"))
                 : o.containsKey("parallel-prefill") ? BackendConfig.Model.PARALLEL : d.model();
         if (o.containsKey("parallel-prefill") && model != BackendConfig.Model.PARALLEL) {
-            throw new IllegalArgumentException("--parallel-prefill is --backend-model parallel, not " + model.cliName());
+            throw new IllegalArgumentException(
+                    "--parallel-prefill is --backend-model parallel, not " + model.cliName());
         }
         return new BackendConfig(
                 Long.parseLong(o.getOrDefault("capacity-tokens", Long.toString(d.capacityTokens()))),
-                dbl(o, "overhead-ms", d.overheadMs()), dbl(o, "prefill-us-per-token", d.prefillUsPerToken()),
-                dbl(o, "itl-ms", d.itlMs()), dbl(o, "load-factor", d.timeFactorUnderLoad()),
+                dbl(o, "overhead-ms", d.overheadMs()),
+                dbl(o, "prefill-us-per-token", d.prefillUsPerToken()),
+                dbl(o, "itl-ms", d.itlMs()),
+                dbl(o, "load-factor", d.timeFactorUnderLoad()),
                 Integer.parseInt(o.getOrDefault("max-num-seqs", Integer.toString(d.maxNumSeqs()))),
-                dbl(o, "metrics-staleness-ms", d.metricsStalenessMs()), model,
+                dbl(o, "metrics-staleness-ms", d.metricsStalenessMs()),
+                model,
                 Integer.parseInt(o.getOrDefault("step-budget", Integer.toString(d.stepBudgetTokens()))));
     }
 
     /** The workload with its arrival rate times {@code multiplier}; a sweep needs arrivals it can speed up. */
-    private static Workload workload(Map<String, String> o, String preset, long seed, double multiplier,
-            boolean sweep) throws IOException {
+    private static Workload workload(Map<String, String> o, String preset, long seed, double multiplier, boolean sweep)
+            throws IOException {
         String kind = o.getOrDefault("workload", preset != null ? "chat" : "trace");
         int limit = Integer.parseInt(o.getOrDefault("limit", "0"));
         double speedup = Double.parseDouble(o.getOrDefault("speedup", "1")) * multiplier;
         return switch (kind) {
-            case "trace" -> MooncakeTrace.load(o.containsKey("trace") ? Path.of(o.get("trace"))
-                    : MooncakeTrace.defaultTrace(), speedup, limit);
+            case "trace" -> MooncakeTrace.load(
+                    o.containsKey("trace") ? Path.of(o.get("trace")) : MooncakeTrace.defaultTrace(), speedup, limit);
             case "log" -> {
                 if (!o.containsKey("log")) {
                     throw new IllegalArgumentException("--workload log needs --log FILE");
@@ -310,8 +368,13 @@ public final class Simulate {
     }
 
     private static double sampleMs(Map<String, String> o, Workload workload) {
-        double span = workload.closedLoop() ? 0 : workload.requests().isEmpty() ? 0
-                : workload.requests().get(workload.requests().size() - 1).arrivalMs();
+        double span = workload.closedLoop()
+                ? 0
+                : workload.requests().isEmpty()
+                        ? 0
+                        : workload.requests()
+                                .get(workload.requests().size() - 1)
+                                .arrivalMs();
         return o.containsKey("sample-ms") ? Double.parseDouble(o.get("sample-ms")) : Math.max(100, span / 200);
     }
 
@@ -325,8 +388,17 @@ public final class Simulate {
         return span <= 0 ? 0 : (r.size() - 1) * 1000.0 / span;
     }
 
-    private static void report(Map<String, String> o, String commandLine, List<RunResult> results, Workload workload,
-            Simulation.Settings settings, Limits limits, int gateways, int perVm, PrintStream out, PrintStream err)
+    private static void report(
+            Map<String, String> o,
+            String commandLine,
+            List<RunResult> results,
+            Workload workload,
+            Simulation.Settings settings,
+            Limits limits,
+            int gateways,
+            int perVm,
+            PrintStream out,
+            PrintStream err)
             throws IOException {
         double lowerBound = limits.ttft().meanMs();
         out.print(ResultTable.text(results, lowerBound));
@@ -351,21 +423,36 @@ public final class Simulate {
             String section = o.getOrDefault("section", "simulator");
             StringBuilder md = new StringBuilder();
             md.append("### Routing simulator: ").append(workload.name()).append("\n\n");
-            md.append("`mvn -q -pl simulator exec:java -Dexec.args=\"").append(commandLine).append("\"`\n\n");
+            md.append("`mvn -q -pl simulator exec:java -Dexec.args=\"")
+                    .append(commandLine)
+                    .append("\"`\n\n");
             md.append(describe(workload, settings, gateways, perVm)).append("\n\n");
             md.append(ResultTable.markdown(results, lowerBound));
             md.append('\n').append(capitalized(limits.line())).append(". ×LB = TTFT mean / lower-bound mean.\n");
             md.append("\nTimes in simulated ms; decision µs is wall time of the guest calls on ")
-                    .append(machine()).append(" (including the synchronous Redis round trips).\n");
+                    .append(machine())
+                    .append(" (including the synchronous Redis round trips).\n");
             BenchmarksDoc.replaceSection(Path.of(o.get("doc")), section, md.toString());
         }
     }
 
-    private static void reportSweep(Map<String, String> o, String commandLine, List<SweepTable.Point> points,
-            List<Workload> workloads, List<Simulation.Settings> settings, Limits limits, int gateways, int perVm,
-            PrintStream out, PrintStream err) throws IOException {
-        SweepTable.Bounds bounds = new SweepTable.Bounds(limits.hits().infiniteHitRate(),
-                limits.hits().pooledLruHitRate(), limits.ttft().meanMs(), limits.ttft().p99Ms());
+    private static void reportSweep(
+            Map<String, String> o,
+            String commandLine,
+            List<SweepTable.Point> points,
+            List<Workload> workloads,
+            List<Simulation.Settings> settings,
+            Limits limits,
+            int gateways,
+            int perVm,
+            PrintStream out,
+            PrintStream err)
+            throws IOException {
+        SweepTable.Bounds bounds = new SweepTable.Bounds(
+                limits.hits().infiniteHitRate(),
+                limits.hits().pooledLruHitRate(),
+                limits.ttft().meanMs(),
+                limits.ttft().p99Ms());
         String rates = rateLine(points);
         out.println(rates);
         out.print(SweepTable.markdown(points, bounds));
@@ -397,17 +484,29 @@ public final class Simulate {
             Path dir = Path.of(o.get("plots"));
             Files.createDirectories(dir);
             Map<String, double[]> x = new LinkedHashMap<>();
-            double[] rate = points.stream().mapToDouble(SweepTable.Point::requestsPerSecond).toArray();
+            double[] rate = points.stream()
+                    .mapToDouble(SweepTable.Point::requestsPerSecond)
+                    .toArray();
             for (String router : SweepTable.routers(points)) {
                 x.put(router, rate);
             }
             String name = workloads.get(0).name().replaceAll(" x[0-9.]+$", "");
             Path mean = dir.resolve("sweep-ttft-mean.png");
-            Plots.linesOverRate(mean, "TTFT mean vs request rate — " + name, "TTFT mean (ms)", x,
-                    SweepTable.series(points, false), Map.of("TTFT lower bound (mean)", limits.ttft().meanMs()));
+            Plots.linesOverRate(
+                    mean,
+                    "TTFT mean vs request rate — " + name,
+                    "TTFT mean (ms)",
+                    x,
+                    SweepTable.series(points, false),
+                    Map.of("TTFT lower bound (mean)", limits.ttft().meanMs()));
             Path p99 = dir.resolve("sweep-ttft-p99.png");
-            Plots.linesOverRate(p99, "TTFT p99 vs request rate — " + name, "TTFT p99 (ms)", x,
-                    SweepTable.series(points, true), Map.of("TTFT lower bound (p99)", limits.ttft().p99Ms()));
+            Plots.linesOverRate(
+                    p99,
+                    "TTFT p99 vs request rate — " + name,
+                    "TTFT p99 (ms)",
+                    x,
+                    SweepTable.series(points, true),
+                    Map.of("TTFT lower bound (p99)", limits.ttft().p99Ms()));
             for (Path png : List.of(mean, p99)) {
                 err.println("plot: " + png);
                 pngs.add(png.toString());
@@ -416,10 +515,14 @@ public final class Simulate {
         if (o.containsKey("doc")) {
             String section = o.getOrDefault("section", "simulator-sweep");
             StringBuilder md = new StringBuilder();
-            md.append("### Routing simulator sweep: ").append(workloads.get(0).name().replaceAll(" x[0-9.]+$", ""))
+            md.append("### Routing simulator sweep: ")
+                    .append(workloads.get(0).name().replaceAll(" x[0-9.]+$", ""))
                     .append("\n\n");
-            md.append("`mvn -q -pl simulator exec:java -Dexec.args=\"").append(commandLine).append("\"`\n\n");
-            md.append(describe(workloads.get(0), settings.get(0), gateways, perVm)).append("\n\n");
+            md.append("`mvn -q -pl simulator exec:java -Dexec.args=\"")
+                    .append(commandLine)
+                    .append("\"`\n\n");
+            md.append(describe(workloads.get(0), settings.get(0), gateways, perVm))
+                    .append("\n\n");
             md.append(rates).append("\n\n");
             md.append(SweepTable.markdown(points, bounds));
             md.append('\n').append(capitalized(limits.line())).append(" (the *bound* row).\n");
@@ -428,7 +531,10 @@ public final class Simulate {
             if (!pngs.isEmpty()) {
                 md.append("\nPlots: ");
                 for (int i = 0; i < pngs.size(); i++) {
-                    md.append(i == 0 ? "" : ", ").append('`').append(pngs.get(i)).append('`');
+                    md.append(i == 0 ? "" : ", ")
+                            .append('`')
+                            .append(pngs.get(i))
+                            .append('`');
                 }
                 md.append(".\n");
             }
@@ -440,8 +546,11 @@ public final class Simulate {
     private static String rateLine(List<SweepTable.Point> points) {
         StringBuilder s = new StringBuilder("Rates: ");
         for (int i = 0; i < points.size(); i++) {
-            s.append(i == 0 ? "" : ", ").append(points.get(i).label()).append(" = ")
-                    .append(String.format(Locale.ROOT, "%.2f", points.get(i).requestsPerSecond())).append(" req/s");
+            s.append(i == 0 ? "" : ", ")
+                    .append(points.get(i).label())
+                    .append(" = ")
+                    .append(String.format(Locale.ROOT, "%.2f", points.get(i).requestsPerSecond()))
+                    .append(" req/s");
         }
         return s.toString();
     }
@@ -449,8 +558,8 @@ public final class Simulate {
     private static void warnings(List<RunResult> results, PrintStream out) {
         for (RunResult r : results) {
             if (r.plugin() != null && (r.plugin().vmTraps() > 0 || r.plugin().rejects() > 0)) {
-                out.println(r.router() + ": " + r.plugin().vmTraps() + " VM traps/timeouts, " + r.plugin().rejects()
-                        + " local replies (routed by the default LB)");
+                out.println(r.router() + ": " + r.plugin().vmTraps() + " VM traps/timeouts, "
+                        + r.plugin().rejects() + " local replies (routed by the default LB)");
             }
             if (r.completed() < r.requests()) {
                 out.println(r.router() + ": only " + r.completed() + " of " + r.requests() + " requests finished");
@@ -458,8 +567,8 @@ public final class Simulate {
         }
     }
 
-    private static Map<String, Object> jsonHeader(String commandLine, Workload workload, Simulation.Settings s,
-            int gateways) {
+    private static Map<String, Object> jsonHeader(
+            String commandLine, Workload workload, Simulation.Settings s, int gateways) {
         BackendConfig backend = s.backend();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("command", commandLine);
@@ -486,8 +595,8 @@ public final class Simulate {
         if (json.toAbsolutePath().getParent() != null) {
             Files.createDirectories(json.toAbsolutePath().getParent());
         }
-        Files.writeString(json, JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(doc) + "\n",
-                StandardCharsets.UTF_8);
+        Files.writeString(
+                json, JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(doc) + "\n", StandardCharsets.UTF_8);
     }
 
     private static String trim(double v) {
@@ -505,18 +614,38 @@ public final class Simulate {
 
     static String describe(Workload w, Simulation.Settings s, int gateways, int perVm) {
         BackendConfig b = s.backend();
-        String model = switch (b.model()) {
-            case VLLM -> String.format(Locale.ROOT, "vLLM steps: budget %,d tokens, %.2f ms + %.2f µs/token per step, "
-                    + "%d seqs, output blocks cached", b.stepBudgetTokens(), b.stepFixedMs(), b.prefillUsPerToken(),
-                    b.maxNumSeqs());
-            case SERIAL, PARALLEL -> String.format(Locale.ROOT, "%s prefill: overhead %.1f ms, %.2f µs/token, ITL "
-                    + "%.1f ms ×%.1f at %d seqs", b.model().cliName(), b.overheadMs(), b.prefillUsPerToken(),
-                    b.itlMs(), b.timeFactorUnderLoad(), b.maxNumSeqs());
-        };
-        return String.format(Locale.ROOT, "%s: %d requests%s; %d backends (KV %,d tokens each, %s); plugin on %d "
-                + "gateway(s)%s; seed %d", w.name(), w.requests().size(),
-                w.closedLoop() ? " in " + w.sessions().size() + " sessions" : "", s.backends(), b.capacityTokens(),
-                model, gateways, perVm > 0 ? ", fresh VM every " + perVm + " requests" : "", s.seed());
+        String model =
+                switch (b.model()) {
+                    case VLLM -> String.format(
+                            Locale.ROOT,
+                            "vLLM steps: budget %,d tokens, %.2f ms + %.2f µs/token per step, "
+                                    + "%d seqs, output blocks cached",
+                            b.stepBudgetTokens(),
+                            b.stepFixedMs(),
+                            b.prefillUsPerToken(),
+                            b.maxNumSeqs());
+                    case SERIAL, PARALLEL -> String.format(
+                            Locale.ROOT,
+                            "%s prefill: overhead %.1f ms, %.2f µs/token, ITL " + "%.1f ms ×%.1f at %d seqs",
+                            b.model().cliName(),
+                            b.overheadMs(),
+                            b.prefillUsPerToken(),
+                            b.itlMs(),
+                            b.timeFactorUnderLoad(),
+                            b.maxNumSeqs());
+                };
+        return String.format(
+                Locale.ROOT,
+                "%s: %d requests%s; %d backends (KV %,d tokens each, %s); plugin on %d " + "gateway(s)%s; seed %d",
+                w.name(),
+                w.requests().size(),
+                w.closedLoop() ? " in " + w.sessions().size() + " sessions" : "",
+                s.backends(),
+                b.capacityTokens(),
+                model,
+                gateways,
+                perVm > 0 ? ", fresh VM every " + perVm + " requests" : "",
+                s.seed());
     }
 
     private static double dbl(Map<String, String> o, String key, double fallback) {
@@ -524,7 +653,8 @@ public final class Simulate {
     }
 
     private static ChatWorkload.Spec chatSpec(Map<String, String> o, boolean article) {
-        ChatWorkload.Spec base = article ? ChatWorkload.HIGRESS_ARTICLE
+        ChatWorkload.Spec base = article
+                ? ChatWorkload.HIGRESS_ARTICLE
                 : new ChatWorkload.Spec(4, 60, 5, 1000, 200, 50, 300, 100, 20, 0, 0, 16);
         int concurrency = Integer.parseInt(o.getOrDefault("concurrency", Integer.toString(base.concurrency())));
         double rate = dbl(o, "rate", base.sessionsPerSecond());
@@ -536,9 +666,14 @@ public final class Simulate {
                 Integer.parseInt(o.getOrDefault("sessions", Integer.toString(base.sessions()))),
                 Integer.parseInt(o.getOrDefault("turns", Integer.toString(base.turns()))),
                 Integer.parseInt(o.getOrDefault("system-tokens", Integer.toString(base.systemTokens()))),
-                dbl(o, "input-tokens", base.inputMean()), dbl(o, "input-stddev", base.inputStddev()),
-                dbl(o, "output-tokens", base.outputMean()), dbl(o, "output-stddev", base.outputStddev()),
-                concurrency, rate, dbl(o, "think-ms", base.thinkMs()), base.blockTokens());
+                dbl(o, "input-tokens", base.inputMean()),
+                dbl(o, "input-stddev", base.inputStddev()),
+                dbl(o, "output-tokens", base.outputMean()),
+                dbl(o, "output-stddev", base.outputStddev()),
+                concurrency,
+                rate,
+                dbl(o, "think-ms", base.thinkMs()),
+                base.blockTokens());
     }
 
     /** {@code B@FROM-TO} or {@code B@FROM}: backend B is unhealthy from FROM ms (to TO ms). */

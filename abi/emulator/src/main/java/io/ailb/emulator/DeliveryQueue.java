@@ -16,8 +16,7 @@ final class DeliveryQueue {
     private boolean settling;
 
     /** A reply waiting for delivery to the guest. */
-    private record PendingReply(String what, Runnable delivery) {
-    }
+    private record PendingReply(String what, Runnable delivery) {}
 
     DeliveryQueue(Delivery delivery, BooleanSupplier vmAlive) {
         this.delivery = delivery;

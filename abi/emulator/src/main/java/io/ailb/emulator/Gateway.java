@@ -64,7 +64,7 @@ public final class Gateway implements AutoCloseable {
         private long randomSeed = 0x5eed;
         private Delivery delivery = Delivery.AUTOMATIC;
         private HttpCallDispatcher httpDispatcher;
-        private Consumer<LogLine> logSink = line -> { };
+        private Consumer<LogLine> logSink = line -> {};
         private boolean failOpen;
         private int logTail = 20;
 

@@ -31,7 +31,9 @@ final class GuestLog {
     }
 
     List<String> messages(int level) {
-        return lines.stream().filter(line -> line.level() == level).map(LogLine::message)
+        return lines.stream()
+                .filter(line -> line.level() == level)
+                .map(LogLine::message)
                 .collect(Collectors.toList());
     }
 

@@ -61,7 +61,8 @@ final class GuestRuntime {
         long start = System.nanoTime();
         try {
             Instance.Builder builder = Instance.builder(plugin.module())
-                    .withImportValues(ImportValues.builder().withFunctions(functions).build())
+                    .withImportValues(
+                            ImportValues.builder().withFunctions(functions).build())
                     .withStart(false);
             if (plugin.machineFactory() != null) {
                 builder.withMachineFactory(plugin.machineFactory());
@@ -122,8 +123,11 @@ final class GuestRuntime {
 
     private GuestTrapException trap(String export, Throwable cause) {
         String stack = GuestStack.describe(cause, plugin.module().nameSection());
-        return new GuestTrapException(export, "VM " + vmId + " of " + plugin.name() + " died in " + export
-                + ": " + cause + (stack.isEmpty() ? "" : "\nguest stack: " + stack) + log.tail(), cause);
+        return new GuestTrapException(
+                export,
+                "VM " + vmId + " of " + plugin.name() + " died in " + export + ": " + cause
+                        + (stack.isEmpty() ? "" : "\nguest stack: " + stack) + log.tail(),
+                cause);
     }
 
     boolean isAlive() {

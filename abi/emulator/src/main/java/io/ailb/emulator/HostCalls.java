@@ -36,7 +36,8 @@ final class HostCalls implements HostImports {
         String name = function.name();
         return new HostFunction(function.module(), name, function.functionType(), (instance, args) -> {
             if (vm.runtime().isStarting() && !ALLOWED_DURING_START.equals(name)) {
-                throw new EmulatorException(name + " is not allowed during _start (Envoy allows only proxy_log and WASI)");
+                throw new EmulatorException(
+                        name + " is not allowed during _start (Envoy allows only proxy_log and WASI)");
             }
             try {
                 return function.handle().apply(instance, args);
@@ -227,8 +228,7 @@ final class HostCalls implements HostImports {
     }
 
     @Override
-    public int proxyGetHeaderMapValue(int mapType, int keyData, int keySize, int returnValueData,
-            int returnValueSize) {
+    public int proxyGetHeaderMapValue(int mapType, int keyData, int keySize, int returnValueData, int returnValueSize) {
         HeaderMap map = map(mapType);
         if (map == null) {
             return WasmResult.NOT_FOUND;
@@ -276,7 +276,9 @@ final class HostCalls implements HostImports {
     public int proxyGetProperty(int pathData, int pathSize, int returnValueData, int returnValueSize) {
         String key = text(pathData, pathSize);
         HttpStream stream = vm.contexts().currentStream();
-        byte[] value = stream != null ? stream.findProperty(key) : vm.contexts().rootProperties().get(key);
+        byte[] value = stream != null
+                ? stream.findProperty(key)
+                : vm.contexts().rootProperties().get(key);
         if (value == null && stream == null) {
             value = vm.gateway().defaultProperty(key);
         }
@@ -302,8 +304,15 @@ final class HostCalls implements HostImports {
     // ---- stream control ------------------------------------------------------------------------------------------
 
     @Override
-    public int proxySendLocalResponse(int statusCode, int statusCodeDetailsData, int statusCodeDetailsSize,
-            int bodyData, int bodySize, int headersData, int headersSize, int grpcStatus) {
+    public int proxySendLocalResponse(
+            int statusCode,
+            int statusCodeDetailsData,
+            int statusCodeDetailsSize,
+            int bodyData,
+            int bodySize,
+            int headersData,
+            int headersSize,
+            int grpcStatus) {
         HttpStream stream = vm.contexts().currentStream();
         if (stream == null) {
             return WasmResult.NOT_FOUND;
@@ -314,8 +323,12 @@ final class HostCalls implements HostImports {
         } catch (ProxyMapException e) {
             return WasmResult.SERIALIZATION_FAILURE;
         }
-        stream.requestLocalReply(new LocalReply(statusCode, text(statusCodeDetailsData, statusCodeDetailsSize),
-                bytes(bodyData, bodySize), headers, grpcStatus));
+        stream.requestLocalReply(new LocalReply(
+                statusCode,
+                text(statusCodeDetailsData, statusCodeDetailsSize),
+                bytes(bodyData, bodySize),
+                headers,
+                grpcStatus));
         return WasmResult.OK;
     }
 
@@ -355,8 +368,17 @@ final class HostCalls implements HostImports {
     // ---- HTTP calls ----------------------------------------------------------------------------------------------
 
     @Override
-    public int proxyHttpCall(int upstreamData, int upstreamSize, int headersData, int headersSize, int bodyData,
-            int bodySize, int trailersData, int trailersSize, int timeoutMilliseconds, int returnCallId) {
+    public int proxyHttpCall(
+            int upstreamData,
+            int upstreamSize,
+            int headersData,
+            int headersSize,
+            int bodyData,
+            int bodySize,
+            int trailersData,
+            int trailersSize,
+            int timeoutMilliseconds,
+            int returnCallId) {
         HeaderMap headers;
         HeaderMap trailers;
         try {
@@ -370,8 +392,13 @@ final class HostCalls implements HostImports {
                 return WasmResult.BAD_ARGUMENT;
             }
         }
-        int callId = vm.httpCalls().call(text(upstreamData, upstreamSize), headers, bytes(bodyData, bodySize),
-                trailers, timeoutMilliseconds);
+        int callId = vm.httpCalls()
+                .call(
+                        text(upstreamData, upstreamSize),
+                        headers,
+                        bytes(bodyData, bodySize),
+                        trailers,
+                        timeoutMilliseconds);
         writeI32(returnCallId, callId);
         return WasmResult.OK;
     }
@@ -384,8 +411,7 @@ final class HostCalls implements HostImports {
     }
 
     @Override
-    public int proxyGetSharedData(int keyData, int keySize, int returnValueData, int returnValueSize,
-            int returnCas) {
+    public int proxyGetSharedData(int keyData, int keySize, int returnValueData, int returnValueSize, int returnCas) {
         Optional<SharedDataStore.Entry> entry = vm.gateway().sharedData().get(text(keyData, keySize));
         if (entry.isEmpty()) {
             return WasmResult.NOT_FOUND;
@@ -434,10 +460,20 @@ final class HostCalls implements HostImports {
     // ---- Higress extensions --------------------------------------------------------------------------------------
 
     @Override
-    public int proxyRedisInit(int clusterData, int clusterSize, int usernameData, int usernameSize,
-            int passwordData, int passwordSize, int timeoutMilliseconds) {
-        return vm.redis().init(text(clusterData, clusterSize), text(usernameData, usernameSize),
-                text(passwordData, passwordSize), timeoutMilliseconds);
+    public int proxyRedisInit(
+            int clusterData,
+            int clusterSize,
+            int usernameData,
+            int usernameSize,
+            int passwordData,
+            int passwordSize,
+            int timeoutMilliseconds) {
+        return vm.redis()
+                .init(
+                        text(clusterData, clusterSize),
+                        text(usernameData, usernameSize),
+                        text(passwordData, passwordSize),
+                        timeoutMilliseconds);
     }
 
     @Override
@@ -487,15 +523,32 @@ final class HostCalls implements HostImports {
     // ---- not emulated: loud, so a filter that needs them is noticed ------------------------------------------------
 
     @Override
-    public int proxyGrpcCall(int upstreamData, int upstreamSize, int serviceNameData, int serviceNameSize,
-            int methodNameData, int methodNameSize, int initialMetadataData, int initialMetadataSize,
-            int messageData, int messageSize, int timeoutMilliseconds, int returnCallId) {
+    public int proxyGrpcCall(
+            int upstreamData,
+            int upstreamSize,
+            int serviceNameData,
+            int serviceNameSize,
+            int methodNameData,
+            int methodNameSize,
+            int initialMetadataData,
+            int initialMetadataSize,
+            int messageData,
+            int messageSize,
+            int timeoutMilliseconds,
+            int returnCallId) {
         throw unimplemented("proxy_grpc_call");
     }
 
     @Override
-    public int proxyGrpcStream(int upstreamData, int upstreamSize, int serviceNameData, int serviceNameSize,
-            int methodNameData, int methodNameSize, int initialMetadataData, int initialMetadataSize,
+    public int proxyGrpcStream(
+            int upstreamData,
+            int upstreamSize,
+            int serviceNameData,
+            int serviceNameSize,
+            int methodNameData,
+            int methodNameSize,
+            int initialMetadataData,
+            int initialMetadataSize,
             int returnStreamId) {
         throw unimplemented("proxy_grpc_stream");
     }
@@ -541,8 +594,13 @@ final class HostCalls implements HostImports {
     }
 
     @Override
-    public int proxyCallForeignFunction(int nameData, int nameSize, int argumentsData, int argumentsSize,
-            int returnResultsData, int returnResultsSize) {
+    public int proxyCallForeignFunction(
+            int nameData,
+            int nameSize,
+            int argumentsData,
+            int argumentsSize,
+            int returnResultsData,
+            int returnResultsSize) {
         throw unimplemented("proxy_call_foreign_function");
     }
 }

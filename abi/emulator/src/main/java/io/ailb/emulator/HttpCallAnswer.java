@@ -8,7 +8,11 @@ import java.nio.charset.StandardCharsets;
  */
 public final class HttpCallAnswer {
     /** What reached the guest. */
-    public enum Outcome { RESPONSE, TIMEOUT, RESET }
+    public enum Outcome {
+        RESPONSE,
+        TIMEOUT,
+        RESET
+    }
 
     private final Outcome outcome;
     private final HeaderMap headers;
@@ -24,8 +28,8 @@ public final class HttpCallAnswer {
 
     /** A response with {@code :status} set; add headers and a body with the {@code withX} methods. */
     public static HttpCallAnswer status(int status) {
-        return new HttpCallAnswer(Outcome.RESPONSE, HeaderMap.of(":status", Integer.toString(status)), new byte[0],
-                HeaderMap.empty());
+        return new HttpCallAnswer(
+                Outcome.RESPONSE, HeaderMap.of(":status", Integer.toString(status)), new byte[0], HeaderMap.empty());
     }
 
     /** The upstream did not answer within the call's timeout. */

@@ -35,8 +35,13 @@ final class HttpCallouts {
         responseInDelivery = response;
         try {
             runtime.invoke("proxy_on_http_call_response", root, () -> {
-                runtime.exports().proxyOnHttpCallResponse(root, callId, response.headers().size(),
-                        response.body().length, response.trailers().size());
+                runtime.exports()
+                        .proxyOnHttpCallResponse(
+                                root,
+                                callId,
+                                response.headers().size(),
+                                response.body().length,
+                                response.trailers().size());
                 return 0;
             });
         } finally {

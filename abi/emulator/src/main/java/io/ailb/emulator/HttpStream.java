@@ -247,9 +247,11 @@ public final class HttpStream {
         int size = direction.headers.size();
         int eos = direction.endSeen ? 1 : 0;
         int raw = direction.request
-                ? runtime.invoke("proxy_on_request_headers", contextId,
-                        () -> guest.proxyOnRequestHeaders(contextId, size, eos))
-                : runtime.invoke("proxy_on_response_headers", contextId,
+                ? runtime.invoke(
+                        "proxy_on_request_headers", contextId, () -> guest.proxyOnRequestHeaders(contextId, size, eos))
+                : runtime.invoke(
+                        "proxy_on_response_headers",
+                        contextId,
                         () -> guest.proxyOnResponseHeaders(contextId, size, eos));
         int action = convertHeaderStatus(raw, direction.request);
         if (pendingLocalReply != null || ended) {
@@ -272,7 +274,8 @@ public final class HttpStream {
             return HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK;
         }
         int action = raw < 0 || raw > HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK
-                ? HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK : raw;
+                ? HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK
+                : raw;
         if (action == HeaderAction.STOP_ITERATION
                 && !(requestHeaders && vm.gateway().plugin().keepsRequestHeaderStopIteration())) {
             return HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK;
@@ -303,10 +306,10 @@ public final class HttpStream {
         int size = direction.buffered.length;
         int eos = direction.endSeen ? 1 : 0;
         int raw = direction.request
-                ? runtime.invoke("proxy_on_request_body", contextId,
-                        () -> guest.proxyOnRequestBody(contextId, size, eos))
-                : runtime.invoke("proxy_on_response_body", contextId,
-                        () -> guest.proxyOnResponseBody(contextId, size, eos));
+                ? runtime.invoke(
+                        "proxy_on_request_body", contextId, () -> guest.proxyOnRequestBody(contextId, size, eos))
+                : runtime.invoke(
+                        "proxy_on_response_body", contextId, () -> guest.proxyOnResponseBody(contextId, size, eos));
         if (pendingLocalReply != null) {
             return DataAction.STOP_ITERATION_NO_BUFFER;
         }
@@ -335,10 +338,10 @@ public final class HttpStream {
         GuestExports guest = runtime.exports();
         int size = trailers.size();
         int raw = direction.request
-                ? runtime.invoke("proxy_on_request_trailers", contextId,
-                        () -> guest.proxyOnRequestTrailers(contextId, size))
-                : runtime.invoke("proxy_on_response_trailers", contextId,
-                        () -> guest.proxyOnResponseTrailers(contextId, size));
+                ? runtime.invoke(
+                        "proxy_on_request_trailers", contextId, () -> guest.proxyOnRequestTrailers(contextId, size))
+                : runtime.invoke(
+                        "proxy_on_response_trailers", contextId, () -> guest.proxyOnResponseTrailers(contextId, size));
         int action = raw == HeaderAction.CONTINUE ? HeaderAction.CONTINUE : HeaderAction.STOP_ITERATION;
         if (action == HeaderAction.CONTINUE && pendingLocalReply == null && !ended) {
             forward(direction);

@@ -35,8 +35,12 @@ public final class LocalRedis implements AutoCloseable {
         }
         try {
             int port = freePort();
-            RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
-                    .setting("save \"\"").setting("appendonly no").build();
+            RedisServer server = RedisServer.newRedisServer()
+                    .port(port)
+                    .bind("127.0.0.1")
+                    .setting("save \"\"")
+                    .setting("appendonly no")
+                    .build();
             server.start();
             return new LocalRedis(RedisEndpoint.of("127.0.0.1", port), server);
         } catch (IOException e) {
@@ -88,8 +92,11 @@ public final class LocalRedis implements AutoCloseable {
             socket.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), 2000);
             socket.setSoTimeout(2000);
             if (!endpoint.password().isEmpty()) {
-                send(socket, endpoint.username().isEmpty() ? RespEncoder.command("AUTH", endpoint.password())
-                        : RespEncoder.command("AUTH", endpoint.username(), endpoint.password()));
+                send(
+                        socket,
+                        endpoint.username().isEmpty()
+                                ? RespEncoder.command("AUTH", endpoint.password())
+                                : RespEncoder.command("AUTH", endpoint.username(), endpoint.password()));
             }
             return send(socket, RespEncoder.command(args));
         } catch (IOException e) {

@@ -15,8 +15,7 @@ import java.util.Optional;
 public final class MetricRegistry {
     private final Map<String, Metric> byName = new LinkedHashMap<>();
 
-    MetricRegistry() {
-    }
+    MetricRegistry() {}
 
     private static final class Metric {
         final int type;
@@ -33,8 +32,8 @@ public final class MetricRegistry {
         if (existing == null) {
             byName.put(name, new Metric(type));
         } else if (existing.type != type) {
-            throw new EmulatorException("metric " + name + " defined as " + MetricType.nameOf(type)
-                    + " but it is a " + MetricType.nameOf(existing.type));
+            throw new EmulatorException("metric " + name + " defined as " + MetricType.nameOf(type) + " but it is a "
+                    + MetricType.nameOf(existing.type));
         }
     }
 

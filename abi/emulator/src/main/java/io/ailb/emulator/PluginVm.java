@@ -51,8 +51,8 @@ public final class PluginVm implements AutoCloseable {
         vmConfiguration = gateway.vmConfig();
         int started;
         try {
-            started = runtime.invoke("proxy_on_vm_start", root,
-                    () -> runtime.exports().proxyOnVmStart(root, vmConfiguration.length));
+            started = runtime.invoke(
+                    "proxy_on_vm_start", root, () -> runtime.exports().proxyOnVmStart(root, vmConfiguration.length));
         } finally {
             vmConfiguration = null;
         }
@@ -76,8 +76,8 @@ public final class PluginVm implements AutoCloseable {
         pluginConfiguration = config;
         int accepted;
         try {
-            accepted = runtime.invoke("proxy_on_configure", root,
-                    () -> runtime.exports().proxyOnConfigure(root, config.length));
+            accepted = runtime.invoke(
+                    "proxy_on_configure", root, () -> runtime.exports().proxyOnConfigure(root, config.length));
         } finally {
             pluginConfiguration = null;
         }

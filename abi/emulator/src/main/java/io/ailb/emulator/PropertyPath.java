@@ -6,8 +6,7 @@ import java.util.regex.Pattern;
 final class PropertyPath {
     private static final Pattern DOT = Pattern.compile("\\.");
 
-    private PropertyPath() {
-    }
+    private PropertyPath() {}
 
     static String key(String dottedPath) {
         return String.join("\0", DOT.split(dottedPath, -1));

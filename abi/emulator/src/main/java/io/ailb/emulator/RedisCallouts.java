@@ -30,7 +30,10 @@ final class RedisCallouts {
     private byte[] replyInDelivery;
 
     /** @param clusters the gateway's Redis clusters by name, without {@code ?db=N} */
-    RedisCallouts(Map<String, RedisEndpoint> clusters, ContextRegistry contexts, DeliveryQueue deliveries,
+    RedisCallouts(
+            Map<String, RedisEndpoint> clusters,
+            ContextRegistry contexts,
+            DeliveryQueue deliveries,
             GuestRuntime runtime) {
         this.clusters = clusters;
         this.contexts = contexts;
@@ -45,8 +48,8 @@ final class RedisCallouts {
         if (endpoint == null) {
             return WasmResult.BAD_ARGUMENT;
         }
-        RedisConnection previous = connections.put(base,
-                new RedisConnection(endpoint, username, password, database(cluster), timeoutMillis));
+        RedisConnection previous = connections.put(
+                base, new RedisConnection(endpoint, username, password, database(cluster), timeoutMillis));
         if (previous != null) {
             previous.close();
         }

@@ -18,8 +18,7 @@ public final class SharedDataStore {
     private final Map<String, Entry> entries = new HashMap<>();
     private int nextCas = 1;
 
-    SharedDataStore() {
-    }
+    SharedDataStore() {}
 
     public synchronized Optional<Entry> get(String key) {
         return Optional.ofNullable(entries.get(key));

@@ -15,8 +15,7 @@ import java.nio.file.Path;
 public final class WasmArtifacts {
     private static final String PROPERTY_PREFIX = "ailb.wasm.";
 
-    private WasmArtifacts() {
-    }
+    private WasmArtifacts() {}
 
     /** The system property naming module {@code name}, e.g. {@code ailb.wasm.probe}. */
     public static String property(String name) {

@@ -8,8 +8,7 @@ final class Probe {
     /** Compiled once per JVM: Chicory's compiler takes seconds on the probe, every VM reuses its output. */
     private static WasmPlugin plugin;
 
-    private Probe() {
-    }
+    private Probe() {}
 
     /** The compiled probe (abi/example builds it before this module's tests run). */
     static synchronized WasmPlugin load() {
@@ -34,6 +33,8 @@ final class Probe {
     static String answer(PluginVm vm, HeaderMap headers) {
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(headers, true);
-        return stream.localReply().orElseThrow(() -> new AssertionError("no local reply" + vm.tail())).bodyText();
+        return stream.localReply()
+                .orElseThrow(() -> new AssertionError("no local reply" + vm.tail()))
+                .bodyText();
     }
 }

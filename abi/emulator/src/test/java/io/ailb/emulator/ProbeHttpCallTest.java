@@ -19,7 +19,8 @@ final class ProbeHttpCallTest {
 
     @Test
     void aScriptedResponseReachesTheGuest() {
-        Gateway gateway = Gateway.builder(plugin).build()
+        Gateway gateway = Gateway.builder(plugin)
+                .build()
                 .enqueueHttpResponse(HttpCallAnswer.status(200).withBody("pong ✓"));
         String body = Probe.answer(gateway.startVm(), Probe.request("http-call", "x-probe-arg", "outbound|80||svc"));
         assertEquals("status=200 body=pong ✓", body);
@@ -57,8 +58,8 @@ final class ProbeHttpCallTest {
     @Test
     void aResetReachesTheGuestAsAFailure() {
         Gateway gateway = Gateway.builder(plugin).build().enqueueHttpResponse(HttpCallAnswer.reset());
-        assertEquals("http-call failed",
-                Probe.answer(gateway.startVm(), Probe.request("http-call", "x-probe-arg", "svc")));
+        assertEquals(
+                "http-call failed", Probe.answer(gateway.startVm(), Probe.request("http-call", "x-probe-arg", "svc")));
     }
 
     @Test
@@ -66,13 +67,16 @@ final class ProbeHttpCallTest {
         Gateway gateway = Gateway.builder(plugin)
                 .withHttpDispatcher(call -> HttpCallAnswer.status(200).withBody("for " + call.cluster()))
                 .build();
-        assertEquals("status=200 body=for svc-b",
+        assertEquals(
+                "status=200 body=for svc-b",
                 Probe.answer(gateway.startVm(), Probe.request("http-call", "x-probe-arg", "svc-b")));
     }
 
     @Test
     void withManualDeliveryTheStreamWaitsUntilTheTestDelivers() {
-        Gateway gateway = Gateway.builder(plugin).withDelivery(Delivery.MANUAL).build()
+        Gateway gateway = Gateway.builder(plugin)
+                .withDelivery(Delivery.MANUAL)
+                .build()
                 .enqueueHttpResponse(HttpCallAnswer.status(200).withBody("late"));
         PluginVm vm = gateway.startVm();
         HttpStream stream = vm.newHttpStream();

@@ -76,13 +76,17 @@ final class ProbeRedisTest {
     @Test
     void redisInitReportsOkForARegisteredCluster() {
         PluginVm vm = gateway(CLUSTER).build().startVm();
-        assertTrue(vm.logs(LogLevel.INFO).contains("redis_init status=OK"), vm.logs().toString());
+        assertTrue(
+                vm.logs(LogLevel.INFO).contains("redis_init status=OK"),
+                vm.logs().toString());
     }
 
     @Test
     void redisInitOnAnUnknownClusterIsABadArgument() {
         PluginVm vm = gateway("outbound|6379||nowhere").build().startVm();
-        assertTrue(vm.logs(LogLevel.INFO).contains("redis_init status=BAD_ARGUMENT"), vm.logs().toString());
+        assertTrue(
+                vm.logs(LogLevel.INFO).contains("redis_init status=BAD_ARGUMENT"),
+                vm.logs().toString());
     }
 
     @Test
@@ -100,7 +104,9 @@ final class ProbeRedisTest {
         stream.sendRequestHeaders(redisRequest("INCR probe:k"), true);
         stream.reset();
         assertEquals(1, vm.deliverPending());
-        assertTrue(vm.logs(LogLevel.INFO).contains("orphan redis reply token=7"), vm.logs().toString());
+        assertTrue(
+                vm.logs(LogLevel.INFO).contains("orphan redis reply token=7"),
+                vm.logs().toString());
         assertTrue(stream.localReply().isEmpty());
     }
 
@@ -108,15 +114,19 @@ final class ProbeRedisTest {
     void aStoppedRedisGivesStatus1() {
         try (LocalRedis own = LocalRedis.start()) {
             Assumptions.assumeTrue(own.isEmbedded(), "REDIS_URL servers cannot be stopped");
-            PluginVm vm = Gateway.builder(plugin).withRedisCluster(CLUSTER, own.endpoint())
+            PluginVm vm = Gateway.builder(plugin)
+                    .withRedisCluster(CLUSTER, own.endpoint())
                     .withPluginConfig("{\"redis\": {\"cluster\": \"" + CLUSTER + "\", \"timeoutMs\": 300}}")
-                    .build().startVm();
+                    .build()
+                    .startVm();
             assertEquals(reply(RespValue.integer(1)), Probe.answer(vm, redisRequest("INCR probe:k")));
             own.stop();
-            assertEquals("redis failed status=" + RedisStatus.NETWORK_ERROR,
-                    Probe.answer(vm, redisRequest("INCR probe:k")));
+            assertEquals(
+                    "redis failed status=" + RedisStatus.NETWORK_ERROR, Probe.answer(vm, redisRequest("INCR probe:k")));
             own.restart();
-            assertEquals(reply(RespValue.integer(1)), Probe.answer(vm, redisRequest("INCR probe:k")),
+            assertEquals(
+                    reply(RespValue.integer(1)),
+                    Probe.answer(vm, redisRequest("INCR probe:k")),
                     "reconnects after the outage");
         }
     }

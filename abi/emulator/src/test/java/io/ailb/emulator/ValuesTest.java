@@ -24,7 +24,8 @@ final class ValuesTest {
 
     @Test
     void replacingAHeaderKeepsItsPositionAndDropsDuplicates() {
-        HeaderMap map = HeaderMap.of("a", "1", "X-Dup", "2", "c", "3", "x-dup", "4").replace("x-dup", "5");
+        HeaderMap map =
+                HeaderMap.of("a", "1", "X-Dup", "2", "c", "3", "x-dup", "4").replace("x-dup", "5");
         assertEquals(List.of(Map.entry("a", "1"), Map.entry("X-Dup", "5"), Map.entry("c", "3")), map.pairs());
     }
 
@@ -36,7 +37,8 @@ final class ValuesTest {
 
     @Test
     void redisUrlsCarryCredentials() {
-        assertEquals(new RedisEndpoint("db.local", 6380, "user", "secret"),
+        assertEquals(
+                new RedisEndpoint("db.local", 6380, "user", "secret"),
                 RedisEndpoint.parse("redis://user:secret@db.local:6380"));
     }
 }

@@ -29,13 +29,15 @@ class WasmArtifactsTest {
     @Test
     void aMissingPropertyIsNamedInTheError() {
         EmulatorException error = assertThrows(EmulatorException.class, () -> WasmArtifacts.path(NAME));
-        assertTrue(error.getMessage().startsWith("system property ailb.wasm.located-by-test is not set"),
+        assertTrue(
+                error.getMessage().startsWith("system property ailb.wasm.located-by-test is not set"),
                 error.getMessage());
     }
 
     @Test
     void aPropertyNamingNoFileIsAnError(@TempDir Path dir) {
-        System.setProperty(WasmArtifacts.property(NAME), dir.resolve("absent.wasm").toString());
+        System.setProperty(
+                WasmArtifacts.property(NAME), dir.resolve("absent.wasm").toString());
         EmulatorException error = assertThrows(EmulatorException.class, () -> WasmArtifacts.path(NAME));
         assertTrue(error.getMessage().contains("absent.wasm is not a file"), error.getMessage());
     }

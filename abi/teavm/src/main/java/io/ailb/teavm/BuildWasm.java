@@ -29,8 +29,7 @@ import org.teavm.tooling.TeaVMToolLog;
 public final class BuildWasm {
     private static final int MIB = 1024 * 1024;
 
-    private BuildWasm() {
-    }
+    private BuildWasm() {}
 
     public static void main(String[] args) {
         System.exit(run(args, classPathOfThisJvm(), System.out, System.err));
@@ -91,8 +90,8 @@ public final class BuildWasm {
         List<Problem> problems = tool.getProblemProvider().getProblems();
         if (!problems.isEmpty()) {
             // Every problem with its location and the call chain that reached it.
-            TeaVMProblemRenderer.describeProblems(tool.getDependencyInfo().getCallGraph(),
-                    tool.getProblemProvider(), new StreamLog(err));
+            TeaVMProblemRenderer.describeProblems(
+                    tool.getDependencyInfo().getCallGraph(), tool.getProblemProvider(), new StreamLog(err));
         }
         boolean severe = problems.stream().anyMatch(p -> p.getSeverity() == ProblemSeverity.ERROR);
         return !severe && !tool.wasCancelled() && Files.isRegularFile(out);
@@ -127,9 +126,14 @@ public final class BuildWasm {
     }
 
     static String summary(WasmModuleInfo module) {
-        return String.format(Locale.ROOT, "wasm: %s %d bytes (%.1f KiB), %d imports, %d exports",
-                module.path(), module.sizeBytes(), module.sizeBytes() / 1024.0,
-                module.imports().size(), module.exports().size());
+        return String.format(
+                Locale.ROOT,
+                "wasm: %s %d bytes (%.1f KiB), %d imports, %d exports",
+                module.path(),
+                module.sizeBytes(),
+                module.sizeBytes() / 1024.0,
+                module.imports().size(),
+                module.exports().size());
     }
 
     private static List<File> classPathOfThisJvm() {
@@ -151,12 +155,10 @@ public final class BuildWasm {
         }
 
         @Override
-        public void info(String text) {
-        }
+        public void info(String text) {}
 
         @Override
-        public void debug(String text) {
-        }
+        public void debug(String text) {}
 
         @Override
         public void warning(String text) {
@@ -169,12 +171,10 @@ public final class BuildWasm {
         }
 
         @Override
-        public void info(String text, Throwable e) {
-        }
+        public void info(String text, Throwable e) {}
 
         @Override
-        public void debug(String text, Throwable e) {
-        }
+        public void debug(String text, Throwable e) {}
 
         @Override
         public void warning(String text, Throwable e) {

@@ -17,8 +17,7 @@ final class ModuleCheck {
     static final String MEMORY_EXPORT = "memory";
     static final String ALLOCATE_EXPORT = "proxy_on_memory_allocate";
 
-    private ModuleCheck() {
-    }
+    private ModuleCheck() {}
 
     /** @return one message per kind of problem, empty when the module is fine */
     static List<String> check(WasmModuleInfo module, AbiSpec spec) {
@@ -59,8 +58,8 @@ final class ModuleCheck {
         for (WasmModuleInfo.ExportEntry export : module.exports().values()) {
             WasmSignature expected = specExports.get(export.name());
             if (expected != null && !expected.equals(export.signature())) {
-                errors.add("export " + export.name() + " has signature " + export.signature()
-                        + ", the spec says " + expected);
+                errors.add("export " + export.name() + " has signature " + export.signature() + ", the spec says "
+                        + expected);
             }
         }
         return errors;

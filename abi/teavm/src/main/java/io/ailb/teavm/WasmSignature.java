@@ -9,7 +9,8 @@ record WasmSignature(List<String> params, List<String> results) {
 
     /** The signature the spec declares for {@code function}. */
     static WasmSignature of(AbiSpec.Function function) {
-        List<String> params = function.params().stream().map(param -> param.type().wasmName()).toList();
+        List<String> params =
+                function.params().stream().map(param -> param.type().wasmName()).toList();
         WasmType result = function.result();
         return new WasmSignature(params, result == null ? List.of() : List.of(result.wasmName()));
     }

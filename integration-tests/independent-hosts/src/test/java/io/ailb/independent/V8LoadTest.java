@@ -67,7 +67,8 @@ class V8LoadTest {
         assertTrue(!imports.isEmpty(), report.describe());
         for (String entry : imports) {
             String qualified = entry.substring(0, entry.indexOf(' '));
-            assertTrue(qualified.startsWith("env.") || qualified.startsWith("wasi_snapshot_preview1."),
+            assertTrue(
+                    qualified.startsWith("env.") || qualified.startsWith("wasi_snapshot_preview1."),
                     "unexpected import module in " + entry + "\n" + report.describe());
         }
     }
@@ -76,7 +77,8 @@ class V8LoadTest {
     @MethodSource("modules")
     void everyImportIsOneTheHostLinksWithTheSameSignature(String name, String module) {
         V8Report report = report(module);
-        Assumptions.assumeTrue(report.first("types").equals(Optional.of("known")),
+        Assumptions.assumeTrue(
+                report.first("types").equals(Optional.of("known")),
                 "this node cannot reflect Wasm function types (--experimental-wasm-type-reflection)");
         List<String> checks = report.all("import-check");
         assertEquals(report.all("import").size(), checks.size(), report.describe());
@@ -89,7 +91,8 @@ class V8LoadTest {
     @MethodSource("modules")
     void everyProxyWasmExportHasTheSignatureTheHostCalls(String name, String module) {
         V8Report report = report(module);
-        Assumptions.assumeTrue(report.first("types").equals(Optional.of("known")),
+        Assumptions.assumeTrue(
+                report.first("types").equals(Optional.of("known")),
                 "this node cannot reflect Wasm function types (--experimental-wasm-type-reflection)");
         List<String> checks = report.all("export-check");
         assertTrue(checks.size() >= 3, report.describe()); // at least allocator, context create, ABI version
@@ -103,7 +106,11 @@ class V8LoadTest {
     void moduleImportsOnlyFunctionsSoItOwnsItsMemory(String name, String module) {
         V8Report report = report(module);
         List<String> imports = report.all("import");
-        assertEquals(imports, report.named("import", "function").stream().map(n -> n + " function").toList(),
+        assertEquals(
+                imports,
+                report.named("import", "function").stream()
+                        .map(n -> n + " function")
+                        .toList(),
                 report.describe());
     }
 
@@ -113,9 +120,15 @@ class V8LoadTest {
         V8Report report = report(module);
         assertEquals(List.of("memory"), report.named("export", "memory"), report.describe());
         List<String> functions = report.named("export", "function");
-        for (String required : Set.of("proxy_on_memory_allocate", "proxy_abi_version_0_2_100",
-                "proxy_on_context_create", "proxy_on_vm_start", "proxy_on_configure", "proxy_on_request_headers",
-                "proxy_on_done", "proxy_on_delete")) {
+        for (String required : Set.of(
+                "proxy_on_memory_allocate",
+                "proxy_abi_version_0_2_100",
+                "proxy_on_context_create",
+                "proxy_on_vm_start",
+                "proxy_on_configure",
+                "proxy_on_request_headers",
+                "proxy_on_done",
+                "proxy_on_delete")) {
             assertTrue(functions.contains(required), "missing export " + required + "\n" + report.describe());
         }
     }
@@ -134,7 +147,8 @@ class V8LoadTest {
         assertTrue(report.first("start").isPresent(), report.describe());
         // Envoy's restricted start phase permits proxy_log and WASI; any other env call fails the VM there.
         for (String call : report.callsDuring("start")) {
-            assertTrue(call.startsWith("env.proxy_log ") || call.startsWith("wasi_snapshot_preview1."),
+            assertTrue(
+                    call.startsWith("env.proxy_log ") || call.startsWith("wasi_snapshot_preview1."),
                     "disallowed call during start: " + call + "\n" + report.describe());
         }
     }
@@ -143,9 +157,11 @@ class V8LoadTest {
     @MethodSource("modules")
     void memoryAllocatorReturnsANonZeroPointerInsideLinearMemory(String name, String module) {
         V8Report report = report(module);
-        long pointer = Long.parseLong(report.first("allocate").orElseThrow(() -> new AssertionError(report.describe())));
+        long pointer =
+                Long.parseLong(report.first("allocate").orElseThrow(() -> new AssertionError(report.describe())));
         long memoryBytes = Long.parseLong(report.first("memory-bytes").orElseThrow());
-        assertTrue(pointer > 0 && pointer + 64 <= memoryBytes,
+        assertTrue(
+                pointer > 0 && pointer + 64 <= memoryBytes,
                 "pointer " + pointer + " not inside " + memoryBytes + " bytes\n" + report.describe());
     }
 

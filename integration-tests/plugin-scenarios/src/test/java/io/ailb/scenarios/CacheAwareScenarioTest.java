@@ -76,8 +76,8 @@ class CacheAwareScenarioTest {
                     turns.add("answer " + c + "." + t);
                     turns.add("follow-up " + c + "." + t);
                 }
-                HttpStream next = PluginFixture.send(vm,
-                        PluginFixture.chat(text("system" + c, 2000), turns.toArray(new String[0])));
+                HttpStream next = PluginFixture.send(
+                        vm, PluginFixture.chat(text("system" + c, 2000), turns.toArray(new String[0])));
                 String log = log(next);
                 assertEquals(firstHosts.get(c), finish(next), "conversation " + c + " turn " + turn + ": " + log);
                 assertTrue(log.contains("\"cache_hit\":\"true\""), log);

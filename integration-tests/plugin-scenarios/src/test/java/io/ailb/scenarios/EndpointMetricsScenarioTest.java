@@ -30,9 +30,14 @@ class EndpointMetricsScenarioTest {
 
     private static PluginVm vmWithMetricsInHostInfo(String config) {
         return PluginFixture.gateway(config)
-                .withUpstreamHosts(PluginFixture.CLUSTER, List.of(new ClusterHost(A, "Healthy", BUSY),
-                        new ClusterHost(B, "Healthy", IDLE), new ClusterHost(C, "Healthy", MEDIUM)))
-                .build().startVm();
+                .withUpstreamHosts(
+                        PluginFixture.CLUSTER,
+                        List.of(
+                                new ClusterHost(A, "Healthy", BUSY),
+                                new ClusterHost(B, "Healthy", IDLE),
+                                new ClusterHost(C, "Healthy", MEDIUM)))
+                .build()
+                .startVm();
     }
 
     @Test
@@ -63,7 +68,9 @@ class EndpointMetricsScenarioTest {
                         + "{\"metricsPath\":\"/metrics\",\"metricsRefreshInterval\":1000}}")
                 .withHttpDispatcher(call -> {
                     String host = call.headers().get(":authority").orElse("");
-                    return byHost.containsKey(host) && "/metrics".equals(call.headers().get(":path").orElse(""))
+                    return byHost.containsKey(host)
+                                    && "/metrics"
+                                            .equals(call.headers().get(":path").orElse(""))
                             ? HttpCallAnswer.status(200).withBody(byHost.get(host))
                             : HttpCallAnswer.status(404);
                 })

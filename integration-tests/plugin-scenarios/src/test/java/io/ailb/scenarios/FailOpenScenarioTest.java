@@ -21,12 +21,17 @@ class FailOpenScenarioTest {
     @Test
     void withRedisStoppedEveryRequestIsRoutedByTheClusterWithinTheTimeout() {
         try (LocalRedis own = LocalRedis.start()) {
-            PluginVm vm = Gateway.builder(PluginFixture.plugin()).withPluginConfig(GLR)
+            PluginVm vm = Gateway.builder(PluginFixture.plugin())
+                    .withPluginConfig(GLR)
                     .withRedisCluster(PluginFixture.REDIS_CLUSTER, own.endpoint())
-                    .withUpstreamHosts(PluginFixture.CLUSTER, java.util.List.of(
-                            io.ailb.emulator.ClusterHost.healthy(PluginFixture.A)))
-                    .build().startVm();
-            assertTrue(PluginFixture.send(vm, PluginFixture.chat("s", "up")).upstreamOverride().isPresent());
+                    .withUpstreamHosts(
+                            PluginFixture.CLUSTER,
+                            java.util.List.of(io.ailb.emulator.ClusterHost.healthy(PluginFixture.A)))
+                    .build()
+                    .startVm();
+            assertTrue(PluginFixture.send(vm, PluginFixture.chat("s", "up"))
+                    .upstreamOverride()
+                    .isPresent());
             own.stop();
 
             for (int i = 0; i < 5; i++) {
@@ -49,8 +54,17 @@ class FailOpenScenarioTest {
         PluginVm vm = PluginFixture.gateway(config).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
 
-        stream.sendRequestHeaders(HeaderMap.of(":method", "POST", ":path", "/v1/audio", ":authority", "x",
-                "content-type", "application/octet-stream"), false);
+        stream.sendRequestHeaders(
+                HeaderMap.of(
+                        ":method",
+                        "POST",
+                        ":path",
+                        "/v1/audio",
+                        ":authority",
+                        "x",
+                        "content-type",
+                        "application/octet-stream"),
+                false);
 
         assertTrue(stream.requestHeadersForwarded(), "decided at the headers; the body streams through");
         assertTrue(stream.upstreamOverride().isPresent());
@@ -82,12 +96,17 @@ class FailOpenScenarioTest {
     @Test
     void aNewConfigurationReplacesTheOldOneWithoutRestartingTheVm() {
         Gateway gateway = PluginFixture.gateway(
-                "{\"_rules_\":[{\"_match_route_\":[\"other-route\"],\"lb_policy\":\"least_busy\"}]}").build();
+                        "{\"_rules_\":[{\"_match_route_\":[\"other-route\"],\"lb_policy\":\"least_busy\"}]}")
+                .build();
         PluginVm vm = gateway.startVm();
-        assertFalse(PluginFixture.send(vm, PluginFixture.chat("s", "a")).upstreamOverride().isPresent());
+        assertFalse(PluginFixture.send(vm, PluginFixture.chat("s", "a"))
+                .upstreamOverride()
+                .isPresent());
 
         assertTrue(gateway.reconfigure(GLR));
 
-        assertTrue(PluginFixture.send(vm, PluginFixture.chat("s", "b")).upstreamOverride().isPresent());
+        assertTrue(PluginFixture.send(vm, PluginFixture.chat("s", "b"))
+                .upstreamOverride()
+                .isPresent());
     }
 }

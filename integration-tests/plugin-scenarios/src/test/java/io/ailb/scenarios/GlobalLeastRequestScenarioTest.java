@@ -61,7 +61,10 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void countsReturnToZeroAfterCompletedAbortedAndResetStreams() {
-        PluginVm vm = PluginFixture.gateway(config("")).withDelivery(Delivery.MANUAL).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config(""))
+                .withDelivery(Delivery.MANUAL)
+                .build()
+                .startVm();
 
         HttpStream completed = PluginFixture.stream(vm);
         completed.sendRequestHeaders(PluginFixture.get(), true);
@@ -95,7 +98,9 @@ class GlobalLeastRequestScenarioTest {
 
         Set<String> chosen = new HashSet<>();
         for (PluginVm vm : vms) {
-            chosen.add(PluginFixture.send(vm, PluginFixture.chat("s", "hi")).upstreamOverride().orElseThrow());
+            chosen.add(PluginFixture.send(vm, PluginFixture.chat("s", "hi"))
+                    .upstreamOverride()
+                    .orElseThrow());
         }
 
         assertEquals(Set.of(A, B, C), chosen, "each VM saw the others' in-flight requests");
@@ -103,7 +108,8 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void aRequestOverMaxRequestCountIsAnswered429AndCountsNothing() {
-        PluginVm vm = PluginFixture.gateway(config("\"maxRequestCount\":1")).build().startVm();
+        PluginVm vm =
+                PluginFixture.gateway(config("\"maxRequestCount\":1")).build().startVm();
         for (int i = 0; i < 3; i++) {
             PluginFixture.send(vm, PluginFixture.chat("s", "fill " + i));
         }
@@ -124,7 +130,8 @@ class GlobalLeastRequestScenarioTest {
 
         String log = stream.property("ai_log").orElseThrow();
         assertTrue(log.contains("\"lb_policy\":\"global_least_request\""), log);
-        assertTrue(log.contains("\"selected_host\":\"" + stream.upstreamOverride().orElseThrow() + "\""), log);
+        assertTrue(
+                log.contains("\"selected_host\":\"" + stream.upstreamOverride().orElseThrow() + "\""), log);
         assertEquals(1L, vm.gateway().metrics().value("ailb.routed.global_least_request"));
     }
 

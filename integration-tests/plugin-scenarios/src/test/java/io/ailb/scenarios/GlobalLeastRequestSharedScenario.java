@@ -86,7 +86,8 @@ abstract class GlobalLeastRequestSharedScenario {
 
         SharedGateway.Stream over = send(gateway, "one too many");
 
-        assertEquals(Optional.of(Map.entry(429, "Exceeded maximum request limit from ai-load-balancer.")),
+        assertEquals(
+                Optional.of(Map.entry(429, "Exceeded maximum request limit from ai-load-balancer.")),
                 over.localReply());
         assertFalse(over.upstreamOverride().isPresent());
         assertEquals(Map.of(A, 1L, B, 1L, C, 1L), PluginFixture.inflight());

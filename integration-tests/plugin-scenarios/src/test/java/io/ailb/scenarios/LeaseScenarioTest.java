@@ -41,11 +41,14 @@ class LeaseScenarioTest {
 
     @Test
     void aDecisionWhoseReplyIsLostAfterRedisCountedItIsStillReleased() throws IOException {
-        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(PluginFixture.redis().endpoint())) {
-            PluginVm vm = Gateway.builder(PluginFixture.plugin()).withPluginConfig(config(""))
+        try (ReplyDroppingProxy proxy =
+                new ReplyDroppingProxy(PluginFixture.redis().endpoint())) {
+            PluginVm vm = Gateway.builder(PluginFixture.plugin())
+                    .withPluginConfig(config(""))
                     .withRedisCluster(PluginFixture.REDIS_CLUSTER, proxy.endpoint())
                     .withUpstreamHosts(PluginFixture.CLUSTER, List.of(ClusterHost.healthy(A)))
-                    .build().startVm();
+                    .build()
+                    .startVm();
             // Warm up: the scripts are loaded and the path works.
             PluginFixture.send(vm, PluginFixture.chat("s", "warm up")).complete();
             assertEquals(0L, PluginFixture.totalInflight());
@@ -61,13 +64,17 @@ class LeaseScenarioTest {
             stream.complete();
 
             assertEquals(0L, PluginFixture.totalInflight(), "the lease release gave the count back");
-            assertEquals(0L, PluginFixture.redis().command("EXISTS", leasesKey()).asLong());
+            assertEquals(
+                    0L, PluginFixture.redis().command("EXISTS", leasesKey()).asLong());
         }
     }
 
     @Test
     void countsOfAGatewayThatDiedAreGivenBackOnceTheirLeasesExpire() throws InterruptedException {
-        PluginVm doomed = PluginFixture.gateway(config("\"leaseTTL\":1")).withRandomSeed(1).build().startVm();
+        PluginVm doomed = PluginFixture.gateway(config("\"leaseTTL\":1"))
+                .withRandomSeed(1)
+                .build()
+                .startVm();
         List<HttpStream> open = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             open.add(PluginFixture.send(doomed, PluginFixture.chat("s", "doomed " + i)));
@@ -75,7 +82,10 @@ class LeaseScenarioTest {
         assertEquals(3L, PluginFixture.totalInflight());
         doomed.close(); // The VM is gone: its streams never end, their releases never come.
 
-        PluginVm survivor = PluginFixture.gateway(config("\"leaseTTL\":1")).withRandomSeed(2).build().startVm();
+        PluginVm survivor = PluginFixture.gateway(config("\"leaseTTL\":1"))
+                .withRandomSeed(2)
+                .build()
+                .startVm();
         HttpStream early = PluginFixture.send(survivor, PluginFixture.chat("s", "early"));
         assertEquals(4L, PluginFixture.totalInflight(), "leases younger than their TTL keep their counts");
 
@@ -135,28 +145,30 @@ class LeaseScenarioTest {
         }
 
         private void pump(Socket from, Socket to, boolean replies) {
-            Thread thread = new Thread(() -> {
-                byte[] buffer = new byte[65536];
-                try {
-                    InputStream in = from.getInputStream();
-                    OutputStream out = to.getOutputStream();
-                    int n;
-                    while ((n = in.read(buffer)) > 0) {
-                        if (replies && buffer[0] == '*' && dropNextArrayReply.compareAndSet(true, false)) {
-                            from.close();
-                            to.close();
-                            return;
+            Thread thread = new Thread(
+                    () -> {
+                        byte[] buffer = new byte[65536];
+                        try {
+                            InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream();
+                            int n;
+                            while ((n = in.read(buffer)) > 0) {
+                                if (replies && buffer[0] == '*' && dropNextArrayReply.compareAndSet(true, false)) {
+                                    from.close();
+                                    to.close();
+                                    return;
+                                }
+                                out.write(buffer, 0, n);
+                                out.flush();
+                            }
+                        } catch (IOException e) {
+                            // One side closed: the connection is over.
+                        } finally {
+                            closeQuietly(from);
+                            closeQuietly(to);
                         }
-                        out.write(buffer, 0, n);
-                        out.flush();
-                    }
-                } catch (IOException e) {
-                    // One side closed: the connection is over.
-                } finally {
-                    closeQuietly(from);
-                    closeQuietly(to);
-                }
-            }, "proxy-pump");
+                    },
+                    "proxy-pump");
             thread.setDaemon(true);
             thread.start();
         }

@@ -26,8 +26,7 @@ final class PluginFixture {
     private static WasmPlugin plugin;
     private static LocalRedis redis;
 
-    private PluginFixture() {
-    }
+    private PluginFixture() {}
 
     static synchronized WasmPlugin plugin() {
         if (plugin == null) {
@@ -54,8 +53,8 @@ final class PluginFixture {
         return Gateway.builder(plugin())
                 .withPluginConfig(pluginConfigJson)
                 .withRedisCluster(REDIS_CLUSTER, redis().endpoint())
-                .withUpstreamHosts(CLUSTER, List.of(ClusterHost.healthy(A), ClusterHost.healthy(B),
-                        ClusterHost.healthy(C)));
+                .withUpstreamHosts(
+                        CLUSTER, List.of(ClusterHost.healthy(A), ClusterHost.healthy(B), ClusterHost.healthy(C)));
     }
 
     static HttpStream stream(PluginVm vm) {
@@ -63,8 +62,15 @@ final class PluginFixture {
     }
 
     static HeaderMap post() {
-        return HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions", ":authority", "llm.example.com",
-                "content-type", "application/json");
+        return HeaderMap.of(
+                ":method",
+                "POST",
+                ":path",
+                "/v1/chat/completions",
+                ":authority",
+                "llm.example.com",
+                "content-type",
+                "application/json");
     }
 
     static HeaderMap get() {
@@ -76,8 +82,11 @@ final class PluginFixture {
         StringBuilder body = new StringBuilder("{\"model\":\"qwen\",\"stream\":true,\"messages\":[");
         body.append("{\"role\":\"system\",\"content\":\"").append(system).append("\"}");
         for (int i = 0; i < turns.length; i++) {
-            body.append(",{\"role\":\"").append(i % 2 == 0 ? "user" : "assistant").append("\",\"content\":\"")
-                    .append(turns[i]).append("\"}");
+            body.append(",{\"role\":\"")
+                    .append(i % 2 == 0 ? "user" : "assistant")
+                    .append("\",\"content\":\"")
+                    .append(turns[i])
+                    .append("\"}");
         }
         return body.append("]}").toString();
     }

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Timeout;
 /** prefix_cache through the real .wasm and a real Redis. */
 @Timeout(120)
 class PrefixCacheScenarioTest {
-    private static final String CONFIG = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{"
-            + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}";
+    private static final String CONFIG =
+            "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}";
 
     @BeforeEach
     void emptyRedis() {
@@ -41,8 +41,8 @@ class PrefixCacheScenarioTest {
             firstHosts.add(finish(PluginFixture.send(vm, PluginFixture.chat("system " + c, "question " + c))));
         }
         for (int c = 0; c < 6; c++) {
-            HttpStream second = PluginFixture.send(vm,
-                    PluginFixture.chat("system " + c, "question " + c, "answer " + c, "follow-up " + c));
+            HttpStream second = PluginFixture.send(
+                    vm, PluginFixture.chat("system " + c, "question " + c, "answer " + c, "follow-up " + c));
             String log = second.property("ai_log").orElseThrow();
             assertEquals(firstHosts.get(c), finish(second), "conversation " + c);
             assertTrue(log.contains("\"cache_hit\":\"true\""), log);

@@ -28,10 +28,13 @@ final class TestkitGateway implements SharedGateway {
             RedisEndpoint endpoint = PluginFixture.redis().endpoint();
             redis = RealRedis.at(endpoint.host(), endpoint.port(), endpoint.username(), endpoint.password());
         }
-        FakeHost host = new FakeHost().withPluginConfig(pluginConfig)
+        FakeHost host = new FakeHost()
+                .withPluginConfig(pluginConfig)
                 .withRedisCluster(PluginFixture.REDIS_CLUSTER, redis)
-                .withUpstreamHosts(List.of(HigressHosts.healthy(PluginFixture.A),
-                        HigressHosts.healthy(PluginFixture.B), HigressHosts.healthy(PluginFixture.C)));
+                .withUpstreamHosts(List.of(
+                        HigressHosts.healthy(PluginFixture.A),
+                        HigressHosts.healthy(PluginFixture.B),
+                        HigressHosts.healthy(PluginFixture.C)));
         assertTrue(host.start(AiLoadBalancerPlugin::main), host.logs().toString());
         return new TestkitGateway(host);
     }

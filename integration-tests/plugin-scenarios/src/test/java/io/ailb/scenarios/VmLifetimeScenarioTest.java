@@ -34,11 +34,14 @@ class VmLifetimeScenarioTest {
     @Test
     void oneVmServesThousandsOfLeastBusyRequests() {
         PluginVm vm = PluginFixture.gateway("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}")
-                .withUpstreamHosts(PluginFixture.CLUSTER, List.of(
-                        new ClusterHost(PluginFixture.A, "Healthy", metrics(5, 0.5)),
-                        new ClusterHost(PluginFixture.B, "Healthy", metrics(1, 0.1)),
-                        new ClusterHost(PluginFixture.C, "Healthy", metrics(3, 0.3))))
-                .build().startVm();
+                .withUpstreamHosts(
+                        PluginFixture.CLUSTER,
+                        List.of(
+                                new ClusterHost(PluginFixture.A, "Healthy", metrics(5, 0.5)),
+                                new ClusterHost(PluginFixture.B, "Healthy", metrics(1, 0.1)),
+                                new ClusterHost(PluginFixture.C, "Healthy", metrics(3, 0.3))))
+                .build()
+                .startVm();
 
         long memoryAfterWarmUp = serve(vm, REQUESTS, PluginFixture.B);
 
@@ -56,7 +59,9 @@ class VmLifetimeScenarioTest {
     @MethodSource("redisPolicies")
     void oneVmServesThousandsOfRedisPolicyRequestsAndReleasesThemAll(String policy) {
         PluginVm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{"
-                + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}").build().startVm();
+                        + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}")
+                .build()
+                .startVm();
 
         long memoryAfterWarmUp = serve(vm, REQUESTS, null);
 
@@ -80,7 +85,8 @@ class VmLifetimeScenarioTest {
             HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("system prompt " + conversation % 7, turns));
             String chosen = stream.upstreamOverride().orElse("none");
             int request = i;
-            assertTrue(expected == null ? !chosen.equals("none") : chosen.equals(expected),
+            assertTrue(
+                    expected == null ? !chosen.equals("none") : chosen.equals(expected),
                     () -> "request " + request + " went to " + chosen + "; VM alive=" + vm.isAlive()
                             + vm.logs(LogLevel.ERROR));
             stream.sendResponseHeaders(HeaderMap.of(":status", "200"), false);

@@ -9,8 +9,16 @@ import java.util.Locale;
  * 100 ms stale. {@code overheadMs} (30) and {@code timeFactorUnderLoad} (2.0) belong to the {@link Model#SERIAL} and
  * {@link Model#PARALLEL} models only.
  */
-public record BackendConfig(long capacityTokens, double overheadMs, double prefillUsPerToken, double itlMs,
-        double timeFactorUnderLoad, int maxNumSeqs, double metricsStalenessMs, Model model, int stepBudgetTokens) {
+public record BackendConfig(
+        long capacityTokens,
+        double overheadMs,
+        double prefillUsPerToken,
+        double itlMs,
+        double timeFactorUnderLoad,
+        int maxNumSeqs,
+        double metricsStalenessMs,
+        Model model,
+        int stepBudgetTokens) {
 
     /** How an instance turns queued work into time. */
     public enum Model {
@@ -41,59 +49,138 @@ public record BackendConfig(long capacityTokens, double overheadMs, double prefi
     /** vLLM's {@code max_num_batched_tokens} default on large GPUs. */
     public static final int DEFAULT_STEP_BUDGET_TOKENS = 8192;
 
-    public static final BackendConfig DEFAULT = new BackendConfig(1_000_000L, 30.0, 62.5, 12.0, 2.0, 256, 100.0,
-            Model.VLLM, DEFAULT_STEP_BUDGET_TOKENS);
+    public static final BackendConfig DEFAULT =
+            new BackendConfig(1_000_000L, 30.0, 62.5, 12.0, 2.0, 256, 100.0, Model.VLLM, DEFAULT_STEP_BUDGET_TOKENS);
 
     public BackendConfig {
-        if (capacityTokens < 0 || overheadMs < 0 || prefillUsPerToken < 0 || itlMs < 0 || timeFactorUnderLoad < 1.0
-                || maxNumSeqs < 1 || metricsStalenessMs < 0 || model == null || stepBudgetTokens < 1) {
+        if (capacityTokens < 0
+                || overheadMs < 0
+                || prefillUsPerToken < 0
+                || itlMs < 0
+                || timeFactorUnderLoad < 1.0
+                || maxNumSeqs < 1
+                || metricsStalenessMs < 0
+                || model == null
+                || stepBudgetTokens < 1) {
             throw new IllegalArgumentException("invalid backend configuration: " + this);
         }
     }
 
     public BackendConfig withCapacityTokens(long value) {
-        return new BackendConfig(value, overheadMs, prefillUsPerToken, itlMs, timeFactorUnderLoad, maxNumSeqs,
-                metricsStalenessMs, model, stepBudgetTokens);
+        return new BackendConfig(
+                value,
+                overheadMs,
+                prefillUsPerToken,
+                itlMs,
+                timeFactorUnderLoad,
+                maxNumSeqs,
+                metricsStalenessMs,
+                model,
+                stepBudgetTokens);
     }
 
     public BackendConfig withOverheadMs(double value) {
-        return new BackendConfig(capacityTokens, value, prefillUsPerToken, itlMs, timeFactorUnderLoad, maxNumSeqs,
-                metricsStalenessMs, model, stepBudgetTokens);
+        return new BackendConfig(
+                capacityTokens,
+                value,
+                prefillUsPerToken,
+                itlMs,
+                timeFactorUnderLoad,
+                maxNumSeqs,
+                metricsStalenessMs,
+                model,
+                stepBudgetTokens);
     }
 
     public BackendConfig withPrefillUsPerToken(double value) {
-        return new BackendConfig(capacityTokens, overheadMs, value, itlMs, timeFactorUnderLoad, maxNumSeqs,
-                metricsStalenessMs, model, stepBudgetTokens);
+        return new BackendConfig(
+                capacityTokens,
+                overheadMs,
+                value,
+                itlMs,
+                timeFactorUnderLoad,
+                maxNumSeqs,
+                metricsStalenessMs,
+                model,
+                stepBudgetTokens);
     }
 
     public BackendConfig withItlMs(double value) {
-        return new BackendConfig(capacityTokens, overheadMs, prefillUsPerToken, value, timeFactorUnderLoad, maxNumSeqs,
-                metricsStalenessMs, model, stepBudgetTokens);
+        return new BackendConfig(
+                capacityTokens,
+                overheadMs,
+                prefillUsPerToken,
+                value,
+                timeFactorUnderLoad,
+                maxNumSeqs,
+                metricsStalenessMs,
+                model,
+                stepBudgetTokens);
     }
 
     public BackendConfig withTimeFactorUnderLoad(double value) {
-        return new BackendConfig(capacityTokens, overheadMs, prefillUsPerToken, itlMs, value, maxNumSeqs,
-                metricsStalenessMs, model, stepBudgetTokens);
+        return new BackendConfig(
+                capacityTokens,
+                overheadMs,
+                prefillUsPerToken,
+                itlMs,
+                value,
+                maxNumSeqs,
+                metricsStalenessMs,
+                model,
+                stepBudgetTokens);
     }
 
     public BackendConfig withMaxNumSeqs(int value) {
-        return new BackendConfig(capacityTokens, overheadMs, prefillUsPerToken, itlMs, timeFactorUnderLoad, value,
-                metricsStalenessMs, model, stepBudgetTokens);
+        return new BackendConfig(
+                capacityTokens,
+                overheadMs,
+                prefillUsPerToken,
+                itlMs,
+                timeFactorUnderLoad,
+                value,
+                metricsStalenessMs,
+                model,
+                stepBudgetTokens);
     }
 
     public BackendConfig withMetricsStalenessMs(double value) {
-        return new BackendConfig(capacityTokens, overheadMs, prefillUsPerToken, itlMs, timeFactorUnderLoad, maxNumSeqs,
-                value, model, stepBudgetTokens);
+        return new BackendConfig(
+                capacityTokens,
+                overheadMs,
+                prefillUsPerToken,
+                itlMs,
+                timeFactorUnderLoad,
+                maxNumSeqs,
+                value,
+                model,
+                stepBudgetTokens);
     }
 
     public BackendConfig withModel(Model value) {
-        return new BackendConfig(capacityTokens, overheadMs, prefillUsPerToken, itlMs, timeFactorUnderLoad, maxNumSeqs,
-                metricsStalenessMs, value, stepBudgetTokens);
+        return new BackendConfig(
+                capacityTokens,
+                overheadMs,
+                prefillUsPerToken,
+                itlMs,
+                timeFactorUnderLoad,
+                maxNumSeqs,
+                metricsStalenessMs,
+                value,
+                stepBudgetTokens);
     }
 
     public BackendConfig withStepBudgetTokens(int value) {
-        return new BackendConfig(capacityTokens, overheadMs, prefillUsPerToken, itlMs, timeFactorUnderLoad, maxNumSeqs,
-                metricsStalenessMs, model, value);
+        return new BackendConfig(
+                capacityTokens,
+                overheadMs,
+                prefillUsPerToken,
+                itlMs,
+                timeFactorUnderLoad,
+                maxNumSeqs,
+                metricsStalenessMs,
+                model,
+                value);
     }
 
     /** Serial model: one prefill at a time. */

@@ -29,6 +29,7 @@ public final class PrefixCache {
     private final Map<Long, Entry> entries = new HashMap<>();
     /** Unpinned entries, least recently used first. */
     private final LinkedHashMap<Long, Entry> lru = new LinkedHashMap<>();
+
     private long usedTokens;
     private long pinnedTokens;
     private long pinnedBlocks;

@@ -11,8 +11,7 @@ import java.util.Locale;
  * of sight, so the history stays short however long the run.
  */
 final class PublishedMetrics {
-    private record Snapshot(double timeMs, int running, int waiting, double kvUsage) {
-    }
+    private record Snapshot(double timeMs, int running, int waiting, double kvUsage) {}
 
     private final double stalenessMs;
     private final String cacheConfig;

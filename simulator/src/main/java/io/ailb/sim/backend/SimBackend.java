@@ -48,6 +48,7 @@ public final class SimBackend implements Backend {
     private long reservedTokens;
     /** Serial model: the sequence whose prefill runs, null when none does. */
     private Seq prefilling;
+
     private double prefillEndsMs;
     private boolean healthy = true;
     private long prefillTokens;

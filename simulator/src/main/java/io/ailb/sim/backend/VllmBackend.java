@@ -35,12 +35,15 @@ public final class VllmBackend implements Backend {
         final SimRequest request;
         /** Prompt tokens computed or found cached so far. */
         int computed;
+
         int cachedTokens;
         /** Leading prompt blocks pinned (matchable). */
         int pinnedPromptBlocks;
+
         int pinnedOutputBlocks;
         /** Prompt tokens scheduled in the step under way; 0 when none. */
         int chunk;
+
         boolean decodeScheduled;
         int generated;
 
@@ -64,10 +67,12 @@ public final class VllmBackend implements Backend {
     private final List<Seq> running = new ArrayList<>();
     /** Admitted prompt blocks not scheduled yet (allocated, not cached), and their KV tokens. */
     private long reservedBlocks;
+
     private long reservedTokens;
     private boolean stepUnderWay;
     /** A step starts at the end of the current instant, so requests arriving together share it. */
     private boolean startPending;
+
     private double stepEndsMs;
     private boolean healthy = true;
     private long prefillTokens;
@@ -166,7 +171,8 @@ public final class VllmBackend implements Backend {
         SimRequest r = seq.request;
         seq.chunk = take;
         int after = seq.computed + take;
-        int covered = after >= r.inputTokens() ? r.blockIds().size()
+        int covered = after >= r.inputTokens()
+                ? r.blockIds().size()
                 : Math.min(r.blockIds().size(), after / r.blockTokens());
         if (covered > seq.pinnedPromptBlocks) {
             cache.pin(r.blockIds().subList(seq.pinnedPromptBlocks, covered), r.blockTokens());

@@ -33,13 +33,17 @@ import java.util.function.Supplier;
 public final class FoundationBench {
     static final String COMMAND = "mvn -q -o -pl simulator compile exec:java@foundation";
 
-    private FoundationBench() {
-    }
+    private FoundationBench() {}
 
     /** One module's five numbers, as display text, plus how they were obtained. */
-    record Column(String module, String size, String compile, String instantiate, String request, String trivial,
-            String how) {
-    }
+    record Column(
+            String module,
+            String size,
+            String compile,
+            String instantiate,
+            String request,
+            String trivial,
+            String how) {}
 
     public static void main(String[] args) throws Exception {
         Path probe = args.length > 0 ? Path.of(args[0]) : WasmArtifacts.path("probe");
@@ -47,24 +51,46 @@ public final class FoundationBench {
         // Labelled as the modules are called, not their files: an installed artifact's file carries Maven coordinates.
         String probeName = args.length > 0 ? probe.getFileName().toString() : "probe.wasm";
         String pluginName = args.length > 1 ? pluginWasm.getFileName().toString() : "ai-load-balancer.wasm";
-        Path doc = args.length > 2 ? Path.of(args[2])
-                : PluginCostBench.root().resolve("docs/benchmarks.md");
+        Path doc = args.length > 2 ? Path.of(args[2]) : PluginCostBench.root().resolve("docs/benchmarks.md");
         int iterations = args.length > 3 ? Integer.parseInt(args[3]) : 5000;
         int warmUp = args.length > 4 ? Integer.parseInt(args[4]) : 2000;
         List<String> notes = new ArrayList<>();
 
         Column probeColumn = viaEmulatorBench(probe, probeName, iterations, warmUp, notes);
         if (probeColumn == null) {
-            probeColumn = own(probe, probeName, "{}", iterations, warmUp, null, notes, FoundationBench::probeRequest,
+            probeColumn = own(
+                    probe,
+                    probeName,
+                    "{}",
+                    iterations,
+                    warmUp,
+                    null,
+                    notes,
+                    FoundationBench::probeRequest,
                     "probe request (x-probe-op get-header → local reply)");
         }
         String why = tryEmulatorBenchOn(pluginWasm, pluginName, notes);
         Column pluginColumn;
         try (LocalRedis redis = LocalRedis.start()) {
-            pluginColumn = own(pluginWasm, pluginName, PolicyCase.LEAST_BUSY.configJson, iterations, warmUp, null,
-                    notes, FoundationBench::pluginRequest, "least_busy, 1 KiB chat POST → override → end; " + why);
-            Column withRedis = own(pluginWasm, pluginName, PolicyCase.GLOBAL_LEAST_REQUEST.configJson,
-                    iterations / 5, warmUp / 5, redis, notes, FoundationBench::pluginRequest,
+            pluginColumn = own(
+                    pluginWasm,
+                    pluginName,
+                    PolicyCase.LEAST_BUSY.configJson,
+                    iterations,
+                    warmUp,
+                    null,
+                    notes,
+                    FoundationBench::pluginRequest,
+                    "least_busy, 1 KiB chat POST → override → end; " + why);
+            Column withRedis = own(
+                    pluginWasm,
+                    pluginName,
+                    PolicyCase.GLOBAL_LEAST_REQUEST.configJson,
+                    iterations / 5,
+                    warmUp / 5,
+                    redis,
+                    notes,
+                    FoundationBench::pluginRequest,
                     "global_least_request, 1 KiB chat POST, 2 real Redis round trips (wall time, included)");
             notes.add("ai-load-balancer.wasm full request with global_least_request (select.lua + release against"
                     + " embedded redis-server, median of " + iterations / 5 + "): " + withRedis.request());
@@ -73,7 +99,8 @@ public final class FoundationBench {
         System.out.println(markdown);
         if (!doc.toString().equals("-")) {
             BenchmarksDoc.replaceSection(doc, "foundation", markdown);
-            System.out.println("wrote section foundation of " + doc.toAbsolutePath().normalize());
+            System.out.println(
+                    "wrote section foundation of " + doc.toAbsolutePath().normalize());
         }
     }
 
@@ -86,8 +113,9 @@ public final class FoundationBench {
             try {
                 timed(() -> {
                     try {
-                        EmulatorBench.main(new String[] {wasm.toString(), out.toString(), Integer.toString(iterations),
-                            Integer.toString(warmUp)});
+                        EmulatorBench.main(new String[] {
+                            wasm.toString(), out.toString(), Integer.toString(iterations), Integer.toString(warmUp)
+                        });
                     } catch (java.io.IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
@@ -98,7 +126,9 @@ public final class FoundationBench {
             List<String> values = new ArrayList<>();
             for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
                 String[] cells = line.split("\\|");
-                if (line.startsWith("| ") && cells.length >= 3 && !cells[1].trim().equals("measure")) {
+                if (line.startsWith("| ")
+                        && cells.length >= 3
+                        && !cells[1].trim().equals("measure")) {
                     values.add(cells[2].trim());
                 }
             }
@@ -107,8 +137,14 @@ public final class FoundationBench {
                 notes.add("EmulatorBench output not understood: " + values);
                 return null;
             }
-            return new Column(name, values.get(0), values.get(1), values.get(2),
-                    values.get(3), values.get(4), "io.ailb.emulator.bench.EmulatorBench (probe request: headers →"
+            return new Column(
+                    name,
+                    values.get(0),
+                    values.get(1),
+                    values.get(2),
+                    values.get(3),
+                    values.get(4),
+                    "io.ailb.emulator.bench.EmulatorBench (probe request: headers →"
                             + " local reply → response callbacks → log/done/delete)");
         } catch (RuntimeException | java.io.IOException e) {
             notes.add("EmulatorBench on " + name + " failed: `" + WasmDriver.firstLine(e.toString())
@@ -144,8 +180,19 @@ public final class FoundationBench {
 
     private static void probeRequest(PluginVm vm) {
         HttpStream stream = vm.newHttpStream();
-        stream.sendRequestHeaders(HeaderMap.of(":method", "GET", ":path", "/bench", ":authority", "bench",
-                "x-probe-op", "get-header", "x-probe-arg", ":path"), true);
+        stream.sendRequestHeaders(
+                HeaderMap.of(
+                        ":method",
+                        "GET",
+                        ":path",
+                        "/bench",
+                        ":authority",
+                        "bench",
+                        "x-probe-op",
+                        "get-header",
+                        "x-probe-arg",
+                        ":path"),
+                true);
         if (stream.localReply().isEmpty()) {
             throw new IllegalStateException("the probe did not answer");
         }
@@ -155,8 +202,17 @@ public final class FoundationBench {
 
     private static void pluginRequest(PluginVm vm) {
         HttpStream stream = vm.newHttpStream().withRouteName(PolicyCase.ROUTE).withClusterName(PolicyCase.CLUSTER);
-        stream.sendRequestHeaders(HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions", ":authority",
-                PolicyCase.AUTHORITY, "content-type", PolicyCase.CONTENT_TYPE), false);
+        stream.sendRequestHeaders(
+                HeaderMap.of(
+                        ":method",
+                        "POST",
+                        ":path",
+                        "/v1/chat/completions",
+                        ":authority",
+                        PolicyCase.AUTHORITY,
+                        "content-type",
+                        PolicyCase.CONTENT_TYPE),
+                false);
         stream.sendRequestBody(CHAT_1K, true);
         if (stream.upstreamOverride().isEmpty()) {
             throw new IllegalStateException("the plugin did not route: " + vm.logs());
@@ -165,11 +221,20 @@ public final class FoundationBench {
     }
 
     /** EmulatorBench's definitions, measured here with a fresh VM after a trap (traps are counted in the notes). */
-    private static Column own(Path wasm, String name, String config, int iterations, int warmUp, LocalRedis redis,
-            List<String> notes, RequestOp request, String how) {
+    private static Column own(
+            Path wasm,
+            String name,
+            String config,
+            int iterations,
+            int warmUp,
+            LocalRedis redis,
+            List<String> notes,
+            RequestOp request,
+            String how) {
         WasmPlugin plugin = WasmPlugin.load(wasm);
         Supplier<PluginVm> vms = () -> {
-            Gateway.Builder builder = Gateway.builder(plugin).withPluginConfig(config)
+            Gateway.Builder builder = Gateway.builder(plugin)
+                    .withPluginConfig(config)
                     .withUpstreamHosts(PolicyCase.CLUSTER, PolicyCase.HOSTS);
             if (redis != null) {
                 builder.withRedisCluster(PolicyCase.REDIS_CLUSTER, redis.endpoint());
@@ -211,23 +276,29 @@ public final class FoundationBench {
         recycleEvery[0] = 0;
         served[0] = 0;
         vm[0] = vms.get();
-        long trivialMedian = median(measure(warmUp * 10, iterations * 10,
-                () -> guarded.accept(v -> v.callExport("proxy_on_memory_allocate", 16))));
+        long trivialMedian = median(measure(
+                warmUp * 10, iterations * 10, () -> guarded.accept(v -> v.callExport("proxy_on_memory_allocate", 16))));
         String trivialTraps = trapNote(traps[0], servedBeforeFirstTrap[0], recycleEvery[0]);
         if (!requestTraps.isEmpty() || !trivialTraps.isEmpty()) {
-            notes.add(name + " (" + how + "): " + (requestTraps.isEmpty() ? "" : "full request: "
-                    + requestTraps + ". ") + (trivialTraps.isEmpty() ? "" : "trivial call: " + trivialTraps + "."));
+            notes.add(name + " (" + how + "): " + (requestTraps.isEmpty() ? "" : "full request: " + requestTraps + ". ")
+                    + (trivialTraps.isEmpty() ? "" : "trivial call: " + trivialTraps + "."));
         }
-        return new Column(name, String.format(Locale.ROOT, "%,d bytes", plugin.sizeBytes()),
-                Samples.millis(plugin.compileNanos()), Samples.millis(median(instantiate)),
+        return new Column(
+                name,
+                String.format(Locale.ROOT, "%,d bytes", plugin.sizeBytes()),
+                Samples.millis(plugin.compileNanos()),
+                Samples.millis(median(instantiate)),
                 String.format(Locale.ROOT, "%.2f µs", requestMedian / 1e3),
-                String.format(Locale.ROOT, "%.2f µs", trivialMedian / 1e3), how);
+                String.format(Locale.ROOT, "%.2f µs", trivialMedian / 1e3),
+                how);
     }
 
     private static String trapNote(int traps, int servedBeforeFirst, int recycleEvery) {
-        return traps == 0 ? "" : traps + " trap(s)/hang(s), the first after " + servedBeforeFirst
-                + " calls on one VM; those calls are not timed and from then on a fresh VM (start not timed) every "
-                + recycleEvery + " calls";
+        return traps == 0
+                ? ""
+                : traps + " trap(s)/hang(s), the first after " + servedBeforeFirst
+                        + " calls on one VM; those calls are not timed and from then on a fresh VM (start not timed) every "
+                        + recycleEvery + " calls";
     }
 
     private static final java.util.concurrent.ExecutorService WORKER =
@@ -253,7 +324,7 @@ public final class FoundationBench {
         } catch (java.util.concurrent.TimeoutException e) {
             call.cancel(true);
             try {
-                WORKER.submit(() -> { }).get();
+                WORKER.submit(() -> {}).get();
             } catch (InterruptedException | java.util.concurrent.ExecutionException ignored) {
                 // The worker is free again either way.
             }
@@ -309,26 +380,56 @@ public final class FoundationBench {
     static String markdown(Column probe, Column plugin, List<String> notes, int iterations, int warmUp) {
         StringBuilder md = new StringBuilder();
         md.append("## Foundation: SDK probe and plugin in the emulator (Chicory 1.7.5, runtime compiler)\n\n");
-        md.append("Command: `").append(COMMAND).append("` (FoundationBench). JDK ")
-                .append(System.getProperty("java.version")).append(", ")
-                .append(Runtime.getRuntime().availableProcessors()).append(" cores; wall-clock medians after ")
-                .append(warmUp).append(" warm-up runs (").append(iterations).append(" samples; the trivial call ten"
-                        + " times as many).\n\n");
-        md.append("| measure | ").append(probe.module()).append(" | ").append(plugin.module()).append(" |\n");
+        md.append("Command: `")
+                .append(COMMAND)
+                .append("` (FoundationBench). JDK ")
+                .append(System.getProperty("java.version"))
+                .append(", ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores; wall-clock medians after ")
+                .append(warmUp)
+                .append(" warm-up runs (")
+                .append(iterations)
+                .append(" samples; the trivial call ten" + " times as many).\n\n");
+        md.append("| measure | ")
+                .append(probe.module())
+                .append(" | ")
+                .append(plugin.module())
+                .append(" |\n");
         md.append("|---|---:|---:|\n");
-        md.append("| module size | ").append(probe.size()).append(" | ").append(plugin.size()).append(" |\n");
-        md.append("| compile, once per module (`WasmPlugin.load`) | ").append(probe.compile()).append(" | ")
-                .append(plugin.compile()).append(" |\n");
-        md.append("| instantiate a VM on the compiled code (median of 5) | ").append(probe.instantiate())
-                .append(" | ").append(plugin.instantiate()).append(" |\n");
-        md.append("| full request, stream created to log/done/delete | ").append(probe.request()).append(" | ")
-                .append(plugin.request()).append(" |\n");
-        md.append("| trivial export call, `proxy_on_memory_allocate(16)` | ").append(probe.trivial()).append(" | ")
-                .append(plugin.trivial()).append(" |\n\n");
+        md.append("| module size | ")
+                .append(probe.size())
+                .append(" | ")
+                .append(plugin.size())
+                .append(" |\n");
+        md.append("| compile, once per module (`WasmPlugin.load`) | ")
+                .append(probe.compile())
+                .append(" | ")
+                .append(plugin.compile())
+                .append(" |\n");
+        md.append("| instantiate a VM on the compiled code (median of 5) | ")
+                .append(probe.instantiate())
+                .append(" | ")
+                .append(plugin.instantiate())
+                .append(" |\n");
+        md.append("| full request, stream created to log/done/delete | ")
+                .append(probe.request())
+                .append(" | ")
+                .append(plugin.request())
+                .append(" |\n");
+        md.append("| trivial export call, `proxy_on_memory_allocate(16)` | ")
+                .append(probe.trivial())
+                .append(" | ")
+                .append(plugin.trivial())
+                .append(" |\n\n");
         md.append("- ").append(probe.module()).append(": ").append(probe.how()).append(".\n");
-        md.append("- ").append(plugin.module()).append(": ").append(plugin.how()).append(". No Redis in this"
-                + " request (least_busy reads the 3 hosts' metrics from the host info); it includes copying the body"
-                + " into guest memory and parsing it.\n");
+        md.append("- ")
+                .append(plugin.module())
+                .append(": ")
+                .append(plugin.how())
+                .append(". No Redis in this"
+                        + " request (least_busy reads the 3 hosts' metrics from the host info); it includes copying the body"
+                        + " into guest memory and parsing it.\n");
         md.append("- Instantiate = building the Chicory instance only; starting a VM also runs `_start`, context"
                 + " create, `proxy_on_vm_start` and `proxy_on_configure`.\n");
         for (String note : notes) {

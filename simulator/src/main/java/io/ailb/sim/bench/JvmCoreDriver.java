@@ -46,6 +46,7 @@ final class JvmCoreDriver implements AutoCloseable {
     private final RedisFlowHost host;
     /** Built once, as the shell keeps its endpoints while the host list does not change. */
     private final List<Endpoint> endpoints;
+
     private final Rng random = new Rng(42);
 
     JvmCoreDriver(PolicyCase policy, RedisEndpoint redis) throws ConfigException {
@@ -66,9 +67,15 @@ final class JvmCoreDriver implements AutoCloseable {
                 ? RequestParser.parse(PolicyCase.CONTENT_TYPE, null, body, body.length, route.readsPrompt())
                 : RequestInfo.unparsed(0);
         RequestFlow flow = new RequestFlow(route, host);
-        RequestContext ctx = RequestContext.builder().routeName(PolicyCase.ROUTE).clusterName(PolicyCase.CLUSTER)
-                .authority(PolicyCase.AUTHORITY).request(info).endpoints(endpoints)
-                .nowMillis(System.currentTimeMillis()).random(random).build();
+        RequestContext ctx = RequestContext.builder()
+                .routeName(PolicyCase.ROUTE)
+                .clusterName(PolicyCase.CLUSTER)
+                .authority(PolicyCase.AUTHORITY)
+                .request(info)
+                .endpoints(endpoints)
+                .nowMillis(System.currentTimeMillis())
+                .random(random)
+                .build();
         flow.start(ctx);
         host.deliverPending();
         flow.onStreamEnd();
@@ -170,16 +177,13 @@ final class JvmCoreDriver implements AutoCloseable {
         }
 
         @Override
-        public void resume() {
-        }
+        public void resume() {}
 
         @Override
-        public void localReply(int status, String body) {
-        }
+        public void localReply(int status, String body) {}
 
         @Override
-        public void decided(Map<String, String> attributes) {
-        }
+        public void decided(Map<String, String> attributes) {}
 
         @Override
         public void count(String metric) {
@@ -187,12 +191,10 @@ final class JvmCoreDriver implements AutoCloseable {
         }
 
         @Override
-        public void record(String metric, long value) {
-        }
+        public void record(String metric, long value) {}
 
         @Override
-        public void warn(String message) {
-        }
+        public void warn(String message) {}
 
         @Override
         public long nowMillis() {

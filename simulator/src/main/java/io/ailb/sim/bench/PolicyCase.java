@@ -24,8 +24,10 @@ enum PolicyCase {
             "vllm:num_requests_waiting 3\nvllm:num_requests_running 4\nvllm:gpu_cache_usage_perc 0.5\n";
 
     /** Three healthy vLLM backends, metrics in the host info as Higress reports them. */
-    static final List<ClusterHost> HOSTS = List.of(new ClusterHost("10.0.0.1:8000", "Healthy", BUSY),
-            new ClusterHost("10.0.0.2:8000", "Healthy", IDLE), new ClusterHost("10.0.0.3:8000", "Healthy", MEDIUM));
+    static final List<ClusterHost> HOSTS = List.of(
+            new ClusterHost("10.0.0.1:8000", "Healthy", BUSY),
+            new ClusterHost("10.0.0.2:8000", "Healthy", IDLE),
+            new ClusterHost("10.0.0.3:8000", "Healthy", MEDIUM));
 
     final String policyName;
     final String configJson;

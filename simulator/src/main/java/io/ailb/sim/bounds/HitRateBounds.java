@@ -25,11 +25,15 @@ import java.util.Map;
  * still an upper bound.
  */
 public final class HitRateBounds {
-    private HitRateBounds() {
-    }
+    private HitRateBounds() {}
 
     /** Hit rates of one workload: each is hit tokens / input tokens, in [0, 1]. */
-    public record Result(int requests, long inputTokens, long infiniteHitTokens, long pooledHitTokens, int backends,
+    public record Result(
+            int requests,
+            long inputTokens,
+            long infiniteHitTokens,
+            long pooledHitTokens,
+            int backends,
             long pooledCapacityTokens) {
         public double infiniteHitRate() {
             return inputTokens == 0 ? 0.0 : (double) infiniteHitTokens / inputTokens;
@@ -41,10 +45,15 @@ public final class HitRateBounds {
 
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT,
+            return String.format(
+                    java.util.Locale.ROOT,
                     "%d requests, %d input tokens: infinite-cache hit %.2f%%, pooled LRU (%d x %d tokens) hit %.2f%%",
-                    requests, inputTokens, 100 * infiniteHitRate(), backends,
-                    backends == 0 ? 0 : pooledCapacityTokens / backends, 100 * pooledLruHitRate());
+                    requests,
+                    inputTokens,
+                    100 * infiniteHitRate(),
+                    backends,
+                    backends == 0 ? 0 : pooledCapacityTokens / backends,
+                    100 * pooledLruHitRate());
         }
     }
 
@@ -58,15 +67,17 @@ public final class HitRateBounds {
     }
 
     /** As {@link #compute(List, int, long)}; {@code cacheOutputs}: answers' blocks are cached too. */
-    public static Result compute(List<SimRequest> workload, int backends, long capacityTokensPerBackend,
-            boolean cacheOutputs) {
+    public static Result compute(
+            List<SimRequest> workload, int backends, long capacityTokensPerBackend, boolean cacheOutputs) {
         if (backends <= 0) {
             throw new IllegalArgumentException("backends must be positive: " + backends);
         }
         if (capacityTokensPerBackend <= 0) {
-            throw new IllegalArgumentException("capacityTokensPerBackend must be positive: " + capacityTokensPerBackend);
+            throw new IllegalArgumentException(
+                    "capacityTokensPerBackend must be positive: " + capacityTokensPerBackend);
         }
-        long pooledCapacity = capacityTokensPerBackend > Long.MAX_VALUE / backends ? Long.MAX_VALUE
+        long pooledCapacity = capacityTokensPerBackend > Long.MAX_VALUE / backends
+                ? Long.MAX_VALUE
                 : capacityTokensPerBackend * backends;
         List<SimRequest> ordered = inArrivalOrder(workload);
         PrefixLru infinite = PrefixLru.unbounded();

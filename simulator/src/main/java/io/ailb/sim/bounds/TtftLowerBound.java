@@ -12,11 +12,9 @@ import java.util.List;
  * when the backend model caches them). Mean and percentiles are over requests, nearest rank.
  */
 public final class TtftLowerBound {
-    private TtftLowerBound() {
-    }
+    private TtftLowerBound() {}
 
-    public record Result(int requests, double meanMs, double p50Ms, double p90Ms, double p99Ms) {
-    }
+    public record Result(int requests, double meanMs, double p50Ms, double p90Ms, double p99Ms) {}
 
     public static Result compute(List<SimRequest> workload, BackendConfig config) {
         long[] hits = HitRateBounds.infiniteHitTokens(workload, config.cachesOutput());

@@ -25,8 +25,8 @@ import java.util.function.Supplier;
  */
 public final class Simulation implements EventScheduler {
     /** Run settings shared by every router. */
-    public record Settings(int backends, BackendConfig backend, long seed, double sampleEveryMs,
-            List<HealthChange> healthChanges) {
+    public record Settings(
+            int backends, BackendConfig backend, long seed, double sampleEveryMs, List<HealthChange> healthChanges) {
         public Settings {
             if (backends < 1) {
                 throw new IllegalArgumentException("at least one backend");
@@ -48,19 +48,17 @@ public final class Simulation implements EventScheduler {
     }
 
     /** Failure injection: at {@code atMs} backend {@code backend} becomes (un)healthy. */
-    public record HealthChange(double atMs, int backend, boolean healthy) {
-    }
+    public record HealthChange(double atMs, int backend, boolean healthy) {}
 
     /** Told about progress: requests finished out of the total. */
     public interface Progress {
         void update(String router, long done, long total);
     }
 
-    private record Event(double timeMs, long seq, Runnable action) {
-    }
+    private record Event(double timeMs, long seq, Runnable action) {}
 
-    private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.timeMs != b.timeMs
-            ? Double.compare(a.timeMs, b.timeMs) : Long.compare(a.seq, b.seq));
+    private final PriorityQueue<Event> events = new PriorityQueue<>(
+            (a, b) -> a.timeMs != b.timeMs ? Double.compare(a.timeMs, b.timeMs) : Long.compare(a.seq, b.seq));
     private long nextSeq;
     private double now;
 
@@ -144,8 +142,8 @@ public final class Simulation implements EventScheduler {
     }
 
     /** One run per router, each created fresh by its supplier, on the same workload and identical new backends. */
-    public static List<RunResult> runAll(Workload workload, List<Supplier<Router>> routers, Settings settings,
-            Progress progress) {
+    public static List<RunResult> runAll(
+            Workload workload, List<Supplier<Router>> routers, Settings settings, Progress progress) {
         List<RunResult> results = new ArrayList<>();
         for (Supplier<Router> factory : routers) {
             results.add(run(workload, factory.get(), settings, progress));
@@ -242,8 +240,15 @@ public final class Simulation implements EventScheduler {
         double arrival = arrivals.remove(request.id());
         double first = firstTokens.remove(request.id());
         int cached = cachedById.remove(request.id());
-        records.add(new RunResult.RequestRecord(request.id(), backend.index(), arrival, first - arrival, t - arrival,
-                request.inputTokens(), cached, request.outputTokens()));
+        records.add(new RunResult.RequestRecord(
+                request.id(),
+                backend.index(),
+                arrival,
+                first - arrival,
+                t - arrival,
+                request.inputTokens(),
+                cached,
+                request.outputTokens()));
         completed++;
         outputTokens += request.outputTokens();
         lastCompletion = Math.max(lastCompletion, t);
@@ -331,8 +336,25 @@ public final class Simulation implements EventScheduler {
             plugin = measured.pluginStats();
             gateways = measured.gateways();
         }
-        return new RunResult(router.name(), workload.name(), n, gateways, settings.seed(), sent, completed, input,
-                cached, outputTokens, duration, RunResult.Latency.of(ttft), RunResult.Latency.of(e2e), prefill,
-                requestsPerBackend, routedToUnhealthy, plugin, samples, records);
+        return new RunResult(
+                router.name(),
+                workload.name(),
+                n,
+                gateways,
+                settings.seed(),
+                sent,
+                completed,
+                input,
+                cached,
+                outputTokens,
+                duration,
+                RunResult.Latency.of(ttft),
+                RunResult.Latency.of(e2e),
+                prefill,
+                requestsPerBackend,
+                routedToUnhealthy,
+                plugin,
+                samples,
+                records);
     }
 }

@@ -23,13 +23,28 @@ public final class SimRequest {
     private final String body;
     private final List<Long> outputBlockIds;
 
-    public SimRequest(long id, long arrivalMs, String sessionId, int inputTokens, int outputTokens, int blockTokens,
-            List<Long> blockIds, String body) {
+    public SimRequest(
+            long id,
+            long arrivalMs,
+            String sessionId,
+            int inputTokens,
+            int outputTokens,
+            int blockTokens,
+            List<Long> blockIds,
+            String body) {
         this(id, arrivalMs, sessionId, inputTokens, outputTokens, blockTokens, blockIds, body, List.of());
     }
 
-    public SimRequest(long id, long arrivalMs, String sessionId, int inputTokens, int outputTokens, int blockTokens,
-            List<Long> blockIds, String body, List<Long> outputBlockIds) {
+    public SimRequest(
+            long id,
+            long arrivalMs,
+            String sessionId,
+            int inputTokens,
+            int outputTokens,
+            int blockTokens,
+            List<Long> blockIds,
+            String body,
+            List<Long> outputBlockIds) {
         this.id = id;
         this.arrivalMs = arrivalMs;
         this.sessionId = sessionId;

@@ -9,11 +9,25 @@ import java.util.Locale;
  * workload's TTFT lower bound (mean, ms), a column "×LB" shows each router's TTFT mean as a multiple of it.
  */
 public final class ResultTable {
-    private static final String[] HEADERS = {"router", "hit", "TTFT mean", "p50", "p90", "p99", "E2E mean", "p90",
-        "out tok/s", "imbalance", "redis rt/req", "redis B/req", "decision µs p50", "p99", "fallbacks"};
+    private static final String[] HEADERS = {
+        "router",
+        "hit",
+        "TTFT mean",
+        "p50",
+        "p90",
+        "p99",
+        "E2E mean",
+        "p90",
+        "out tok/s",
+        "imbalance",
+        "redis rt/req",
+        "redis B/req",
+        "decision µs p50",
+        "p99",
+        "fallbacks"
+    };
 
-    private ResultTable() {
-    }
+    private ResultTable() {}
 
     static String[] headers(double ttftLowerBoundMs) {
         if (!(ttftLowerBoundMs > 0)) {
@@ -29,17 +43,21 @@ public final class ResultTable {
         for (RunResult r : results) {
             RunResult.PluginStats p = r.plugin();
             List<String> row = new ArrayList<>(List.of(
-                r.router(),
-                pct(r.hitRate()),
-                ms(r.ttft().mean()), ms(r.ttft().p50()), ms(r.ttft().p90()), ms(r.ttft().p99()),
-                ms(r.e2e().mean()), ms(r.e2e().p90()),
-                fmt("%.1f", r.outputTokensPerSecond()),
-                fmt("%.2f", r.loadImbalance()),
-                p == null ? "-" : fmt("%.2f", p.redisRoundTripsPerRequest()),
-                p == null ? "-" : fmt("%.0f", p.redisBytesPerRequest()),
-                p == null ? "-" : fmt("%.0f", p.decisionMicros().p50()),
-                p == null ? "-" : fmt("%.0f", p.decisionMicros().p99()),
-                p == null ? "-" : Long.toString(p.fallbacks())));
+                    r.router(),
+                    pct(r.hitRate()),
+                    ms(r.ttft().mean()),
+                    ms(r.ttft().p50()),
+                    ms(r.ttft().p90()),
+                    ms(r.ttft().p99()),
+                    ms(r.e2e().mean()),
+                    ms(r.e2e().p90()),
+                    fmt("%.1f", r.outputTokensPerSecond()),
+                    fmt("%.2f", r.loadImbalance()),
+                    p == null ? "-" : fmt("%.2f", p.redisRoundTripsPerRequest()),
+                    p == null ? "-" : fmt("%.0f", p.redisBytesPerRequest()),
+                    p == null ? "-" : fmt("%.0f", p.decisionMicros().p50()),
+                    p == null ? "-" : fmt("%.0f", p.decisionMicros().p99()),
+                    p == null ? "-" : Long.toString(p.fallbacks())));
             if (ttftLowerBoundMs > 0) {
                 row.add(3, fmt("%.2f", r.ttft().mean() / ttftLowerBoundMs));
             }
@@ -83,8 +101,8 @@ public final class ResultTable {
                 out.append("  ");
             }
             String cell = cells[c];
-            out.append(c == 0 ? cell + " ".repeat(width[c] - cell.length())
-                    : " ".repeat(width[c] - cell.length()) + cell);
+            out.append(
+                    c == 0 ? cell + " ".repeat(width[c] - cell.length()) : " ".repeat(width[c] - cell.length()) + cell);
         }
         out.append('\n');
     }

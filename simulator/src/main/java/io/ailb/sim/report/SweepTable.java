@@ -13,20 +13,19 @@ import java.util.Map;
  */
 public final class SweepTable {
     /** The routers' results at one rate; {@code label} names the rate (e.g. "x2"), {@code requestsPerSecond} its value. */
-    public record Point(String label, double requestsPerSecond, List<RunResult> results) {
-    }
+    public record Point(String label, double requestsPerSecond, List<RunResult> results) {}
 
     /** Bounds shared by every rate (the workload's order and sizes do not change with the rate). */
-    public record Bounds(double infiniteHitRate, double pooledHitRate, double ttftLowerBoundMeanMs,
-            double ttftLowerBoundP99Ms) {
-    }
+    public record Bounds(
+            double infiniteHitRate, double pooledHitRate, double ttftLowerBoundMeanMs, double ttftLowerBoundP99Ms) {}
 
-    private SweepTable() {
-    }
+    private SweepTable() {}
 
     /** The product routers the plugin is measured against. */
     public static boolean isAnchor(String router) {
-        return router.startsWith("sglang_") || router.startsWith("smg_") || router.startsWith("llmd")
+        return router.startsWith("sglang_")
+                || router.startsWith("smg_")
+                || router.startsWith("llmd")
                 || router.startsWith("dynamo");
     }
 
@@ -51,8 +50,13 @@ public final class SweepTable {
         StringBuilder out = new StringBuilder("| router |");
         StringBuilder rule = new StringBuilder("|---|");
         for (Point p : points) {
-            out.append(' ').append(p.label()).append(" hit | ").append(p.label()).append(" TTFT mean | ")
-                    .append(p.label()).append(" p99 |");
+            out.append(' ')
+                    .append(p.label())
+                    .append(" hit | ")
+                    .append(p.label())
+                    .append(" TTFT mean | ")
+                    .append(p.label())
+                    .append(" p99 |");
             rule.append("---:|---:|---:|");
         }
         out.append('\n').append(rule).append('\n');
@@ -60,16 +64,24 @@ public final class SweepTable {
             out.append("| ").append(router).append(" |");
             for (Point p : points) {
                 RunResult r = find(p, router);
-                out.append(r == null ? " - | - | - |" : " " + ResultTable.pct(r.hitRate()) + " | "
-                        + ResultTable.ms(r.ttft().mean()) + " | " + ResultTable.ms(r.ttft().p99()) + " |");
+                out.append(
+                        r == null
+                                ? " - | - | - |"
+                                : " " + ResultTable.pct(r.hitRate()) + " | "
+                                        + ResultTable.ms(r.ttft().mean()) + " | "
+                                        + ResultTable.ms(r.ttft().p99()) + " |");
             }
             out.append('\n');
         }
         out.append("| *bound* |");
         for (int i = 0; i < points.size(); i++) {
-            out.append(' ').append(ResultTable.pct(bounds.infiniteHitRate())).append(" | ")
-                    .append(ResultTable.ms(bounds.ttftLowerBoundMeanMs())).append(" | ")
-                    .append(ResultTable.ms(bounds.ttftLowerBoundP99Ms())).append(" |");
+            out.append(' ')
+                    .append(ResultTable.pct(bounds.infiniteHitRate()))
+                    .append(" | ")
+                    .append(ResultTable.ms(bounds.ttftLowerBoundMeanMs()))
+                    .append(" | ")
+                    .append(ResultTable.ms(bounds.ttftLowerBoundP99Ms()))
+                    .append(" |");
         }
         out.append('\n');
         return out.toString();
@@ -89,13 +101,25 @@ public final class SweepTable {
             if (oursMean == null || anchorMean == null) {
                 continue;
             }
-            lines.add(String.format(Locale.ROOT, "%s (%.2f req/s): TTFT mean %s %s / %s %s = %.2f; p99 %s %s / %s %s"
-                    + " = %.2f; hit %s %s vs %s %s", p.label(), p.requestsPerSecond(), oursMean.router(),
-                    ResultTable.ms(oursMean.ttft().mean()), anchorMean.router(),
-                    ResultTable.ms(anchorMean.ttft().mean()), oursMean.ttft().mean() / anchorMean.ttft().mean(),
-                    oursP99.router(), ResultTable.ms(oursP99.ttft().p99()), anchorP99.router(),
-                    ResultTable.ms(anchorP99.ttft().p99()), oursP99.ttft().p99() / anchorP99.ttft().p99(),
-                    oursMean.router(), ResultTable.pct(oursMean.hitRate()), anchorMean.router(),
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "%s (%.2f req/s): TTFT mean %s %s / %s %s = %.2f; p99 %s %s / %s %s"
+                            + " = %.2f; hit %s %s vs %s %s",
+                    p.label(),
+                    p.requestsPerSecond(),
+                    oursMean.router(),
+                    ResultTable.ms(oursMean.ttft().mean()),
+                    anchorMean.router(),
+                    ResultTable.ms(anchorMean.ttft().mean()),
+                    oursMean.ttft().mean() / anchorMean.ttft().mean(),
+                    oursP99.router(),
+                    ResultTable.ms(oursP99.ttft().p99()),
+                    anchorP99.router(),
+                    ResultTable.ms(anchorP99.ttft().p99()),
+                    oursP99.ttft().p99() / anchorP99.ttft().p99(),
+                    oursMean.router(),
+                    ResultTable.pct(oursMean.hitRate()),
+                    anchorMean.router(),
                     ResultTable.pct(anchorMean.hitRate())));
         }
         return lines;

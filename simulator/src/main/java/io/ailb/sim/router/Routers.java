@@ -70,8 +70,7 @@ public final class Routers {
         }
     }
 
-    private Routers() {
-    }
+    private Routers() {}
 
     /** The module plugin-src/shell built, as the Maven build resolves it ({@link WasmArtifacts}). */
     public static Path defaultWasm() {
@@ -125,9 +124,11 @@ public final class Routers {
                 name = spec;
             }
             String finalConfig = config;
-            return () -> new PluginRouter(env.plugin(), env.redis(),
-                    new PluginRouter.Options(name, finalConfig, env.gateways, env.requestsPerVm, seed,
-                            env.guestTimeoutMs));
+            return () -> new PluginRouter(
+                    env.plugin(),
+                    env.redis(),
+                    new PluginRouter.Options(
+                            name, finalConfig, env.gateways, env.requestsPerVm, seed, env.guestTimeoutMs));
         }
         Baselines.create(spec, seed); // fails now, naming the known routers, for an unknown spec
         return () -> Baselines.create(spec, seed);

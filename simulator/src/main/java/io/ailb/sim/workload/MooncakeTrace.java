@@ -28,8 +28,7 @@ public final class MooncakeTrace {
     public static final int BLOCK_CHARS = BLOCK_TOKENS * TextBlocks.CHARS_PER_TOKEN;
     public static final String FILE_NAME = "mooncake_conversation_trace.jsonl";
 
-    private MooncakeTrace() {
-    }
+    private MooncakeTrace() {}
 
     /** The trace shipped with the project: {@code ../shared/traces} from the project root (or from a module). */
     public static Path defaultTrace() {
@@ -71,8 +70,8 @@ public final class MooncakeTrace {
                 for (Object h : (List<?>) row.get("hash_ids")) {
                     ids.add(((Number) h).longValue());
                 }
-                requests.add(new SimRequest(id++, Math.round(ts / speedup), null, input, output, BLOCK_TOKENS, ids,
-                        ""));
+                requests.add(
+                        new SimRequest(id++, Math.round(ts / speedup), null, input, output, BLOCK_TOKENS, ids, ""));
             }
         }
         String name = "mooncake-conversation" + (speedup == 1.0 ? "" : " x" + trim(speedup));
@@ -92,16 +91,22 @@ public final class MooncakeTrace {
             SimRequest a = requests.get(i);
             int promptFull = a.inputTokens() / a.blockTokens();
             int answerFull = (a.inputTokens() + a.outputTokens()) / a.blockTokens();
-            SimRequest next = promptFull == 0 || answerFull <= promptFull || a.blockIds().size() < promptFull ? null
-                    : continuation(requests, holders.get(a.blockIds().get(promptFull - 1)), i, promptFull,
-                            a.inputTokens() + a.outputTokens());
+            SimRequest next =
+                    promptFull == 0 || answerFull <= promptFull || a.blockIds().size() < promptFull
+                            ? null
+                            : continuation(
+                                    requests,
+                                    holders.get(a.blockIds().get(promptFull - 1)),
+                                    i,
+                                    promptFull,
+                                    a.inputTokens() + a.outputTokens());
             out.add(next == null ? a : a.withOutputBlockIds(next.blockIds().subList(promptFull, answerFull)));
         }
         return out;
     }
 
-    private static SimRequest continuation(List<SimRequest> requests, List<Integer> sharing, int after, int promptFull,
-            int minInput) {
+    private static SimRequest continuation(
+            List<SimRequest> requests, List<Integer> sharing, int after, int promptFull, int minInput) {
         for (int j : sharing) {
             SimRequest b = requests.get(j);
             if (j > after && b.blockIds().size() > promptFull && b.inputTokens() >= minInput) {
@@ -118,13 +123,16 @@ public final class MooncakeTrace {
     /** The first block as the system message, then one user message per block. */
     public static String body(SimRequest r) {
         StringBuilder body = new StringBuilder(r.blockIds().size() * (BLOCK_CHARS + 32) + 64);
-        body.append("{\"model\":\"sim\",\"stream\":true,\"max_tokens\":").append(r.outputTokens())
+        body.append("{\"model\":\"sim\",\"stream\":true,\"max_tokens\":")
+                .append(r.outputTokens())
                 .append(",\"messages\":[");
         for (int i = 0; i < r.blockIds().size(); i++) {
             if (i > 0) {
                 body.append(',');
             }
-            body.append("{\"role\":\"").append(i == 0 ? "system" : "user").append("\",\"content\":\"")
+            body.append("{\"role\":\"")
+                    .append(i == 0 ? "system" : "user")
+                    .append("\",\"content\":\"")
                     .append(TextBlocks.text(r.blockIds().get(i), BLOCK_CHARS))
                     .append("\"}");
         }

@@ -16,8 +16,10 @@ class SimBackendTest {
     private static final double EPS = 1e-9;
 
     /** Serial prefill, 30 ms overhead, 62.5 µs/token, 12 ms ITL, ×2 at 4 sequences, 512-token blocks. */
-    private static final BackendConfig CONFIG = BackendConfig.DEFAULT.withModel(BackendConfig.Model.SERIAL)
-            .withMaxNumSeqs(4).withMetricsStalenessMs(0);
+    private static final BackendConfig CONFIG = BackendConfig.DEFAULT
+            .withModel(BackendConfig.Model.SERIAL)
+            .withMaxNumSeqs(4)
+            .withMetricsStalenessMs(0);
 
     private final ManualScheduler clock = new ManualScheduler();
     private final Map<Long, Double> firstToken = new LinkedHashMap<>();
@@ -54,7 +56,7 @@ class SimBackendTest {
         clock.runAll();
 
         assertEquals(30 + 1024 * 0.0625, firstToken.get(1L), EPS); // 94 ms
-        assertEquals(94 + 10 * 12.0, done.get(1L), EPS);            // alone: load factor 1.0
+        assertEquals(94 + 10 * 12.0, done.get(1L), EPS); // alone: load factor 1.0
         assertEquals(0, cached.get(1L));
     }
 
@@ -83,9 +85,9 @@ class SimBackendTest {
         clock.runAll();
 
         assertEquals(94, firstToken.get(1L), EPS);
-        assertEquals(188, firstToken.get(2L), EPS);             // waited for the first prefill
-        assertEquals(94 + 100 * 12.0, done.get(1L), EPS);        // batch of 1 at its first token
-        double factor = 1 + (2.0 - 1) * (2 - 1) / (4.0 - 1);   // batch of 2 of max 4
+        assertEquals(188, firstToken.get(2L), EPS); // waited for the first prefill
+        assertEquals(94 + 100 * 12.0, done.get(1L), EPS); // batch of 1 at its first token
+        double factor = 1 + (2.0 - 1) * (2 - 1) / (4.0 - 1); // batch of 2 of max 4
         assertEquals(188 + 100 * 12.0 * factor, done.get(2L), EPS);
     }
 
@@ -124,9 +126,9 @@ class SimBackendTest {
     @Test
     void blocksOfRunningSequencesArePinnedAndANewSequenceWaitsForKvSpace() {
         SimBackend b = backend(CONFIG.withCapacityTokens(1024));
-        b.submit(request(1, 1024, 101, 1, 2));      // fills the cache and runs 94 + 1200 ms
+        b.submit(request(1, 1024, 101, 1, 2)); // fills the cache and runs 94 + 1200 ms
         clock.runUntil(100);
-        b.submit(request(2, 512, 1, 3));             // needs one more block: must wait
+        b.submit(request(2, 512, 1, 3)); // needs one more block: must wait
         clock.runUntil(500);
         assertEquals(1, b.waiting());
         assertTrue(b.cache().contains(1) && b.cache().contains(2), "pinned blocks are never evicted");
@@ -143,7 +145,8 @@ class SimBackendTest {
         b.submit(request(1, 1024, 101, 1, 2));
         b.submit(request(2, 1024, 101, 3, 4));
         clock.runUntil(10);
-        assertTrue(b.metricsText().contains("vllm:num_requests_running{model_name=\"sim\"} 0\n"),
+        assertTrue(
+                b.metricsText().contains("vllm:num_requests_running{model_name=\"sim\"} 0\n"),
                 "nothing visible before 50 ms: " + b.metricsText());
         clock.runUntil(60);
         String text = b.metricsText();

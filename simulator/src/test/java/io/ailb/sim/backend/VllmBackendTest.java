@@ -19,7 +19,8 @@ class VllmBackendTest {
     private static final double EPS = 1e-9;
     private static final double FIXED = 11.9375;
     private static final double PER_TOKEN = 0.0625;
-    private static final BackendConfig CONFIG = BackendConfig.DEFAULT.withMaxNumSeqs(4).withMetricsStalenessMs(0);
+    private static final BackendConfig CONFIG =
+            BackendConfig.DEFAULT.withMaxNumSeqs(4).withMetricsStalenessMs(0);
 
     private final ManualScheduler clock = new ManualScheduler();
     private final Map<Long, Double> firstToken = new LinkedHashMap<>();
@@ -67,8 +68,10 @@ class VllmBackendTest {
         assertEquals(FIXED + 1000 * PER_TOKEN, BackendConfig.DEFAULT.loneTtftMs(1000, 0), EPS);
         assertEquals(12.0, BackendConfig.DEFAULT.loneTtftMs(1000, 1000), EPS, "a full hit still computes one token");
         assertEquals(2 * FIXED + 10_000 * PER_TOKEN, BackendConfig.DEFAULT.loneTtftMs(10_000, 0), EPS, "two chunks");
-        assertEquals(30 + 1000 * PER_TOKEN,
-                BackendConfig.DEFAULT.withModel(BackendConfig.Model.SERIAL).loneTtftMs(1000, 0), EPS);
+        assertEquals(
+                30 + 1000 * PER_TOKEN,
+                BackendConfig.DEFAULT.withModel(BackendConfig.Model.SERIAL).loneTtftMs(1000, 0),
+                EPS);
     }
 
     @Test
@@ -213,7 +216,8 @@ class VllmBackendTest {
     @Test
     void metricsReportTheCacheSizeForAutoTuningRouters() {
         VllmBackend b = backend(CONFIG);
-        assertTrue(b.metricsText().contains("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"62500\""),
+        assertTrue(
+                b.metricsText().contains("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"62500\""),
                 b.metricsText());
         b.submit(request(1, 1024, 5, 1, 2));
         clock.runUntil(1);

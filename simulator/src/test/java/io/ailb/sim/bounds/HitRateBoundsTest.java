@@ -47,7 +47,9 @@ class HitRateBoundsTest {
         assertEquals(1536, HitRateBounds.compute(w, 1, 1_000_000, true).infiniteHitTokens());
         assertEquals(1536, HitRateBounds.compute(w, 1, 1_000_000, true).pooledHitTokens());
         assertArrayEquals(new long[] {0, 1536}, HitRateBounds.infiniteHitTokens(w, true));
-        assertArrayEquals(new long[] {1024, 0}, HitRateBounds.infiniteHitTokens(List.of(w.get(1), first), false),
+        assertArrayEquals(
+                new long[] {1024, 0},
+                HitRateBounds.infiniteHitTokens(List.of(w.get(1), first), false),
                 "per request, in the list's order, replayed by arrival");
     }
 
@@ -107,9 +109,15 @@ class HitRateBoundsTest {
                 for (Object h : (List<?>) o.get("hash_ids")) {
                     ids.add(((Number) h).longValue());
                 }
-                out.add(new SimRequest(id++, ((Number) o.get("timestamp")).longValue(), null,
-                        ((Number) o.get("input_length")).intValue(), ((Number) o.get("output_length")).intValue(),
-                        512, ids, "{}"));
+                out.add(new SimRequest(
+                        id++,
+                        ((Number) o.get("timestamp")).longValue(),
+                        null,
+                        ((Number) o.get("input_length")).intValue(),
+                        ((Number) o.get("output_length")).intValue(),
+                        512,
+                        ids,
+                        "{}"));
             }
         }
         return out;

@@ -37,7 +37,10 @@ class TtftLowerBoundTest {
     void cachedAnswersLowerTheBoundOnlyForModelsThatCacheThem() {
         List<SimRequest> w = List.of(req(1, 0, 512, 1L).withOutputBlockIds(List.of(2L)), req(2, 5, 1536, 1L, 2L, 3L));
         BackendConfig vllm = BackendConfig.DEFAULT;
-        assertEquals(vllm.stepFixedMs() + 512 * 0.0625, TtftLowerBound.compute(w, vllm).p50Ms(), EPS);
+        assertEquals(
+                vllm.stepFixedMs() + 512 * 0.0625,
+                TtftLowerBound.compute(w, vllm).p50Ms(),
+                EPS);
         BackendConfig serial = vllm.withModel(BackendConfig.Model.SERIAL);
         assertEquals(30 + 1024 * 0.0625, TtftLowerBound.compute(w, serial).p99Ms(), EPS);
     }

@@ -20,7 +20,10 @@ public final class HttpAnswer {
     private final byte[] body;
     private final List<Map.Entry<String, String>> trailers;
 
-    private HttpAnswer(boolean pending, List<Map.Entry<String, String>> headers, byte[] body,
+    private HttpAnswer(
+            boolean pending,
+            List<Map.Entry<String, String>> headers,
+            byte[] body,
             List<Map.Entry<String, String>> trailers) {
         this.pending = pending;
         this.headers = headers;
@@ -30,8 +33,11 @@ public final class HttpAnswer {
 
     /** A response with this {@code :status} and no body. */
     public static HttpAnswer status(int status) {
-        return new HttpAnswer(false, List.of(new SimpleImmutableEntry<>(":status", Integer.toString(status))),
-                new byte[0], List.of());
+        return new HttpAnswer(
+                false,
+                List.of(new SimpleImmutableEntry<>(":status", Integer.toString(status))),
+                new byte[0],
+                List.of());
     }
 
     /** The call failed before a response arrived. */
@@ -76,8 +82,8 @@ public final class HttpAnswer {
         return trailers;
     }
 
-    private static List<Map.Entry<String, String>> append(List<Map.Entry<String, String>> pairs, String name,
-            String value) {
+    private static List<Map.Entry<String, String>> append(
+            List<Map.Entry<String, String>> pairs, String name, String value) {
         List<Map.Entry<String, String>> copy = new ArrayList<>(pairs);
         copy.add(new SimpleImmutableEntry<>(name, value));
         return Collections.unmodifiableList(copy);

@@ -17,8 +17,15 @@ public final class HttpCallout {
     private HttpAnswer answer = HttpAnswer.pending();
     private boolean delivered;
 
-    HttpCallout(FakeHost host, int callId, String cluster, List<Map.Entry<String, String>> headers, byte[] body,
-            List<Map.Entry<String, String>> trailers, int timeoutMillis, int rootContextId) {
+    HttpCallout(
+            FakeHost host,
+            int callId,
+            String cluster,
+            List<Map.Entry<String, String>> headers,
+            byte[] body,
+            List<Map.Entry<String, String>> trailers,
+            int timeoutMillis,
+            int rootContextId) {
         this.host = host;
         this.callId = callId;
         this.cluster = cluster;

@@ -53,8 +53,12 @@ public final class RealRedis implements RedisResponder, AutoCloseable {
             try (ServerSocket probe = new ServerSocket(0)) {
                 port = probe.getLocalPort();
             }
-            RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
-                    .setting("save \"\"").setting("appendonly no").build();
+            RedisServer server = RedisServer.newRedisServer()
+                    .port(port)
+                    .bind("127.0.0.1")
+                    .setting("save \"\"")
+                    .setting("appendonly no")
+                    .build();
             server.start();
             return new RealRedis("127.0.0.1", port, "", "", server);
         } catch (IOException e) {
@@ -160,8 +164,11 @@ public final class RealRedis implements RedisResponder, AutoCloseable {
         Connection connection = new Connection(socket);
         try {
             if (!password.isEmpty()) {
-                connection.expectOk(username.isEmpty() ? RespEncoder.command("AUTH", password)
-                        : RespEncoder.command("AUTH", username, password), "AUTH");
+                connection.expectOk(
+                        username.isEmpty()
+                                ? RespEncoder.command("AUTH", password)
+                                : RespEncoder.command("AUTH", username, password),
+                        "AUTH");
             }
             if (database != 0) {
                 connection.expectOk(RespEncoder.command("SELECT", Integer.toString(database)), "SELECT " + database);

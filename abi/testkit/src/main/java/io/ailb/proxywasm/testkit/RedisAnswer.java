@@ -13,7 +13,11 @@ public final class RedisAnswer {
     private static final RedisAnswer PENDING = new RedisAnswer(Kind.PENDING, null);
     private static final RedisAnswer NETWORK_ERROR = new RedisAnswer(Kind.NETWORK_ERROR, null);
 
-    private enum Kind { REPLY, NETWORK_ERROR, PENDING }
+    private enum Kind {
+        REPLY,
+        NETWORK_ERROR,
+        PENDING
+    }
 
     private final Kind kind;
     private final byte[] reply;

@@ -21,7 +21,13 @@ public final class RedisCallout {
     private RedisAnswer answer = RedisAnswer.pending();
     private boolean delivered;
 
-    RedisCallout(FakeHost host, int token, String cluster, int database, byte[] query, int callerContextId,
+    RedisCallout(
+            FakeHost host,
+            int token,
+            String cluster,
+            int database,
+            byte[] query,
+            int callerContextId,
             int rootContextId) {
         this.host = host;
         this.token = token;
@@ -129,8 +135,8 @@ public final class RedisCallout {
     public String toString() {
         StringBuilder text = new StringBuilder("redis token ").append(token);
         for (String word : command()) {
-            text.append(' ').append(word.length() <= SHOWN_WORD_LENGTH ? word
-                    : word.substring(0, SHOWN_WORD_LENGTH) + "…");
+            text.append(' ')
+                    .append(word.length() <= SHOWN_WORD_LENGTH ? word : word.substring(0, SHOWN_WORD_LENGTH) + "…");
         }
         return text.append(" → ").append(answer).toString();
     }

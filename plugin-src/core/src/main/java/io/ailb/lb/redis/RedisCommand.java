@@ -32,8 +32,8 @@ public final class RedisCommand {
         for (String arg : args) {
             copy.add(Objects.requireNonNull(arg, "argument"));
         }
-        return new RedisCommand(Collections.unmodifiableList(copy), null, Collections.emptyList(),
-                Collections.emptyList());
+        return new RedisCommand(
+                Collections.unmodifiableList(copy), null, Collections.emptyList(), Collections.emptyList());
     }
 
     public static RedisCommand script(LuaScript script, List<String> keys, List<String> args) {

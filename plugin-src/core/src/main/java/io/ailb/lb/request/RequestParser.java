@@ -44,11 +44,13 @@ public final class RequestParser {
     private final byte[] body;
     /** False: the messages / prompt are skipped unread (no hashes, no sizes). */
     private final boolean readPrompt;
+
     private final CountingSink counter = new CountingSink();
     /** Reused for role, part type and part text, which are read one after the other. */
     private final JsonReader valueReader;
     /** Reused for message content, which may hold parts read with {@link #valueReader}. */
     private final JsonReader contentReader;
+
     private BlockHasher hasher;
     private String model;
     private int maxTokens = -1;
@@ -78,8 +80,8 @@ public final class RequestParser {
      * ({@code model}, {@code max_tokens}, {@code max_completion_tokens}, {@code stream}), the messages or prompt are
      * skipped (the result has no prefix hashes and no prompt size), and the body is still checked to be valid JSON.
      */
-    public static RequestInfo parse(String contentType, String contentEncoding, byte[] body, int length,
-            boolean readPrompt) {
+    public static RequestInfo parse(
+            String contentType, String contentEncoding, byte[] body, int length, boolean readPrompt) {
         if (body == null || length <= 0) {
             return RequestInfo.noBody();
         }
@@ -122,11 +124,20 @@ public final class RequestParser {
     private RequestInfo result(int length) {
         int max = maxTokens >= 0 ? maxTokens : maxCompletionTokens;
         if (hasher == null) {
-            return new RequestInfo(true, true, model, Collections.<String>emptyList(), promptChars, max, stream,
-                    length, messageCount);
+            return new RequestInfo(
+                    true, true, model, Collections.<String>emptyList(), promptChars, max, stream, length, messageCount);
         }
-        return new RequestInfo(true, true, model, hasher.hashes(), RequestInfo.tokensOf(hasher.textCharsAtClose()),
-                promptChars, max, stream, length, messageCount);
+        return new RequestInfo(
+                true,
+                true,
+                model,
+                hasher.hashes(),
+                RequestInfo.tokensOf(hasher.textCharsAtClose()),
+                promptChars,
+                max,
+                stream,
+                length,
+                messageCount);
     }
 
     private void readDocument(JsonReader r) {

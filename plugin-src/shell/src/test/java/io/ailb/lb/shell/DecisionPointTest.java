@@ -14,8 +14,8 @@ import io.ailb.proxywasm.testkit.FakeHost;
 import io.ailb.proxywasm.testkit.FakeStream;
 import io.ailb.proxywasm.testkit.HigressHosts;
 import io.ailb.proxywasm.testkit.RealRedis;
-import io.ailb.proxywasm.testkit.RedisCallout;
 import io.ailb.proxywasm.testkit.RedisAnswer;
+import io.ailb.proxywasm.testkit.RedisCallout;
 import io.ailb.proxywasm.testkit.RedisResponder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -51,9 +51,12 @@ class DecisionPointTest {
 
     /** least_busy with B the idlest backend by the metrics in Higress's host info; no Redis involved. */
     private static FakeHost leastBusy() {
-        FakeHost host = new FakeHost().withPluginConfig(LEAST_BUSY).withUpstreamHosts(List.of(
-                HigressHosts.withMetrics(A, BUSY), HigressHosts.withMetrics(B, IDLE),
-                HigressHosts.withMetrics(C, MEDIUM)));
+        FakeHost host = new FakeHost()
+                .withPluginConfig(LEAST_BUSY)
+                .withUpstreamHosts(List.of(
+                        HigressHosts.withMetrics(A, BUSY),
+                        HigressHosts.withMetrics(B, IDLE),
+                        HigressHosts.withMetrics(C, MEDIUM)));
         return ShellFixture.started(host);
     }
 
@@ -73,9 +76,21 @@ class DecisionPointTest {
     void aPostWithContentLengthZeroIsDecidedAtItsHeaders() {
         FakeStream stream = ShellFixture.stream(leastBusy());
 
-        assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(headers(":method", "POST",
-                ":path", "/v1/chat/completions", ":authority", "llm.example.com",
-                "content-type", "application/json", "content-length", "0"), true));
+        assertEquals(
+                HeaderAction.CONTINUE,
+                stream.sendRequestHeaders(
+                        headers(
+                                ":method",
+                                "POST",
+                                ":path",
+                                "/v1/chat/completions",
+                                ":authority",
+                                "llm.example.com",
+                                "content-type",
+                                "application/json",
+                                "content-length",
+                                "0"),
+                        true));
 
         assertEquals(Optional.of(B), stream.upstreamOverride());
         assertFalse(stream.isRequestPaused());
@@ -100,8 +115,8 @@ class DecisionPointTest {
     @Test
     void aRedisPolicyThatReadsTheBodyCallsRedisOnceTheBodyIsComplete() {
         redis.flushAll();
-        FakeHost host = ShellFixture.started(ShellFixture.host("{\"lb_policy\":\"prefix_cache\",\"lb_config\":{"
-                + ShellFixture.REDIS_CONFIG + "}}", redis));
+        FakeHost host = ShellFixture.started(ShellFixture.host(
+                "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + ShellFixture.REDIS_CONFIG + "}}", redis));
         FakeStream stream = ShellFixture.stream(host);
         String body = ShellFixture.chat("system", "question");
 
@@ -120,8 +135,8 @@ class DecisionPointTest {
 
     @Test
     void whileRedisHasNotAnsweredTheRequestIsHeld() {
-        FakeHost host = ShellFixture.started(ShellFixture.host(ShellFixture.GLOBAL_LEAST_REQUEST,
-                RedisResponder.always(RedisAnswer.pending())));
+        FakeHost host = ShellFixture.started(
+                ShellFixture.host(ShellFixture.GLOBAL_LEAST_REQUEST, RedisResponder.always(RedisAnswer.pending())));
         FakeStream stream = ShellFixture.stream(host);
 
         assertEquals(HeaderAction.STOP_ITERATION, stream.sendRequestHeaders(ShellFixture.post(), false));

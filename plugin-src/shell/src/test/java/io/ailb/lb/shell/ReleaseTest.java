@@ -46,8 +46,10 @@ class ReleaseTest {
     }
 
     private static FakeHost glr(String extraConfig) {
-        return ShellFixture.host("{\"lb_policy\":\"global_least_request\",\"lb_config\":{"
-                + ShellFixture.REDIS_CONFIG + extraConfig + "}}", redis);
+        return ShellFixture.host(
+                "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + ShellFixture.REDIS_CONFIG + extraConfig
+                        + "}}",
+                redis);
     }
 
     /** The one command sent since callout {@code from}, checked to be a release (another script than the decision). */
@@ -122,7 +124,11 @@ class ReleaseTest {
         int before = host.redisCallouts().size();
 
         FakeStream reset = ShellFixture.sendGet(host);
-        assertEquals(1L, ShellFixture.inflight(redis).values().stream().mapToLong(Long::longValue).sum(),
+        assertEquals(
+                1L,
+                ShellFixture.inflight(redis).values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum(),
                 "Redis counted the request before its reply was delivered");
         reset.reset();
         assertEquals(before + 1, host.redisCallouts().size(), "no release before the decision call's outcome");

@@ -30,15 +30,16 @@ final class ShellFixture {
     static final String B = "10.0.0.2:8000";
     static final String C = "10.0.0.3:8000";
     static final String REDIS_CONFIG = "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379";
-    static final String GLOBAL_LEAST_REQUEST = "{\"lb_policy\":\"global_least_request\",\"lb_config\":{"
-            + REDIS_CONFIG + "}}";
+    static final String GLOBAL_LEAST_REQUEST =
+            "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + REDIS_CONFIG + "}}";
 
-    private ShellFixture() {
-    }
+    private ShellFixture() {}
 
     /** A host with the three backends healthy and {@code redis} answering the Redis cluster. */
     static FakeHost host(String pluginConfig, RedisResponder redis) {
-        return new FakeHost().withPluginConfig(pluginConfig).withRedisCluster(REDIS_CLUSTER, redis)
+        return new FakeHost()
+                .withPluginConfig(pluginConfig)
+                .withRedisCluster(REDIS_CLUSTER, redis)
                 .withUpstreamHosts(List.of(HigressHosts.healthy(A), HigressHosts.healthy(B), HigressHosts.healthy(C)));
     }
 
@@ -55,8 +56,15 @@ final class ShellFixture {
     }
 
     static List<Map.Entry<String, String>> post() {
-        return headers(":method", "POST", ":path", "/v1/chat/completions", ":authority", "llm.example.com",
-                "content-type", "application/json");
+        return headers(
+                ":method",
+                "POST",
+                ":path",
+                "/v1/chat/completions",
+                ":authority",
+                "llm.example.com",
+                "content-type",
+                "application/json");
     }
 
     static List<Map.Entry<String, String>> get() {
@@ -104,8 +112,11 @@ final class ShellFixture {
         List<RedisCallout> sent = new ArrayList<>();
         List<RedisCallout> all = host.redisCallouts();
         for (RedisCallout call : all.subList(from, all.size())) {
-            boolean retried = call.answer().map(answer -> !answer.isNetworkError()
-                    && answer.value().isError() && answer.value().errorCode().equals("NOSCRIPT")).orElse(false);
+            boolean retried = call.answer()
+                    .map(answer -> !answer.isNetworkError()
+                            && answer.value().isError()
+                            && answer.value().errorCode().equals("NOSCRIPT"))
+                    .orElse(false);
             if (!retried) {
                 sent.add(call);
             }

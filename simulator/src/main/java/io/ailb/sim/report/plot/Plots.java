@@ -44,9 +44,18 @@ public final class Plots {
     public static final List<String> TTFT_PERCENTILES = List.of("p50", "p90", "p99");
     public static final double LOG_SCALE_RATIO = 100;
 
-    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
-        new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
-        new Color(0xbcbd22), new Color(0x17becf)};
+    private static final Color[] PALETTE = {
+        new Color(0x1f77b4),
+        new Color(0xff7f0e),
+        new Color(0x2ca02c),
+        new Color(0xd62728),
+        new Color(0x9467bd),
+        new Color(0x8c564b),
+        new Color(0xe377c2),
+        new Color(0x7f7f7f),
+        new Color(0xbcbd22),
+        new Color(0x17becf)
+    };
     private static final Color GRID = new Color(0xe6e6e6);
     private static final Color AXIS = new Color(0x444444);
     private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 18);
@@ -59,8 +68,7 @@ public final class Plots {
         }
     }
 
-    private Plots() {
-    }
+    private Plots() {}
 
     /** Bar chart of hit rate per router, {@value #WIDTH}×{@value #HEIGHT}. */
     public static void hitRates(Path out, Map<String, Double> hitRates) {
@@ -72,8 +80,8 @@ public final class Plots {
         hitRates(out, "Prefix-cache hit rate per router (token-weighted)", hitRates, bounds, WIDTH, HEIGHT);
     }
 
-    public static void hitRates(Path out, String title, Map<String, Double> hitRates, Map<String, Double> bounds,
-            int width, int height) {
+    public static void hitRates(
+            Path out, String title, Map<String, Double> hitRates, Map<String, Double> bounds, int width, int height) {
         requireNonEmpty(hitRates, "hitRates");
         List<String> names = new ArrayList<>(hitRates.keySet());
         double max = 0;
@@ -111,8 +119,10 @@ public final class Plots {
             c.g.drawLine(f.left, yPx, f.right, yPx);
             c.g.setStroke(old);
             c.g.setFont(SMALL);
-            c.g.drawString(String.format(Locale.ROOT, "%s %.1f%%", b.getKey(), finite(b.getValue()) * 100),
-                    f.right + 6, yPx + 4);
+            c.g.drawString(
+                    String.format(Locale.ROOT, "%s %.1f%%", b.getKey(), finite(b.getValue()) * 100),
+                    f.right + 6,
+                    yPx + 4);
         }
         c.write(out);
     }
@@ -130,8 +140,8 @@ public final class Plots {
         double minPositive = Double.POSITIVE_INFINITY;
         for (Map.Entry<String, double[]> e : ttftMs.entrySet()) {
             if (e.getValue() == null || e.getValue().length != series) {
-                throw new IllegalArgumentException("ttftMs of '" + e.getKey() + "' must hold " + series
-                        + " values " + TTFT_PERCENTILES);
+                throw new IllegalArgumentException(
+                        "ttftMs of '" + e.getKey() + "' must hold " + series + " values " + TTFT_PERCENTILES);
             }
             for (double v : e.getValue()) {
                 v = finite(v);
@@ -176,12 +186,24 @@ public final class Plots {
 
     /** One panel per router, one line per backend; {@value #WIDTH} × {@link #loadOverTimeHeight}. */
     public static void loadOverTime(Path out, double[] timesSec, Map<String, double[][]> load) {
-        loadOverTime(out, "In-flight requests per backend over time", "in flight", timesSec, load, WIDTH,
+        loadOverTime(
+                out,
+                "In-flight requests per backend over time",
+                "in flight",
+                timesSec,
+                load,
+                WIDTH,
                 loadOverTimeHeight(load.size()));
     }
 
-    public static void loadOverTime(Path out, String title, String yLabel, double[] timesSec,
-            Map<String, double[][]> load, int width, int height) {
+    public static void loadOverTime(
+            Path out,
+            String title,
+            String yLabel,
+            double[] timesSec,
+            Map<String, double[][]> load,
+            int width,
+            int height) {
         requireNonEmpty(load, "load");
         Map<String, double[]> times = new LinkedHashMap<>();
         for (String router : load.keySet()) {
@@ -194,8 +216,14 @@ public final class Plots {
      * As {@link #loadOverTime(Path, String, String, double[], Map, int, int)} with sample times per router (runs of
      * different routers may end at different times); the x axis spans all of them.
      */
-    public static void loadOverTime(Path out, String title, String yLabel, Map<String, double[]> timesSec,
-            Map<String, double[][]> load, int width, int height) {
+    public static void loadOverTime(
+            Path out,
+            String title,
+            String yLabel,
+            Map<String, double[]> timesSec,
+            Map<String, double[][]> load,
+            int width,
+            int height) {
         requireNonEmpty(load, "load");
         int backends = 0;
         double max = 0;
@@ -210,8 +238,8 @@ public final class Plots {
             tMax = Math.max(tMax, t[t.length - 1]);
             for (double[] line : e.getValue()) {
                 if (line.length != t.length) {
-                    throw new IllegalArgumentException("load of '" + e.getKey() + "': " + line.length
-                            + " samples, its times have " + t.length);
+                    throw new IllegalArgumentException(
+                            "load of '" + e.getKey() + "': " + line.length + " samples, its times have " + t.length);
                 }
                 for (double v : line) {
                     max = Math.max(max, finite(v));
@@ -273,8 +301,13 @@ public final class Plots {
      * @param ratesPerSecond router → x values (requests/s), ascending
      * @param values         router → y values, one per rate
      */
-    public static void linesOverRate(Path out, String title, String yLabel, Map<String, double[]> ratesPerSecond,
-            Map<String, double[]> values, Map<String, Double> bounds) {
+    public static void linesOverRate(
+            Path out,
+            String title,
+            String yLabel,
+            Map<String, double[]> ratesPerSecond,
+            Map<String, double[]> values,
+            Map<String, Double> bounds) {
         requireNonEmpty(values, "values");
         double xMax = 0;
         double max = 0;
@@ -344,7 +377,8 @@ public final class Plots {
 
     /** Solid lines for the first {@code PALETTE.length} series, dashed for the next ones (same colours again). */
     private static Stroke seriesStroke(int i) {
-        return i < PALETTE.length ? new BasicStroke(2f)
+        return i < PALETTE.length
+                ? new BasicStroke(2f)
                 : new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {7, 4}, 0);
     }
 
@@ -352,7 +386,10 @@ public final class Plots {
 
     /** Which per-backend quantity of {@link RunResult.LoadSample} {@link #loadOverTime(Path, List, Load)} draws. */
     public enum Load {
-        IN_FLIGHT("in flight (running + waiting)"), RUNNING("running"), WAITING("waiting"), KV_USAGE("KV usage");
+        IN_FLIGHT("in flight (running + waiting)"),
+        RUNNING("running"),
+        WAITING("waiting"),
+        KV_USAGE("KV usage");
 
         final String label;
 
@@ -367,7 +404,12 @@ public final class Plots {
         for (RunResult r : runs) {
             hits.put(r.router(), r.hitRate());
         }
-        hitRates(out, "Prefix-cache hit rate per router (token-weighted) — " + workloads(runs), hits, bounds, WIDTH,
+        hitRates(
+                out,
+                "Prefix-cache hit rate per router (token-weighted) — " + workloads(runs),
+                hits,
+                bounds,
+                WIDTH,
                 HEIGHT);
     }
 
@@ -375,7 +417,9 @@ public final class Plots {
     public static void ttftPercentiles(Path out, List<RunResult> runs) {
         Map<String, double[]> ttft = new LinkedHashMap<>();
         for (RunResult r : runs) {
-            ttft.put(r.router(), new double[] {r.ttft().p50(), r.ttft().p90(), r.ttft().p99()});
+            ttft.put(
+                    r.router(),
+                    new double[] {r.ttft().p50(), r.ttft().p90(), r.ttft().p99()});
         }
         ttftPercentiles(out, "TTFT percentiles per router — " + workloads(runs), ttft, WIDTH, HEIGHT);
     }
@@ -411,8 +455,14 @@ public final class Plots {
         if (load.isEmpty()) {
             throw new IllegalArgumentException("no run has load samples");
         }
-        loadOverTime(out, "Per-backend " + what.label + " over time — " + workloads(runs), what.label, times, load,
-                WIDTH, loadOverTimeHeight(load.size()));
+        loadOverTime(
+                out,
+                "Per-backend " + what.label + " over time — " + workloads(runs),
+                what.label,
+                times,
+                load,
+                WIDTH,
+                loadOverTimeHeight(load.size()));
     }
 
     /**
@@ -439,7 +489,11 @@ public final class Plots {
     }
 
     private static String workloads(List<RunResult> runs) {
-        return runs.stream().map(RunResult::workload).distinct().reduce((a, b) -> a + ", " + b).orElse("");
+        return runs.stream()
+                .map(RunResult::workload)
+                .distinct()
+                .reduce((a, b) -> a + ", " + b)
+                .orElse("");
     }
 
     // ---------------------------------------------------------------------------------------------------------

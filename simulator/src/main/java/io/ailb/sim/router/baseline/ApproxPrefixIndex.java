@@ -34,7 +34,8 @@ final class ApproxPrefixIndex {
 
     /** As {@link #record(int, SimRequest, long)}; a backend seen for the first time gets {@code capacity}. */
     void record(int backend, SimRequest request, long nowMs, long capacity) {
-        perBackend.computeIfAbsent(backend, b -> new PrefixLru(capacity, weighByTokens, ttlMs))
+        perBackend
+                .computeIfAbsent(backend, b -> new PrefixLru(capacity, weighByTokens, ttlMs))
                 .insert(request.blockIds(), request.blockTokens(), nowMs);
     }
 

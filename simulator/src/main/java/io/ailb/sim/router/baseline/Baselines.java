@@ -5,12 +5,22 @@ import java.util.List;
 
 /** The baseline routers by the names the result tables and the CLI use. */
 public final class Baselines {
-    private static final List<String> NAMES = List.of("random", "round_robin", "least_inflight", "max_prefix",
-            SglangCacheAwareRouter.NAME, SglangCacheAwareRouter.NAME_2025, SmgCacheAwareRouter.NAME, "llmd",
-            "llmd_precise", "dynamo", "dynamo_kv_events", TtftReferenceRouter.GREEDY, TtftReferenceRouter.LOOKAHEAD);
+    private static final List<String> NAMES = List.of(
+            "random",
+            "round_robin",
+            "least_inflight",
+            "max_prefix",
+            SglangCacheAwareRouter.NAME,
+            SglangCacheAwareRouter.NAME_2025,
+            SmgCacheAwareRouter.NAME,
+            "llmd",
+            "llmd_precise",
+            "dynamo",
+            "dynamo_kv_events",
+            TtftReferenceRouter.GREEDY,
+            TtftReferenceRouter.LOOKAHEAD);
 
-    private Baselines() {
-    }
+    private Baselines() {}
 
     /** Every name {@link #create} accepts, in table order (cache-blind, products, perfect-knowledge references). */
     public static List<String> names() {

@@ -8,8 +8,7 @@ import java.util.SplittableRandom;
 
 /** Shared by the baselines: which backends may be chosen, and seeded tie-breaking. */
 final class Candidates {
-    private Candidates() {
-    }
+    private Candidates() {}
 
     /** The healthy backends; every backend when none is healthy (as a gateway fails open). */
     static List<BackendView> of(ClusterView cluster) {

@@ -44,12 +44,12 @@ public final class DynamoRouter implements Router {
     public static final long APPROX_MAX_TREE_BLOCKS = 1L << 20;
 
     public enum Overlap {
-        APPROXIMATE, KV_EVENTS
+        APPROXIMATE,
+        KV_EVENTS
     }
 
     /** One candidate's terms. */
-    public record Cost(int backend, int overlapBlocks, double prefillBlocks, double decodeBlocks, double cost) {
-    }
+    public record Cost(int backend, int overlapBlocks, double prefillBlocks, double decodeBlocks, double cost) {}
 
     private static final class Active {
         final int backend;
@@ -164,7 +164,8 @@ public final class DynamoRouter implements Router {
         int blockTokens = Math.max(1, request.blockTokens());
         List<Cost> costs = new ArrayList<>(candidates.size());
         for (BackendView b : candidates) {
-            int cached = overlap == Overlap.APPROXIMATE ? index.match(b.index(), request, cluster.nowMs())
+            int cached = overlap == Overlap.APPROXIMATE
+                    ? index.match(b.index(), request, cluster.nowMs())
                     : Math.max(0, b.cachedPrefixBlocks(request));
             WorkerLoad load = loads.get(b.index());
             double pending = load == null ? 0 : load.pendingPrefillBlocks;
@@ -196,7 +197,8 @@ public final class DynamoRouter implements Router {
         if (a != null && !a.prefillDone) {
             a.prefillDone = true;
             WorkerLoad load = loads.get(a.backend);
-            load.pendingPrefillBlocks = Math.max(0, load.pendingPrefillBlocks - (double) a.prefillTokens / a.blockTokens);
+            load.pendingPrefillBlocks =
+                    Math.max(0, load.pendingPrefillBlocks - (double) a.prefillTokens / a.blockTokens);
         }
     }
 
@@ -212,7 +214,8 @@ public final class DynamoRouter implements Router {
         WorkerLoad load = loads.get(a.backend);
         if (prefillToo) {
             a.prefillDone = true;
-            load.pendingPrefillBlocks = Math.max(0, load.pendingPrefillBlocks - (double) a.prefillTokens / a.blockTokens);
+            load.pendingPrefillBlocks =
+                    Math.max(0, load.pendingPrefillBlocks - (double) a.prefillTokens / a.blockTokens);
         }
         for (Long id : a.blocks) {
             load.blockRefs.computeIfPresent(id, (k, v) -> v == 1 ? null : v - 1);

@@ -47,23 +47,26 @@ public final class LlmdRouter implements Router {
     public static final int DEFAULT_BLOCK_SIZE_TOKENS = 16;
 
     public enum Profile {
-        APPROXIMATE, PRECISE
+        APPROXIMATE,
+        PRECISE
     }
 
     /** One candidate's scores, each in [0, 1], and their weighted sum. */
-    public record Score(int backend, double prefix, double queue, double kv, double total) {
-    }
+    public record Score(int backend, double prefix, double queue, double kv, double total) {}
 
     private final Profile profile;
     private final double prefixWeight;
     private final double queueWeight;
     private final double kvWeight;
     private final SplittableRandom random;
-    private final ApproxPrefixIndex index = new ApproxPrefixIndex(
-            DEFAULT_LRU_CAPACITY_PER_SERVER * DEFAULT_BLOCK_SIZE_TOKENS, true, 0);
+    private final ApproxPrefixIndex index =
+            new ApproxPrefixIndex(DEFAULT_LRU_CAPACITY_PER_SERVER * DEFAULT_BLOCK_SIZE_TOKENS, true, 0);
 
     public LlmdRouter(long seed, Profile profile) {
-        this(seed, profile, profile == Profile.APPROXIMATE ? DEFAULT_PREFIX_WEIGHT : PRECISE_PREFIX_WEIGHT,
+        this(
+                seed,
+                profile,
+                profile == Profile.APPROXIMATE ? DEFAULT_PREFIX_WEIGHT : PRECISE_PREFIX_WEIGHT,
                 profile == Profile.APPROXIMATE ? DEFAULT_QUEUE_WEIGHT : PRECISE_QUEUE_WEIGHT,
                 profile == Profile.APPROXIMATE ? DEFAULT_KV_WEIGHT : PRECISE_KV_WEIGHT);
     }
@@ -107,9 +110,11 @@ public final class LlmdRouter implements Router {
     /** autoTune: the pod's {@code num_gpu_blocks × block_size} tokens, the defaults when it reports neither. */
     static long lruCapacityTokens(BackendView backend) {
         String text = backend.metricsText();
-        long blocks = PromText.label(text, "vllm:cache_config_info", "num_gpu_blocks").map(Long::parseLong)
+        long blocks = PromText.label(text, "vllm:cache_config_info", "num_gpu_blocks")
+                .map(Long::parseLong)
                 .orElse(DEFAULT_LRU_CAPACITY_PER_SERVER);
-        long blockSize = PromText.label(text, "vllm:cache_config_info", "block_size").map(Long::parseLong)
+        long blockSize = PromText.label(text, "vllm:cache_config_info", "block_size")
+                .map(Long::parseLong)
                 .orElse((long) DEFAULT_BLOCK_SIZE_TOKENS);
         return Math.max(1, blocks * blockSize);
     }
@@ -134,13 +139,18 @@ public final class LlmdRouter implements Router {
             minQ = Math.min(minQ, queue[i]);
             maxQ = Math.max(maxQ, queue[i]);
         }
-        double[] prefix = profile == Profile.APPROXIMATE ? approximatePrefixScores(request, candidates, cluster)
+        double[] prefix = profile == Profile.APPROXIMATE
+                ? approximatePrefixScores(request, candidates, cluster)
                 : precisePrefixScores(request, candidates);
         List<Score> scores = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             double q = maxQ == minQ ? 1.0 : (maxQ - queue[i]) / (maxQ - minQ);
             double kv = 1.0 - usage[i];
-            scores.add(new Score(candidates.get(i).index(), prefix[i], q, kv,
+            scores.add(new Score(
+                    candidates.get(i).index(),
+                    prefix[i],
+                    q,
+                    kv,
                     prefixWeight * prefix[i] + queueWeight * q + kvWeight * kv));
         }
         return scores;
@@ -150,7 +160,8 @@ public final class LlmdRouter implements Router {
         int totalBlocks = request.blockIds().size();
         double[] prefix = new double[candidates.size()];
         for (int i = 0; i < prefix.length; i++) {
-            prefix[i] = totalBlocks == 0 ? 0.0
+            prefix[i] = totalBlocks == 0
+                    ? 0.0
                     : (double) index.match(candidates.get(i).index(), request, cluster.nowMs()) / totalBlocks;
         }
         return prefix;

@@ -5,8 +5,7 @@ import java.util.OptionalDouble;
 
 /** Reads one metric out of Prometheus text exposition, as a scraper would. */
 final class PromText {
-    private PromText() {
-    }
+    private PromText() {}
 
     /**
      * The sum of every sample of metric {@code name} (any labels) in {@code text}; empty when the text is null or has
@@ -25,7 +24,9 @@ final class PromText {
                 continue;
             }
             int rest = name.length();
-            if (rest < line.length() && line.charAt(rest) != '{' && line.charAt(rest) != ' '
+            if (rest < line.length()
+                    && line.charAt(rest) != '{'
+                    && line.charAt(rest) != ' '
                     && line.charAt(rest) != '\t') {
                 continue;
             }

@@ -62,12 +62,22 @@ public final class SglangCacheAwareRouter implements Router {
 
     /** The documented defaults. */
     public SglangCacheAwareRouter(long seed, LowMatch lowMatch) {
-        this(seed, lowMatch, DEFAULT_CACHE_THRESHOLD, DEFAULT_BALANCE_ABS_THRESHOLD, DEFAULT_BALANCE_REL_THRESHOLD,
+        this(
+                seed,
+                lowMatch,
+                DEFAULT_CACHE_THRESHOLD,
+                DEFAULT_BALANCE_ABS_THRESHOLD,
+                DEFAULT_BALANCE_REL_THRESHOLD,
                 DEFAULT_MAX_TREE_TOKENS);
     }
 
-    public SglangCacheAwareRouter(long seed, LowMatch lowMatch, double cacheThreshold, int balanceAbsThreshold,
-            double balanceRelThreshold, long maxTreeTokens) {
+    public SglangCacheAwareRouter(
+            long seed,
+            LowMatch lowMatch,
+            double cacheThreshold,
+            int balanceAbsThreshold,
+            double balanceRelThreshold,
+            long maxTreeTokens) {
         this.seed = seed;
         this.lowMatch = lowMatch;
         this.cacheThreshold = cacheThreshold;
@@ -166,9 +176,12 @@ public final class SglangCacheAwareRouter implements Router {
             }
             long size = trees.size(b.index());
             long bestSize = trees.size(best.index());
-            if (size < bestSize || (size == bestSize && Long.compareUnsigned(
-                    ApproxPrefixIndex.tenantOrder(seed, b.index()), ApproxPrefixIndex.tenantOrder(seed, best.index()))
-                    < 0)) {
+            if (size < bestSize
+                    || (size == bestSize
+                            && Long.compareUnsigned(
+                                            ApproxPrefixIndex.tenantOrder(seed, b.index()),
+                                            ApproxPrefixIndex.tenantOrder(seed, best.index()))
+                                    < 0)) {
                 best = b;
             }
         }

@@ -42,12 +42,16 @@ public final class SmgCacheAwareRouter implements Router {
     private final Candidates.InFlight inFlight = new Candidates.InFlight();
 
     public SmgCacheAwareRouter(long seed) {
-        this(seed, SglangCacheAwareRouter.DEFAULT_CACHE_THRESHOLD, SglangCacheAwareRouter.DEFAULT_BALANCE_ABS_THRESHOLD,
-                SglangCacheAwareRouter.DEFAULT_BALANCE_REL_THRESHOLD, SglangCacheAwareRouter.DEFAULT_MAX_TREE_TOKENS);
+        this(
+                seed,
+                SglangCacheAwareRouter.DEFAULT_CACHE_THRESHOLD,
+                SglangCacheAwareRouter.DEFAULT_BALANCE_ABS_THRESHOLD,
+                SglangCacheAwareRouter.DEFAULT_BALANCE_REL_THRESHOLD,
+                SglangCacheAwareRouter.DEFAULT_MAX_TREE_TOKENS);
     }
 
-    public SmgCacheAwareRouter(long seed, double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
-            long maxTreeTokens) {
+    public SmgCacheAwareRouter(
+            long seed, double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold, long maxTreeTokens) {
         this.seed = seed;
         this.cacheThreshold = cacheThreshold;
         this.balanceAbsThreshold = balanceAbsThreshold;
@@ -104,8 +108,8 @@ public final class SmgCacheAwareRouter implements Router {
                 tenants.add(b);
             }
         }
-        tenants.sort(Comparator.comparing(b -> ApproxPrefixIndex.tenantOrder(seed ^ node, b.index()),
-                Long::compareUnsigned));
+        tenants.sort(Comparator.comparing(
+                b -> ApproxPrefixIndex.tenantOrder(seed ^ node, b.index()), Long::compareUnsigned));
         List<BackendView> capped = new ArrayList<>(tenants.subList(0, Math.min(MATCHED_TENANTS_CAP, tenants.size())));
         capped.sort(Comparator.comparingInt(BackendView::index));
         return capped;

@@ -22,8 +22,17 @@ import org.junit.jupiter.api.Test;
 /** Writes the example charts to target/plots-test/ (kept, so a person can look at them). */
 class PlotsTest {
     private static final Path DIR = Paths.get("target", "plots-test");
-    private static final List<String> ROUTERS = List.of("random", "round_robin", "least_inflight", "max_prefix",
-            "sglang_cache_aware", "llmd", "dynamo", "dynamo_kv_events", "greedy_ttft", "ai-load-balancer.wasm");
+    private static final List<String> ROUTERS = List.of(
+            "random",
+            "round_robin",
+            "least_inflight",
+            "max_prefix",
+            "sglang_cache_aware",
+            "llmd",
+            "dynamo",
+            "dynamo_kv_events",
+            "greedy_ttft",
+            "ai-load-balancer.wasm");
 
     @Test
     void hitRateBarsArePngsOfTheRequestedSize() throws IOException {
@@ -65,8 +74,8 @@ class PlotsTest {
         Plots.ttftPercentiles(linear, few);
         assertPng(linear, Plots.WIDTH, Plots.HEIGHT);
         assertNotEquals(-1, Arrays.mismatch(Files.readAllBytes(log), Files.readAllBytes(linear)));
-        assertThrows(IllegalArgumentException.class,
-                () -> Plots.ttftPercentiles(linear, Map.of("x", new double[] {1, 2})));
+        assertThrows(
+                IllegalArgumentException.class, () -> Plots.ttftPercentiles(linear, Map.of("x", new double[] {1, 2})));
     }
 
     @Test
@@ -93,7 +102,8 @@ class PlotsTest {
         Plots.loadOverTime(out, t, load);
         assertPng(out, Plots.WIDTH, Plots.loadOverTimeHeight(5));
         assertEquals(110 + 3 * 250, Plots.loadOverTimeHeight(5));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Plots.loadOverTime(out, new double[] {0, 1}, Map.of("r", new double[][] {{1, 2, 3}})));
     }
 
@@ -119,9 +129,26 @@ class PlotsTest {
             for (int i = 0; i < ttfts.length; i++) {
                 ttfts[i] = (r + 1) * 100.0 + i * 10;
             }
-            runs.add(new RunResult(routers[r], "conversation", 4, 0, 1, 100, 100, 1_000_000, 100_000L * (r + 1),
-                    30_000, 60_000, RunResult.Latency.of(ttfts), RunResult.Latency.of(ttfts), new long[4],
-                    new long[4], 0, null, samples, List.of()));
+            runs.add(new RunResult(
+                    routers[r],
+                    "conversation",
+                    4,
+                    0,
+                    1,
+                    100,
+                    100,
+                    1_000_000,
+                    100_000L * (r + 1),
+                    30_000,
+                    60_000,
+                    RunResult.Latency.of(ttfts),
+                    RunResult.Latency.of(ttfts),
+                    new long[4],
+                    new long[4],
+                    0,
+                    null,
+                    samples,
+                    List.of()));
         }
         Path dir = DIR.resolve("runs");
         List<Path> written = Plots.writeAll(dir, runs, Map.of("infinite cache", 0.374));
@@ -147,8 +174,9 @@ class PlotsTest {
         Plots.linesOverRate(out, "TTFT mean vs rate", "TTFT mean (ms)", rates, ttft, Map.of("lower bound", 80.0));
         assertPng(out, Plots.WIDTH, Plots.HEIGHT);
         Map<String, double[]> wrong = Map.of("x", new double[] {1, 2});
-        assertThrows(IllegalArgumentException.class, () -> Plots.linesOverRate(out, "t", "y", Map.of("x",
-                new double[] {1}), wrong, Map.of()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Plots.linesOverRate(out, "t", "y", Map.of("x", new double[] {1}), wrong, Map.of()));
     }
 
     @Test

@@ -14,9 +14,22 @@ import org.junit.jupiter.api.Test;
 class BaselinesTest {
     @Test
     void everyNameCreatesARouterOfThatName() {
-        assertEquals(List.of("random", "round_robin", "least_inflight", "max_prefix", "sglang_cache_aware",
-                "sglang_cache_aware_2025", "smg_cache_aware", "llmd", "llmd_precise", "dynamo", "dynamo_kv_events",
-                "greedy_ttft", "lookahead_ttft"), Baselines.names());
+        assertEquals(
+                List.of(
+                        "random",
+                        "round_robin",
+                        "least_inflight",
+                        "max_prefix",
+                        "sglang_cache_aware",
+                        "sglang_cache_aware_2025",
+                        "smg_cache_aware",
+                        "llmd",
+                        "llmd_precise",
+                        "dynamo",
+                        "dynamo_kv_events",
+                        "greedy_ttft",
+                        "lookahead_ttft"),
+                Baselines.names());
         for (String name : Baselines.names()) {
             assertEquals(name, Baselines.create(name, 1).name());
         }
@@ -24,8 +37,8 @@ class BaselinesTest {
 
     @Test
     void unknownNameListsTheKnownOnes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Baselines.create("consistent_hash", 1));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> Baselines.create("consistent_hash", 1));
         assertTrue(e.getMessage().contains("consistent_hash"), e.getMessage());
         for (String name : Baselines.names()) {
             assertTrue(e.getMessage().contains(name), e.getMessage());

@@ -130,7 +130,8 @@ class DynamoRouterTest {
         assertEquals(holder, router.route(next, cluster));
         router.onComplete(next, holder, cluster.now);
         cluster.now = 60_000 + DynamoRouter.APPROX_TTL_MS + 1;
-        assertEquals(0, router.costs(request(16, range(1, 20)), cluster).get(holder).overlapBlocks());
+        assertEquals(
+                0, router.costs(request(16, range(1, 20)), cluster).get(holder).overlapBlocks());
     }
 
     private static void assertCost(DynamoRouter.Cost c, double prefill, double decode, double cost) {

@@ -20,8 +20,8 @@ class LlmdRouterTest {
                 + "vllm:num_requests_waiting{model_name=\"m\"} 5.0\n"
                 + "vllm:num_requests_running{model_name=\"m\"} 7.0\n"
                 + "vllm:gpu_cache_usage_perc{model_name=\"m\"} 0.5\n";
-        cluster.b(1).metricsText = "vllm:num_requests_waiting{model_name=\"m\"} 1\n"
-                + "vllm:kv_cache_usage_perc{model_name=\"m\"} 0.2\n";
+        cluster.b(1).metricsText =
+                "vllm:num_requests_waiting{model_name=\"m\"} 1\n" + "vllm:kv_cache_usage_perc{model_name=\"m\"} 0.2\n";
         // backend 2 publishes nothing yet: the live values are used
         cluster.b(2).metricsText = "";
         cluster.b(2).waiting = 3;
@@ -92,7 +92,8 @@ class LlmdRouterTest {
     @Test
     void autoTuneSizesEachPodsIndexFromItsReportedCacheBlocks() {
         FakeCluster cluster = new FakeCluster(2);
-        cluster.b(0).metricsText = "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"4\",model_name=\"m\"} 1.0\n";
+        cluster.b(0).metricsText =
+                "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"4\",model_name=\"m\"} 1.0\n";
         assertEquals(64, LlmdRouter.lruCapacityTokens(cluster.b(0)));
         assertEquals(31_250 * 16, LlmdRouter.lruCapacityTokens(cluster.b(1)), "defaults without the metric");
 

@@ -55,8 +55,8 @@ class SglangCacheAwareRouterTest {
     @Test
     void absoluteGapAloneIsNotImbalance() {
         // thresholds scaled down: abs 4, rel 1.5
-        SglangCacheAwareRouter router = new SglangCacheAwareRouter(1, SglangCacheAwareRouter.LowMatch.MIN_LOAD, 0.3, 4,
-                1.5, Long.MAX_VALUE);
+        SglangCacheAwareRouter router =
+                new SglangCacheAwareRouter(1, SglangCacheAwareRouter.LowMatch.MIN_LOAD, 0.3, 4, 1.5, Long.MAX_VALUE);
         FakeCluster cluster = new FakeCluster(2);
         long[] shared = range(1, 10);
         // backend 1 carries 10 unrelated requests
@@ -118,8 +118,8 @@ class SglangCacheAwareRouterTest {
     @Test
     void treesAreBoundedByMaxTreeSizeWithLruLeavesEvictedFirst() {
         // 10 blocks of 16 tokens fit
-        SglangCacheAwareRouter router = new SglangCacheAwareRouter(1, SglangCacheAwareRouter.LowMatch.MIN_LOAD, 0.3, 64,
-                1.5, 160);
+        SglangCacheAwareRouter router =
+                new SglangCacheAwareRouter(1, SglangCacheAwareRouter.LowMatch.MIN_LOAD, 0.3, 64, 1.5, 160);
         FakeCluster cluster = new FakeCluster(2).onlyHealthy(0);
         router.route(request(16, range(1, 6)), cluster); // chain A, 6 blocks
         router.route(request(16, range(100, 4)), cluster); // chain B, 4 blocks: full

@@ -29,8 +29,7 @@ class TraceSmokeTest {
     private static final int BACKENDS = 8;
     private static final int REQUESTS = 4000;
 
-    private record Event(long timeMs, int kind, SimRequest request, int backend) {
-    }
+    private record Event(long timeMs, int kind, SimRequest request, int backend) {}
 
     @Test
     void characteristicPlacementOnTheConversationTrace() throws IOException {
@@ -46,7 +45,12 @@ class TraceSmokeTest {
                 max = Math.max(max, s);
             }
             maxShare.put(name, max);
-            report.append(String.format(Locale.ROOT, "%-24s max share %.3f  %6.0f ms  %s%n", name, max, ms,
+            report.append(String.format(
+                    Locale.ROOT,
+                    "%-24s max share %.3f  %6.0f ms  %s%n",
+                    name,
+                    max,
+                    ms,
                     java.util.Arrays.toString(share)));
             assertTrue(ms < 20_000, name + " took " + ms + " ms for " + REQUESTS + " requests");
         }
@@ -55,10 +59,10 @@ class TraceSmokeTest {
             switch (name) {
                 case "max_prefix" -> assertTrue(max > 0.99, name + " should pile onto the block-0 holder: " + max);
                 case "round_robin" -> assertEquals(1.0 / BACKENDS, max, 1e-3);
-                // every request shares block 0, whose node's first tenant takes every hit regardless of load until
-                // the fleet-wide imbalance switch: SGLang leans on one backend without collapsing onto it
-                case "sglang_cache_aware", "sglang_cache_aware_2025" ->
-                    assertTrue(max > 1.5 / BACKENDS && max < 0.4, name + " should lean on one backend: " + max);
+                    // every request shares block 0, whose node's first tenant takes every hit regardless of load until
+                    // the fleet-wide imbalance switch: SGLang leans on one backend without collapsing onto it
+                case "sglang_cache_aware", "sglang_cache_aware_2025" -> assertTrue(
+                        max > 1.5 / BACKENDS && max < 0.4, name + " should lean on one backend: " + max);
                 default -> assertTrue(max < 0.25, name + " should spread the load: " + max);
             }
         });
@@ -68,8 +72,8 @@ class TraceSmokeTest {
         FakeCluster cluster = new FakeCluster(BACKENDS);
         int[] inFlight = new int[BACKENDS];
         long[] routed = new long[BACKENDS];
-        PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.timeMs != b.timeMs
-                ? Long.compare(a.timeMs, b.timeMs) : Integer.compare(a.kind, b.kind));
+        PriorityQueue<Event> events = new PriorityQueue<>(
+                (a, b) -> a.timeMs != b.timeMs ? Long.compare(a.timeMs, b.timeMs) : Integer.compare(a.kind, b.kind));
         for (SimRequest r : trace) {
             events.add(new Event(r.arrivalMs() / 4, 2, r, -1));
         }
@@ -116,9 +120,15 @@ class TraceSmokeTest {
                 for (Object h : (List<?>) o.get("hash_ids")) {
                     ids.add(((Number) h).longValue());
                 }
-                out.add(new SimRequest(out.size(), ((Number) o.get("timestamp")).longValue(), null,
-                        ((Number) o.get("input_length")).intValue(), ((Number) o.get("output_length")).intValue(),
-                        512, ids, "{}"));
+                out.add(new SimRequest(
+                        out.size(),
+                        ((Number) o.get("timestamp")).longValue(),
+                        null,
+                        ((Number) o.get("input_length")).intValue(),
+                        ((Number) o.get("output_length")).intValue(),
+                        512,
+                        ids,
+                        "{}"));
             }
         }
         return out;

@@ -33,7 +33,9 @@ class ReleaseScriptTest {
     /** A lease taken by select.lua on the only healthy host {@code a:1}. */
     private String leaseOnA() {
         String lease = Scripts.nextLease();
-        assertEquals("a:1", InflightSelection.parse(redis.run(select(list("a:1"), lease))).host());
+        assertEquals(
+                "a:1",
+                InflightSelection.parse(redis.run(select(list("a:1"), lease))).host());
         return lease;
     }
 
