@@ -4,7 +4,7 @@ import io.ailb.emulator.bindings.DataAction;
 import io.ailb.emulator.bindings.GuestExports;
 import io.ailb.emulator.bindings.HeaderAction;
 import io.ailb.emulator.bindings.MapType;
-import io.ailb.filterstream.FilterStream;
+import io.ailb.hostkit.FilterStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;

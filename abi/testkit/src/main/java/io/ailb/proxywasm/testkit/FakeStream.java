@@ -1,6 +1,6 @@
 package io.ailb.proxywasm.testkit;
 
-import io.ailb.filterstream.FilterStream;
+import io.ailb.hostkit.FilterStream;
 import io.ailb.proxywasm.UpstreamHost;
 import io.ailb.proxywasm.bindings.MapType;
 import io.ailb.proxywasm.bindings.ProxyWasmExports;

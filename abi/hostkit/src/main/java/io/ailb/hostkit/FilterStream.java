@@ -1,4 +1,4 @@
-package io.ailb.filterstream;
+package io.ailb.hostkit;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
