@@ -1,8 +1,8 @@
 package io.ailb.scenarios;
 
-import static io.ailb.scenarios.PluginFixture.A;
-import static io.ailb.scenarios.PluginFixture.B;
-import static io.ailb.scenarios.PluginFixture.C;
+import static io.ailb.lb.shell.ShellFixture.A;
+import static io.ailb.lb.shell.ShellFixture.B;
+import static io.ailb.lb.shell.ShellFixture.C;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +12,7 @@ import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HttpCallAnswer;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.PluginVm;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class EndpointMetricsScenarioTest {
     private static PluginVm vmWithMetricsInHostInfo(String config) {
         return PluginFixture.gateway(config)
                 .withUpstreamHosts(
-                        PluginFixture.CLUSTER,
+                        ShellFixture.CLUSTER,
                         List.of(
                                 new ClusterHost(A, "Healthy", BUSY),
                                 new ClusterHost(B, "Healthy", IDLE),
@@ -44,7 +45,7 @@ class EndpointMetricsScenarioTest {
     void theDefaultPolicyPicksTheBackendWithTheShortestQueueAndFreestCache() {
         PluginVm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
 
-        HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
+        HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("s", "hello"));
 
         assertEquals(B, stream.upstreamOverride().orElseThrow());
         assertTrue(stream.requestHeadersForwarded());
@@ -56,7 +57,7 @@ class EndpointMetricsScenarioTest {
         PluginVm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"endpoint_metrics\",\"lb_config\":"
                 + "{\"metric_policy\":\"most\",\"target_metric\":\"vllm:num_requests_waiting\"}}");
 
-        HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
+        HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("s", "hello"));
 
         assertEquals(A, stream.upstreamOverride().orElseThrow(), "most waiting: the odd choice proves the metric");
     }
@@ -77,12 +78,12 @@ class EndpointMetricsScenarioTest {
                 .build();
         PluginVm vm = gateway.startVm();
 
-        HttpStream before = PluginFixture.send(vm, PluginFixture.chat("s", "first"));
+        HttpStream before = PluginFixture.send(vm, ShellFixture.chat("s", "first"));
         assertFalse(before.upstreamOverride().isPresent(), "nothing known yet: the cluster decides");
         assertTrue(before.requestHeadersForwarded());
 
         assertTrue(vm.tick(), "the plugin asked for ticks");
-        HttpStream after = PluginFixture.send(vm, PluginFixture.chat("s", "second"));
+        HttpStream after = PluginFixture.send(vm, ShellFixture.chat("s", "second"));
 
         assertEquals(B, after.upstreamOverride().orElseThrow());
     }

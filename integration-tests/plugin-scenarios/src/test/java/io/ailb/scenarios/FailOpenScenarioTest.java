@@ -9,6 +9,7 @@ import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
 import io.ailb.emulator.PluginVm;
+import io.ailb.lb.shell.ShellFixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,27 +17,27 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class FailOpenScenarioTest {
     private static final String GLR = "{\"lb_policy\":\"global_least_request\",\"lb_config\":{"
-            + PluginFixture.redisConfig("\"timeout\":300") + "}}";
+            + ShellFixture.redisConfig("\"timeout\":300") + "}}";
 
     @Test
     void withRedisStoppedEveryRequestIsRoutedByTheClusterWithinTheTimeout() {
         try (LocalRedis own = LocalRedis.start()) {
             PluginVm vm = Gateway.builder(PluginFixture.plugin())
                     .withPluginConfig(GLR)
-                    .withRedisCluster(PluginFixture.REDIS_CLUSTER, own.endpoint())
+                    .withRedisCluster(ShellFixture.REDIS_CLUSTER, own.endpoint())
                     .withUpstreamHosts(
-                            PluginFixture.CLUSTER,
-                            java.util.List.of(io.ailb.emulator.ClusterHost.healthy(PluginFixture.A)))
+                            ShellFixture.CLUSTER,
+                            java.util.List.of(io.ailb.emulator.ClusterHost.healthy(ShellFixture.A)))
                     .build()
                     .startVm();
-            assertTrue(PluginFixture.send(vm, PluginFixture.chat("s", "up"))
+            assertTrue(PluginFixture.send(vm, ShellFixture.chat("s", "up"))
                     .upstreamOverride()
                     .isPresent());
             own.stop();
 
             for (int i = 0; i < 5; i++) {
                 long started = System.nanoTime();
-                HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "down " + i));
+                HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("s", "down " + i));
                 long millis = (System.nanoTime() - started) / 1_000_000;
 
                 assertTrue(stream.requestHeadersForwarded(), "request " + i + " went on");
@@ -50,7 +51,7 @@ class FailOpenScenarioTest {
 
     @Test
     void aBinaryBodyIsNotBufferedAndStillRouted() {
-        String config = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + PluginFixture.redisConfig("") + "}}";
+        String config = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + ShellFixture.redisConfig("") + "}}";
         PluginVm vm = PluginFixture.gateway(config).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
 
@@ -74,7 +75,7 @@ class FailOpenScenarioTest {
 
     @Test
     void aBodyThatIsNotJsonStillGetsAnUpstream() {
-        String config = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + PluginFixture.redisConfig("") + "}}";
+        String config = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + ShellFixture.redisConfig("") + "}}";
         PluginVm vm = PluginFixture.gateway(config).build().startVm();
 
         HttpStream stream = PluginFixture.send(vm, "{not json");
@@ -99,13 +100,13 @@ class FailOpenScenarioTest {
                         "{\"_rules_\":[{\"_match_route_\":[\"other-route\"],\"lb_policy\":\"least_busy\"}]}")
                 .build();
         PluginVm vm = gateway.startVm();
-        assertFalse(PluginFixture.send(vm, PluginFixture.chat("s", "a"))
+        assertFalse(PluginFixture.send(vm, ShellFixture.chat("s", "a"))
                 .upstreamOverride()
                 .isPresent());
 
         assertTrue(gateway.reconfigure(GLR));
 
-        assertTrue(PluginFixture.send(vm, PluginFixture.chat("s", "b"))
+        assertTrue(PluginFixture.send(vm, ShellFixture.chat("s", "b"))
                 .upstreamOverride()
                 .isPresent());
     }

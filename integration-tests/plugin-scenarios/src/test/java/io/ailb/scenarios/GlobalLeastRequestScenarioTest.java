@@ -1,8 +1,8 @@
 package io.ailb.scenarios;
 
-import static io.ailb.scenarios.PluginFixture.A;
-import static io.ailb.scenarios.PluginFixture.B;
-import static io.ailb.scenarios.PluginFixture.C;
+import static io.ailb.lb.shell.ShellFixture.A;
+import static io.ailb.lb.shell.ShellFixture.B;
+import static io.ailb.lb.shell.ShellFixture.C;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +12,7 @@ import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalReply;
 import io.ailb.emulator.PluginVm;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class GlobalLeastRequestScenarioTest {
     private static String config(String extra) {
-        return "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + PluginFixture.redisConfig(extra) + "}}";
+        return "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + ShellFixture.redisConfig(extra) + "}}";
     }
 
     @BeforeEach
@@ -38,7 +39,7 @@ class GlobalLeastRequestScenarioTest {
         PluginVm vm = PluginFixture.gateway(config("")).build().startVm();
         List<HttpStream> open = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            open.add(PluginFixture.send(vm, PluginFixture.chat("s", "hello " + i)));
+            open.add(PluginFixture.send(vm, ShellFixture.chat("s", "hello " + i)));
         }
 
         assertEquals(Map.of(A, 2L, B, 2L, C, 2L), PluginFixture.inflight());
@@ -98,7 +99,7 @@ class GlobalLeastRequestScenarioTest {
 
         Set<String> chosen = new HashSet<>();
         for (PluginVm vm : vms) {
-            chosen.add(PluginFixture.send(vm, PluginFixture.chat("s", "hi"))
+            chosen.add(PluginFixture.send(vm, ShellFixture.chat("s", "hi"))
                     .upstreamOverride()
                     .orElseThrow());
         }
@@ -111,10 +112,10 @@ class GlobalLeastRequestScenarioTest {
         PluginVm vm =
                 PluginFixture.gateway(config("\"maxRequestCount\":1")).build().startVm();
         for (int i = 0; i < 3; i++) {
-            PluginFixture.send(vm, PluginFixture.chat("s", "fill " + i));
+            PluginFixture.send(vm, ShellFixture.chat("s", "fill " + i));
         }
 
-        HttpStream over = PluginFixture.send(vm, PluginFixture.chat("s", "one too many"));
+        HttpStream over = PluginFixture.send(vm, ShellFixture.chat("s", "one too many"));
 
         LocalReply reply = over.localReply().orElseThrow();
         assertEquals(429, reply.status());
@@ -126,7 +127,7 @@ class GlobalLeastRequestScenarioTest {
     @Test
     void theDecisionIsWrittenToTheAccessLogAndCounted() {
         PluginVm vm = PluginFixture.gateway(config("")).build().startVm();
-        HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
+        HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("s", "hello"));
 
         String log = stream.property("ai_log").orElseThrow();
         assertTrue(log.contains("\"lb_policy\":\"global_least_request\""), log);

@@ -1,6 +1,6 @@
 package io.ailb.scenarios;
 
-import static io.ailb.scenarios.PluginFixture.A;
+import static io.ailb.lb.shell.ShellFixture.A;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +10,7 @@ import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.RedisEndpoint;
+import io.ailb.lb.shell.ShellFixture;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class LeaseScenarioTest {
     private static String config(String extra) {
-        return "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + PluginFixture.redisConfig(extra) + "}}";
+        return "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + ShellFixture.redisConfig(extra) + "}}";
     }
 
     @BeforeEach
@@ -45,16 +46,16 @@ class LeaseScenarioTest {
                 new ReplyDroppingProxy(PluginFixture.redis().endpoint())) {
             PluginVm vm = Gateway.builder(PluginFixture.plugin())
                     .withPluginConfig(config(""))
-                    .withRedisCluster(PluginFixture.REDIS_CLUSTER, proxy.endpoint())
-                    .withUpstreamHosts(PluginFixture.CLUSTER, List.of(ClusterHost.healthy(A)))
+                    .withRedisCluster(ShellFixture.REDIS_CLUSTER, proxy.endpoint())
+                    .withUpstreamHosts(ShellFixture.CLUSTER, List.of(ClusterHost.healthy(A)))
                     .build()
                     .startVm();
             // Warm up: the scripts are loaded and the path works.
-            PluginFixture.send(vm, PluginFixture.chat("s", "warm up")).complete();
+            PluginFixture.send(vm, ShellFixture.chat("s", "warm up")).complete();
             assertEquals(0L, PluginFixture.totalInflight());
 
             proxy.dropNextArrayReply.set(true);
-            HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "lost reply"));
+            HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("s", "lost reply"));
 
             assertFalse(proxy.dropNextArrayReply.get(), "the select reply was dropped");
             assertTrue(stream.requestHeadersForwarded(), "the request went on");
@@ -77,7 +78,7 @@ class LeaseScenarioTest {
                 .startVm();
         List<HttpStream> open = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            open.add(PluginFixture.send(doomed, PluginFixture.chat("s", "doomed " + i)));
+            open.add(PluginFixture.send(doomed, ShellFixture.chat("s", "doomed " + i)));
         }
         assertEquals(3L, PluginFixture.totalInflight());
         doomed.close(); // The VM is gone: its streams never end, their releases never come.
@@ -86,11 +87,11 @@ class LeaseScenarioTest {
                 .withRandomSeed(2)
                 .build()
                 .startVm();
-        HttpStream early = PluginFixture.send(survivor, PluginFixture.chat("s", "early"));
+        HttpStream early = PluginFixture.send(survivor, ShellFixture.chat("s", "early"));
         assertEquals(4L, PluginFixture.totalInflight(), "leases younger than their TTL keep their counts");
 
         Thread.sleep(2_200);
-        HttpStream late = PluginFixture.send(survivor, PluginFixture.chat("s", "late"));
+        HttpStream late = PluginFixture.send(survivor, ShellFixture.chat("s", "late"));
 
         assertEquals(1L, PluginFixture.totalInflight(), "every expired lease was healed; only the new one counts");
         assertTrue(late.upstreamOverride().isPresent());

@@ -9,20 +9,14 @@ import io.ailb.emulator.LocalRedis;
 import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The built plugin, one real Redis for the whole run, and the route every scenario uses. */
+/** The built plugin and one real Redis for the whole run; the route, backends and requests are ShellFixture's. */
 final class PluginFixture {
-    static final String ROUTE = "ai-route-chat.internal";
-    static final String CLUSTER = "outbound|8000||llm.static";
-    static final String REDIS_CLUSTER = "outbound|6379||redis.static";
-    static final String A = "10.0.0.1:8000";
-    static final String B = "10.0.0.2:8000";
-    static final String C = "10.0.0.3:8000";
-
     private static WasmPlugin plugin;
     private static LocalRedis redis;
 
@@ -44,51 +38,29 @@ final class PluginFixture {
         return redis;
     }
 
-    static String redisConfig(String extra) {
-        return "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379" + (extra.isEmpty() ? "" : "," + extra);
-    }
-
     /** A gateway with the three backends healthy and Redis registered. */
     static Gateway.Builder gateway(String pluginConfigJson) {
         return Gateway.builder(plugin())
                 .withPluginConfig(pluginConfigJson)
-                .withRedisCluster(REDIS_CLUSTER, redis().endpoint())
+                .withRedisCluster(ShellFixture.REDIS_CLUSTER, redis().endpoint())
                 .withUpstreamHosts(
-                        CLUSTER, List.of(ClusterHost.healthy(A), ClusterHost.healthy(B), ClusterHost.healthy(C)));
+                        ShellFixture.CLUSTER,
+                        List.of(
+                                ClusterHost.healthy(ShellFixture.A),
+                                ClusterHost.healthy(ShellFixture.B),
+                                ClusterHost.healthy(ShellFixture.C)));
     }
 
     static HttpStream stream(PluginVm vm) {
-        return vm.newHttpStream().withRouteName(ROUTE).withClusterName(CLUSTER);
+        return vm.newHttpStream().withRouteName(ShellFixture.ROUTE).withClusterName(ShellFixture.CLUSTER);
     }
 
     static HeaderMap post() {
-        return HeaderMap.of(
-                ":method",
-                "POST",
-                ":path",
-                "/v1/chat/completions",
-                ":authority",
-                "llm.example.com",
-                "content-type",
-                "application/json");
+        return HeaderMap.copyOf(ShellFixture.post());
     }
 
     static HeaderMap get() {
-        return HeaderMap.of(":method", "GET", ":path", "/v1/models", ":authority", "llm.example.com");
-    }
-
-    /** A chat body with the given alternating user/assistant turns after a system prompt. */
-    static String chat(String system, String... turns) {
-        StringBuilder body = new StringBuilder("{\"model\":\"qwen\",\"stream\":true,\"messages\":[");
-        body.append("{\"role\":\"system\",\"content\":\"").append(system).append("\"}");
-        for (int i = 0; i < turns.length; i++) {
-            body.append(",{\"role\":\"")
-                    .append(i % 2 == 0 ? "user" : "assistant")
-                    .append("\",\"content\":\"")
-                    .append(turns[i])
-                    .append("\"}");
-        }
-        return body.append("]}").toString();
+        return HeaderMap.copyOf(ShellFixture.get());
     }
 
     /** Sends a whole POST; returns the stream, still open (the response has not ended it). */

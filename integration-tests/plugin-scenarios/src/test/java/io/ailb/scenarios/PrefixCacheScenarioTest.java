@@ -1,8 +1,8 @@
 package io.ailb.scenarios;
 
-import static io.ailb.scenarios.PluginFixture.A;
-import static io.ailb.scenarios.PluginFixture.B;
-import static io.ailb.scenarios.PluginFixture.C;
+import static io.ailb.lb.shell.ShellFixture.A;
+import static io.ailb.lb.shell.ShellFixture.B;
+import static io.ailb.lb.shell.ShellFixture.C;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.PluginVm;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class PrefixCacheScenarioTest {
     private static final String CONFIG =
-            "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}";
+            "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + ShellFixture.redisConfig("\"redisKeyTTL\":600") + "}}";
 
     @BeforeEach
     void emptyRedis() {
@@ -38,11 +39,11 @@ class PrefixCacheScenarioTest {
         PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         List<String> firstHosts = new ArrayList<>();
         for (int c = 0; c < 6; c++) {
-            firstHosts.add(finish(PluginFixture.send(vm, PluginFixture.chat("system " + c, "question " + c))));
+            firstHosts.add(finish(PluginFixture.send(vm, ShellFixture.chat("system " + c, "question " + c))));
         }
         for (int c = 0; c < 6; c++) {
             HttpStream second = PluginFixture.send(
-                    vm, PluginFixture.chat("system " + c, "question " + c, "answer " + c, "follow-up " + c));
+                    vm, ShellFixture.chat("system " + c, "question " + c, "answer " + c, "follow-up " + c));
             String log = second.property("ai_log").orElseThrow();
             assertEquals(firstHosts.get(c), finish(second), "conversation " + c);
             assertTrue(log.contains("\"cache_hit\":\"true\""), log);
@@ -55,7 +56,7 @@ class PrefixCacheScenarioTest {
     @Test
     void anUnhealthyHolderIsSkippedAndThePathRewrittenToTheNewHost() {
         PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
-        String first = finish(PluginFixture.send(vm, PluginFixture.chat("sys", "q1")));
+        String first = finish(PluginFixture.send(vm, ShellFixture.chat("sys", "q1")));
 
         List<ClusterHost> holderDown = new ArrayList<>();
         for (String host : List.of(A, B, C)) {
@@ -63,21 +64,21 @@ class PrefixCacheScenarioTest {
         }
         HttpStream second = PluginFixture.stream(vm).withUpstreamHosts(holderDown);
         second.sendRequestHeaders(PluginFixture.post(), false);
-        second.sendRequestBody(PluginFixture.chat("sys", "q1", "a1", "q2"), true);
+        second.sendRequestBody(ShellFixture.chat("sys", "q1", "a1", "q2"), true);
         String moved = finish(second);
         assertNotEquals(first, moved);
 
-        String third = finish(PluginFixture.send(vm, PluginFixture.chat("sys", "q1", "a1", "q2", "a2", "q3")));
+        String third = finish(PluginFixture.send(vm, ShellFixture.chat("sys", "q1", "a1", "q2", "a2", "q3")));
         assertEquals(moved, third, "the whole conversation now points at the new holder");
     }
 
     @Test
     void prefixKeysOfDifferentRoutesNeverCollide() {
         PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
-        finish(PluginFixture.send(vm, PluginFixture.chat("same", "same")));
-        HttpStream other = vm.newHttpStream().withRouteName("another-route").withClusterName(PluginFixture.CLUSTER);
+        finish(PluginFixture.send(vm, ShellFixture.chat("same", "same")));
+        HttpStream other = vm.newHttpStream().withRouteName("another-route").withClusterName(ShellFixture.CLUSTER);
         other.sendRequestHeaders(PluginFixture.post(), false);
-        other.sendRequestBody(PluginFixture.chat("same", "same"), true);
+        other.sendRequestBody(ShellFixture.chat("same", "same"), true);
         other.complete();
 
         List<String> prefixKeys = PluginFixture.keys("*:p:*");

@@ -10,6 +10,7 @@ import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.bindings.LogLevel;
 import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.lb.redis.RedisTarget;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,15 +36,15 @@ class VmLifetimeScenarioTest {
     void oneVmServesThousandsOfLeastBusyRequests() {
         PluginVm vm = PluginFixture.gateway("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}")
                 .withUpstreamHosts(
-                        PluginFixture.CLUSTER,
+                        ShellFixture.CLUSTER,
                         List.of(
-                                new ClusterHost(PluginFixture.A, "Healthy", metrics(5, 0.5)),
-                                new ClusterHost(PluginFixture.B, "Healthy", metrics(1, 0.1)),
-                                new ClusterHost(PluginFixture.C, "Healthy", metrics(3, 0.3))))
+                                new ClusterHost(ShellFixture.A, "Healthy", metrics(5, 0.5)),
+                                new ClusterHost(ShellFixture.B, "Healthy", metrics(1, 0.1)),
+                                new ClusterHost(ShellFixture.C, "Healthy", metrics(3, 0.3))))
                 .build()
                 .startVm();
 
-        long memoryAfterWarmUp = serve(vm, REQUESTS, PluginFixture.B);
+        long memoryAfterWarmUp = serve(vm, REQUESTS, ShellFixture.B);
 
         assertTrue(vm.isAlive());
         assertEquals(memoryAfterWarmUp, vm.memoryBytes(), "the heap grew after warm-up: a leak");
@@ -59,7 +60,7 @@ class VmLifetimeScenarioTest {
     @MethodSource("redisPolicies")
     void oneVmServesThousandsOfRedisPolicyRequestsAndReleasesThemAll(String policy) {
         PluginVm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{"
-                        + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}")
+                        + ShellFixture.redisConfig("\"redisKeyTTL\":600") + "}}")
                 .build()
                 .startVm();
 
@@ -82,7 +83,7 @@ class VmLifetimeScenarioTest {
             for (int t = 0; t < turns.length; t++) {
                 turns[t] = "conversation " + conversation + " turn " + t + " " + "lorem ipsum ".repeat(20);
             }
-            HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("system prompt " + conversation % 7, turns));
+            HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("system prompt " + conversation % 7, turns));
             String chosen = stream.upstreamOverride().orElse("none");
             int request = i;
             assertTrue(

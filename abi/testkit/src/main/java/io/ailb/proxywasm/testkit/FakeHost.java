@@ -492,9 +492,7 @@ public final class FakeHost {
     }
 
     private static boolean deliverable(Object callout) {
-        return callout instanceof RedisCallout
-                ? ((RedisCallout) callout).deliverable()
-                : ((HttpCallout) callout).deliverable();
+        return ((Callout<?>) callout).deliverable();
     }
 
     private void requireStarted() {

@@ -11,7 +11,7 @@ import java.util.Map;
  * What the host hands back for one HTTP callout: a response, a failure (timeout, reset, no upstream: the guest sees a
  * response without headers), or nothing yet ({@link #pending()}). Immutable; {@code with*} return a copy.
  */
-public final class HttpAnswer {
+public final class HttpAnswer implements Callout.Answer {
     private static final HttpAnswer PENDING = new HttpAnswer(true, List.of(), new byte[0], List.of());
     private static final HttpAnswer FAILURE = new HttpAnswer(false, List.of(), new byte[0], List.of());
 
@@ -66,6 +66,7 @@ public final class HttpAnswer {
         return new HttpAnswer(pending, headers, body, append(trailers, name, value));
     }
 
+    @Override
     public boolean isPending() {
         return pending;
     }

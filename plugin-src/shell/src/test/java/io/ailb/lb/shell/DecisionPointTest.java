@@ -3,7 +3,6 @@ package io.ailb.lb.shell;
 import static io.ailb.lb.shell.ShellFixture.A;
 import static io.ailb.lb.shell.ShellFixture.B;
 import static io.ailb.lb.shell.ShellFixture.C;
-import static io.ailb.proxywasm.testkit.FakeStream.headers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,8 +19,6 @@ import io.ailb.proxywasm.testkit.RedisResponder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,17 +34,7 @@ class DecisionPointTest {
             "vllm:num_requests_waiting 3\nvllm:num_requests_running 4\nvllm:gpu_cache_usage_perc 0.5\n";
     private static final String LEAST_BUSY = "{\"lb_policy\":\"least_busy\",\"lb_config\":{}}";
 
-    private static RealRedis redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RealRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
+    private static final RealRedis redis = ShellFixture.redis();
 
     /** least_busy with B the idlest backend by the metrics in Higress's host info; no Redis involved. */
     private static FakeHost leastBusy() {
@@ -76,21 +63,7 @@ class DecisionPointTest {
     void aPostWithContentLengthZeroIsDecidedAtItsHeaders() {
         FakeStream stream = ShellFixture.stream(leastBusy());
 
-        assertEquals(
-                HeaderAction.CONTINUE,
-                stream.sendRequestHeaders(
-                        headers(
-                                ":method",
-                                "POST",
-                                ":path",
-                                "/v1/chat/completions",
-                                ":authority",
-                                "llm.example.com",
-                                "content-type",
-                                "application/json",
-                                "content-length",
-                                "0"),
-                        true));
+        assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(ShellFixture.post("content-length", "0"), true));
 
         assertEquals(Optional.of(B), stream.upstreamOverride());
         assertFalse(stream.isRequestPaused());

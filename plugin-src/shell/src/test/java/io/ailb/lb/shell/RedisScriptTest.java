@@ -10,24 +10,12 @@ import io.ailb.proxywasm.testkit.RealRedis;
 import io.ailb.proxywasm.testkit.RedisCallout;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Scripts travel as EVALSHA; a server that does not hold the script (new, restarted) gets it once as EVAL. */
 class RedisScriptTest {
-    private static RealRedis redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RealRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
+    private static final RealRedis redis = ShellFixture.redis();
 
     @BeforeEach
     void emptyRedis() {

@@ -18,8 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,17 +26,7 @@ import org.junit.jupiter.api.Test;
  * ends — completed, answered locally, reset before the reply, or after the gateway refused the override.
  */
 class ReleaseTest {
-    private static RealRedis redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RealRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
+    private static final RealRedis redis = ShellFixture.redis();
 
     @BeforeEach
     void emptyRedis() {
