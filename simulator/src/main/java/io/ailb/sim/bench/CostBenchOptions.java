@@ -22,6 +22,11 @@ abstract class CostBenchOptions {
     double hangSeconds;
     String commandLine;
 
+    CostBenchOptions(int[] defaultSizes, String defaultCommandLine) {
+        this.sizes = defaultSizes;
+        this.commandLine = defaultCommandLine;
+    }
+
     /** Reads {@code flag} and its {@code value} when the flag is one of these options; false when it is not. */
     final boolean readShared(String flag, String value) {
         switch (flag) {

@@ -33,12 +33,11 @@ public final class PluginCostBench {
         int recycleEvery;
 
         Options() {
-            sizes = DEFAULT_SIZES;
+            super(DEFAULT_SIZES, COMMAND);
             warmUpSeconds = 20;
             measureSeconds = 4;
             minSamples = 5;
             hangSeconds = 15;
-            commandLine = COMMAND;
         }
 
         static Options parse(String[] args) {

@@ -111,12 +111,11 @@ public final class V8CostBench {
         Path profileWasm;
 
         Options() {
-            sizes = DEFAULT_SIZES;
+            super(DEFAULT_SIZES, COMMAND);
             warmUpSeconds = 5;
             measureSeconds = 5;
             minSamples = 10;
             hangSeconds = 300;
-            commandLine = COMMAND;
         }
 
         static Options parse(String[] args) {
