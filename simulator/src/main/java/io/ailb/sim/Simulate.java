@@ -491,23 +491,18 @@ public final class Simulate {
                 x.put(router, rate);
             }
             String name = workloads.get(0).name().replaceAll(" x[0-9.]+$", "");
-            Path mean = dir.resolve("sweep-ttft-mean.png");
-            Plots.linesOverRate(
-                    mean,
-                    "TTFT mean vs request rate — " + name,
-                    "TTFT mean (ms)",
-                    x,
-                    SweepTable.series(points, false),
-                    Map.of("TTFT lower bound (mean)", limits.ttft().meanMs()));
-            Path p99 = dir.resolve("sweep-ttft-p99.png");
-            Plots.linesOverRate(
-                    p99,
-                    "TTFT p99 vs request rate — " + name,
-                    "TTFT p99 (ms)",
-                    x,
-                    SweepTable.series(points, true),
-                    Map.of("TTFT lower bound (p99)", limits.ttft().p99Ms()));
-            for (Path png : List.of(mean, p99)) {
+            for (boolean p99 : new boolean[] {false, true}) {
+                String statistic = p99 ? "p99" : "mean";
+                Path png = dir.resolve("sweep-ttft-" + statistic + ".png");
+                Plots.linesOverRate(
+                        png,
+                        "TTFT " + statistic + " vs request rate — " + name,
+                        "TTFT " + statistic + " (ms)",
+                        x,
+                        SweepTable.series(points, p99),
+                        Map.of(
+                                "TTFT lower bound (" + statistic + ")",
+                                p99 ? limits.ttft().p99Ms() : limits.ttft().meanMs()));
                 err.println("plot: " + png);
                 pngs.add(png.toString());
             }

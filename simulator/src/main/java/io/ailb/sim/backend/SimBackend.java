@@ -21,7 +21,7 @@ import java.util.Set;
  * takes {@code (outputTokens − 1) × itlMs × loadFactor(running)} with the batch size of that moment. At completion its
  * blocks are unpinned (evictable, LRU). Generated tokens are not cached.
  */
-public final class SimBackend implements Backend {
+public final class SimBackend extends QueuedBackend {
 
     private static final class Seq {
         final SimRequest request;
@@ -35,35 +35,16 @@ public final class SimBackend implements Backend {
         }
     }
 
-    private final int index;
-    private final String address;
-    private final BackendConfig config;
-    private final EventScheduler scheduler;
-    private final Listener listener;
-    private final PrefixCache cache;
     private final Deque<Seq> waiting = new ArrayDeque<>();
-    private final PublishedMetrics published;
     private int running;
-    /** KV tokens of blocks being prefilled (allocated, not cached yet). */
-    private long reservedTokens;
     /** Serial model: the sequence whose prefill runs, null when none does. */
     private Seq prefilling;
 
     private double prefillEndsMs;
-    private boolean healthy = true;
-    private long prefillTokens;
-    private long cachedTokens;
-    private long inputTokens;
     private int lastBlockTokens = 1;
 
     public SimBackend(int index, String address, BackendConfig config, EventScheduler scheduler, Listener listener) {
-        this.index = index;
-        this.address = address;
-        this.config = config;
-        this.scheduler = scheduler;
-        this.listener = listener;
-        this.cache = new PrefixCache(config.capacityTokens());
-        this.published = new PublishedMetrics(config);
+        super(index, address, config, scheduler, listener);
     }
 
     @Override
@@ -74,18 +55,13 @@ public final class SimBackend implements Backend {
         publish();
     }
 
-    @Override
-    public void setHealthy(boolean healthy) {
-        this.healthy = healthy;
-    }
-
     private void startWhatFits() {
         while (!waiting.isEmpty() && running < config.maxNumSeqs() && !(config.serialPrefill() && prefilling != null)) {
             Seq head = waiting.peek();
             List<Long> ids = head.request.blockIds();
             int matched = cache.match(ids);
             long needed = (long) (ids.size() - matched) * head.request.blockTokens();
-            if (running > 0 && cache.pinnedTokens() + reservedTokens + needed > cache.capacityTokens()) {
+            if (!fits(needed)) {
                 return;
             }
             waiting.poll();
@@ -103,27 +79,13 @@ public final class SimBackend implements Backend {
         running++;
         int uncached = r.inputTokens() - seq.cachedTokens;
         double duration = config.overheadMs() + uncached * config.prefillUsPerToken() / 1000.0;
-        prefillTokens += uncached;
-        cachedTokens += seq.cachedTokens;
-        inputTokens += r.inputTokens();
+        countAdmitted(r.inputTokens(), seq.cachedTokens);
         double end = scheduler.nowMs() + duration;
         if (config.serialPrefill()) {
             prefilling = seq;
             prefillEndsMs = end;
         }
         scheduler.at(end, () -> prefillDone(seq));
-    }
-
-    /** Tokens covered by the first {@code blocks} blocks: full blocks, the last block holds the rest of the prompt. */
-    static int tokensOfLeadingBlocks(SimRequest r, int blocks) {
-        long tokens = 0;
-        int n = r.blockIds().size();
-        for (int i = 0; i < blocks; i++) {
-            long left = r.inputTokens() - tokens;
-            long block = i < n - 1 ? Math.min(r.blockTokens(), left) : left;
-            tokens += Math.max(0, block);
-        }
-        return (int) Math.min(tokens, r.inputTokens());
     }
 
     private void prefillDone(Seq seq) {
@@ -150,30 +112,6 @@ public final class SimBackend implements Backend {
         publish();
     }
 
-    private void publish() {
-        published.publish(scheduler.nowMs(), running, waiting.size(), kvUsage());
-    }
-
-    @Override
-    public int index() {
-        return index;
-    }
-
-    @Override
-    public String address() {
-        return address;
-    }
-
-    @Override
-    public boolean healthy() {
-        return healthy;
-    }
-
-    @Override
-    public int inFlight() {
-        return running + waiting.size();
-    }
-
     @Override
     public int waiting() {
         return waiting.size();
@@ -185,41 +123,9 @@ public final class SimBackend implements Backend {
     }
 
     @Override
-    public double kvUsage() {
-        long capacity = cache.capacityTokens();
-        long used = cache.pinnedTokens() + reservedTokens;
-        return capacity == 0 ? (used > 0 ? 1.0 : 0.0) : Math.min(1.0, used / (double) capacity);
-    }
-
-    @Override
     public long activeBlocks() {
         long blockTokens = Math.max(1, lastBlockTokens);
         return cache.pinnedBlocks() + reservedTokens / blockTokens;
-    }
-
-    @Override
-    public String metricsText() {
-        return published.text(scheduler.nowMs());
-    }
-
-    @Override
-    public int cachedPrefixBlocks(SimRequest request) {
-        return cache.match(request.blockIds());
-    }
-
-    @Override
-    public long cachedBlocks() {
-        return cache.size();
-    }
-
-    @Override
-    public double estimatedTtftMs(SimRequest request) {
-        return estimate(request, false);
-    }
-
-    @Override
-    public double lookaheadTtftMs(SimRequest request) {
-        return estimate(request, true);
     }
 
     /**
@@ -228,7 +134,8 @@ public final class SimBackend implements Backend {
      * without, every prefill is judged against the cache as it is now. Parallel model: this prefill alone (queued
      * prefills start at once, and in-flight ones are not matchable before they end).
      */
-    private double estimate(SimRequest request, boolean lookahead) {
+    @Override
+    double estimate(SimRequest request, boolean lookahead) {
         double now = scheduler.nowMs();
         double wait = 0;
         Set<Long> ahead = new HashSet<>();
@@ -252,30 +159,5 @@ public final class SimBackend implements Backend {
     private double prefillMs(SimRequest r, Set<Long> ahead) {
         int cached = tokensOfLeadingBlocks(r, cache.match(r.blockIds(), ahead));
         return config.overheadMs() + (r.inputTokens() - cached) * config.prefillUsPerToken() / 1000.0;
-    }
-
-    @Override
-    public long prefillTokens() {
-        return prefillTokens;
-    }
-
-    @Override
-    public long cachedTokens() {
-        return cachedTokens;
-    }
-
-    @Override
-    public long inputTokens() {
-        return inputTokens;
-    }
-
-    @Override
-    public PrefixCache cache() {
-        return cache;
-    }
-
-    @Override
-    public BackendConfig config() {
-        return config;
     }
 }

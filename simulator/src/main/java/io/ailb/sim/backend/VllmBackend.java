@@ -30,7 +30,7 @@ import java.util.Set;
  * first). Not modelled: preemption (generated blocks may push the pinned total past the capacity), CPU offload,
  * speculative decoding.
  */
-public final class VllmBackend implements Backend {
+public final class VllmBackend extends QueuedBackend {
     private static final class Seq {
         final SimRequest request;
         /** Prompt tokens computed or found cached so far. */
@@ -56,37 +56,19 @@ public final class VllmBackend implements Backend {
         }
     }
 
-    private final int index;
-    private final String address;
-    private final BackendConfig config;
-    private final EventScheduler scheduler;
-    private final Listener listener;
-    private final PrefixCache cache;
-    private final PublishedMetrics published;
     private final Deque<Seq> waiting = new ArrayDeque<>();
     private final List<Seq> running = new ArrayList<>();
-    /** Admitted prompt blocks not scheduled yet (allocated, not cached), and their KV tokens. */
+    /** Admitted prompt blocks not scheduled yet (their KV tokens are the reserved ones). */
     private long reservedBlocks;
 
-    private long reservedTokens;
     private boolean stepUnderWay;
     /** A step starts at the end of the current instant, so requests arriving together share it. */
     private boolean startPending;
 
     private double stepEndsMs;
-    private boolean healthy = true;
-    private long prefillTokens;
-    private long cachedTokens;
-    private long inputTokens;
 
     public VllmBackend(int index, String address, BackendConfig config, EventScheduler scheduler, Listener listener) {
-        this.index = index;
-        this.address = address;
-        this.config = config;
-        this.scheduler = scheduler;
-        this.listener = listener;
-        this.cache = new PrefixCache(config.capacityTokens());
-        this.published = new PublishedMetrics(config);
+        super(index, address, config, scheduler, listener);
     }
 
     @Override
@@ -101,11 +83,6 @@ public final class VllmBackend implements Backend {
             });
         }
         publish();
-    }
-
-    @Override
-    public void setHealthy(boolean healthy) {
-        this.healthy = healthy;
     }
 
     private void startStep() {
@@ -150,18 +127,16 @@ public final class VllmBackend implements Backend {
         List<Long> ids = r.blockIds();
         int matched = cache.match(ids);
         long needed = (long) (ids.size() - matched) * r.blockTokens();
-        if (!running.isEmpty() && cache.pinnedTokens() + reservedTokens + needed > cache.capacityTokens()) {
+        if (!fits(needed)) {
             return false;
         }
         cache.pin(ids.subList(0, matched), r.blockTokens());
         seq.pinnedPromptBlocks = matched;
         reservedBlocks += ids.size() - matched;
         reservedTokens += needed;
-        seq.cachedTokens = Math.max(0, Math.min(SimBackend.tokensOfLeadingBlocks(r, matched), r.inputTokens() - 1));
+        seq.cachedTokens = Math.max(0, Math.min(tokensOfLeadingBlocks(r, matched), r.inputTokens() - 1));
         seq.computed = seq.cachedTokens;
-        prefillTokens += r.inputTokens() - seq.cachedTokens;
-        cachedTokens += seq.cachedTokens;
-        inputTokens += r.inputTokens();
+        countAdmitted(r.inputTokens(), seq.cachedTokens);
         running.add(seq);
         return true;
     }
@@ -227,30 +202,6 @@ public final class VllmBackend implements Backend {
         }
     }
 
-    private void publish() {
-        published.publish(scheduler.nowMs(), running.size(), waiting.size(), kvUsage());
-    }
-
-    @Override
-    public int index() {
-        return index;
-    }
-
-    @Override
-    public String address() {
-        return address;
-    }
-
-    @Override
-    public boolean healthy() {
-        return healthy;
-    }
-
-    @Override
-    public int inFlight() {
-        return running.size() + waiting.size();
-    }
-
     @Override
     public int waiting() {
         return waiting.size();
@@ -262,40 +213,8 @@ public final class VllmBackend implements Backend {
     }
 
     @Override
-    public double kvUsage() {
-        long capacity = cache.capacityTokens();
-        long used = cache.pinnedTokens() + reservedTokens;
-        return capacity == 0 ? (used > 0 ? 1.0 : 0.0) : Math.min(1.0, used / (double) capacity);
-    }
-
-    @Override
     public long activeBlocks() {
         return cache.pinnedBlocks() + reservedBlocks;
-    }
-
-    @Override
-    public String metricsText() {
-        return published.text(scheduler.nowMs());
-    }
-
-    @Override
-    public int cachedPrefixBlocks(SimRequest request) {
-        return cache.match(request.blockIds());
-    }
-
-    @Override
-    public long cachedBlocks() {
-        return cache.size();
-    }
-
-    @Override
-    public double estimatedTtftMs(SimRequest request) {
-        return estimate(request, false);
-    }
-
-    @Override
-    public double lookaheadTtftMs(SimRequest request) {
-        return estimate(request, true);
     }
 
     /**
@@ -304,7 +223,8 @@ public final class VllmBackend implements Backend {
      * the fixed step time plus all its tokens. Batch slots, KV room and sequences finishing meanwhile are ignored.
      * With {@code lookahead} a queued request's blocks count as cached for the requests behind it.
      */
-    private double estimate(SimRequest request, boolean lookahead) {
+    @Override
+    double estimate(SimRequest request, boolean lookahead) {
         Set<Long> ahead = new HashSet<>();
         long work = 0;
         int decoding = 0;
@@ -332,32 +252,7 @@ public final class VllmBackend implements Backend {
     }
 
     private long tokensToCompute(SimRequest r, Set<Long> ahead) {
-        int cached = SimBackend.tokensOfLeadingBlocks(r, cache.match(r.blockIds(), ahead));
+        int cached = tokensOfLeadingBlocks(r, cache.match(r.blockIds(), ahead));
         return Math.max(1, r.inputTokens() - cached);
-    }
-
-    @Override
-    public long prefillTokens() {
-        return prefillTokens;
-    }
-
-    @Override
-    public long cachedTokens() {
-        return cachedTokens;
-    }
-
-    @Override
-    public long inputTokens() {
-        return inputTokens;
-    }
-
-    @Override
-    public PrefixCache cache() {
-        return cache;
-    }
-
-    @Override
-    public BackendConfig config() {
-        return config;
     }
 }

@@ -10,6 +10,7 @@ import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
 import io.ailb.emulator.bench.EmulatorBench;
 import io.ailb.sim.report.BenchmarksDoc;
+import io.ailb.sim.router.PluginRouter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -203,16 +204,7 @@ public final class FoundationBench {
     private static void pluginRequest(PluginVm vm) {
         HttpStream stream = vm.newHttpStream().withRouteName(PolicyCase.ROUTE).withClusterName(PolicyCase.CLUSTER);
         stream.sendRequestHeaders(
-                HeaderMap.of(
-                        ":method",
-                        "POST",
-                        ":path",
-                        "/v1/chat/completions",
-                        ":authority",
-                        PolicyCase.AUTHORITY,
-                        "content-type",
-                        PolicyCase.CONTENT_TYPE),
-                false);
+                PluginRouter.chatRequestHeaders(PolicyCase.AUTHORITY, PolicyCase.CONTENT_TYPE), false);
         stream.sendRequestBody(CHAT_1K, true);
         if (stream.upstreamOverride().isEmpty()) {
             throw new IllegalStateException("the plugin did not route: " + vm.logs());

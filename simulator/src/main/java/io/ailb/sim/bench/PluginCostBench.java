@@ -26,52 +26,39 @@ public final class PluginCostBench {
     static final int[] DEFAULT_SIZES = {1 << 10, 16 << 10, 256 << 10, 1 << 20, 4 << 20};
 
     /** Command-line options. */
-    static final class Options {
-        /** Null: the module this build made ({@link WasmArtifacts}). */
-        Path wasm;
-
-        Path doc = root().resolve("docs/benchmarks.md");
-        int[] sizes = DEFAULT_SIZES;
+    static final class Options extends CostBenchOptions {
         List<PolicyCase> policies = List.of(PolicyCase.values());
-        double warmUpSeconds = 20;
-        int warmUpMax = 2000;
-        double measureSeconds = 4;
-        int maxSamples = 2000;
-        int minSamples = 5;
         int heapRequests = 100_000;
         int heapBodyBytes = 1 << 10;
         int recycleEvery;
-        double hangSeconds = 15;
-        String commandLine = COMMAND;
+
+        Options() {
+            super(DEFAULT_SIZES, COMMAND);
+            warmUpSeconds = 20;
+            measureSeconds = 4;
+            minSamples = 5;
+            hangSeconds = 15;
+        }
 
         static Options parse(String[] args) {
             Options o = new Options();
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
                 switch (args[i]) {
-                    case "--wasm" -> o.wasm = Path.of(value);
-                    case "--doc" -> o.doc = Path.of(value);
-                    case "--sizes" -> o.sizes = java.util.Arrays.stream(value.split(","))
-                            .mapToInt(PluginCostBench::parseSize)
-                            .toArray();
                     case "--policies" -> o.policies = java.util.Arrays.stream(value.split(","))
                             .map(PolicyCase::byName)
                             .toList();
-                    case "--warmup-seconds" -> o.warmUpSeconds = Double.parseDouble(value);
-                    case "--warmup-max" -> o.warmUpMax = Integer.parseInt(value);
-                    case "--measure-seconds" -> o.measureSeconds = Double.parseDouble(value);
-                    case "--max-samples" -> o.maxSamples = Integer.parseInt(value);
                     case "--heap-requests" -> o.heapRequests = Integer.parseInt(value);
                     case "--heap-body" -> o.heapBodyBytes = parseSize(value);
                     case "--recycle-every" -> o.recycleEvery = Integer.parseInt(value);
-                    case "--hang-seconds" -> o.hangSeconds = Double.parseDouble(value);
-                    case "--command" -> o.commandLine = value;
                     default -> {
-                        System.err.println("usage: PluginCostBench [--wasm path] [--doc path|-] [--sizes 1k,16k,...]"
-                                + " [--policies least_busy,...] [--warmup-seconds s] [--warmup-max n]"
-                                + " [--measure-seconds s] [--max-samples n] [--heap-requests n] [--heap-body 1k]"
-                                + " [--recycle-every k] [--hang-seconds s]");
-                        System.exit(args[i].equals("--help") ? 0 : 2);
+                        if (!o.readShared(args[i], value)) {
+                            System.err.println("usage: PluginCostBench [--wasm path] [--doc path|-]"
+                                    + " [--sizes 1k,16k,...] [--policies least_busy,...] [--warmup-seconds s]"
+                                    + " [--warmup-max n] [--measure-seconds s] [--min-samples n] [--max-samples n]"
+                                    + " [--heap-requests n] [--heap-body 1k] [--recycle-every k] [--hang-seconds s]");
+                            System.exit(args[i].equals("--help") ? 0 : 2);
+                        }
                     }
                 }
                 i++;

@@ -100,56 +100,41 @@ public final class V8CostBench {
     }
 
     /** Command-line options. */
-    static final class Options {
-        /** Null until parsed: the module this build made ({@link WasmArtifacts}). */
-        Path wasm;
-
-        Path doc = PluginCostBench.root().resolve("docs/benchmarks.md");
+    static final class Options extends CostBenchOptions {
         boolean docGiven;
         Path workDir = PluginCostBench.root().resolve("simulator/target/v8-cost");
         String node = "node";
-        int[] sizes = DEFAULT_SIZES;
         List<Shape> shapes = List.of(Shape.values());
         List<V8Host.Policy> policies = POLICIES;
-        double warmUpSeconds = 5;
         int warmUpMin = 3;
-        int warmUpMax = 2000;
-        double measureSeconds = 5;
-        int minSamples = 10;
-        int maxSamples = 2000;
-        double hangSeconds = 300;
         boolean quick;
         Path profileWasm;
-        String commandLine = COMMAND;
+
+        Options() {
+            super(DEFAULT_SIZES, COMMAND);
+            warmUpSeconds = 5;
+            measureSeconds = 5;
+            minSamples = 10;
+            hangSeconds = 300;
+        }
 
         static Options parse(String[] args) {
             Options o = new Options();
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
                 switch (args[i]) {
-                    case "--wasm" -> o.wasm = Path.of(value);
                     case "--doc" -> {
                         o.doc = Path.of(value);
                         o.docGiven = true;
                     }
                     case "--work-dir" -> o.workDir = Path.of(value);
                     case "--node" -> o.node = value;
-                    case "--sizes" -> o.sizes = Arrays.stream(value.split(","))
-                            .mapToInt(PluginCostBench::parseSize)
-                            .toArray();
                     case "--shapes" -> o.shapes =
                             Arrays.stream(value.split(",")).map(Shape::byLabel).toList();
                     case "--policies" -> o.policies = Arrays.stream(value.split(","))
                             .map(V8CostBench::policyNamed)
                             .toList();
-                    case "--warmup-seconds" -> o.warmUpSeconds = Double.parseDouble(value);
-                    case "--warmup-max" -> o.warmUpMax = Integer.parseInt(value);
-                    case "--measure-seconds" -> o.measureSeconds = Double.parseDouble(value);
-                    case "--max-samples" -> o.maxSamples = Integer.parseInt(value);
-                    case "--min-samples" -> o.minSamples = Integer.parseInt(value);
-                    case "--hang-seconds" -> o.hangSeconds = Double.parseDouble(value);
                     case "--profile" -> o.profileWasm = Path.of(value);
-                    case "--command" -> o.commandLine = value;
                     case "--quick" -> {
                         o.quick = true;
                         o.warmUpSeconds = 0.5;
@@ -160,8 +145,10 @@ public final class V8CostBench {
                         i--;
                     }
                     default -> {
-                        usage();
-                        System.exit(args[i].equals("--help") ? 0 : 2);
+                        if (!o.readShared(args[i], value)) {
+                            usage();
+                            System.exit(args[i].equals("--help") ? 0 : 2);
+                        }
                     }
                 }
                 i++;

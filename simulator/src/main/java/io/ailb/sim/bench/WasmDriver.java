@@ -7,6 +7,7 @@ import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.RedisEndpoint;
 import io.ailb.emulator.WasmPlugin;
+import io.ailb.sim.router.PluginRouter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -22,15 +23,8 @@ import java.util.concurrent.TimeoutException;
  * {@link #recycleEvery} set, VMs are also replaced proactively, outside the timed region.
  */
 final class WasmDriver implements AutoCloseable {
-    private static final HeaderMap POST = HeaderMap.of(
-            ":method",
-            "POST",
-            ":path",
-            "/v1/chat/completions",
-            ":authority",
-            PolicyCase.AUTHORITY,
-            "content-type",
-            PolicyCase.CONTENT_TYPE);
+    private static final HeaderMap POST =
+            PluginRouter.chatRequestHeaders(PolicyCase.AUTHORITY, PolicyCase.CONTENT_TYPE);
 
     /** A guest call that did not return in time and was interrupted; the VM is dead. */
     static final class HangException extends RuntimeException {

@@ -83,6 +83,19 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         return "{\"lb_policy\":\"" + policy + "\",\"lb_config\":" + lbConfig + "}";
     }
 
+    /** The request headers of a chat completion POSTed to {@code authority}, as the plugin's stream sees them. */
+    public static HeaderMap chatRequestHeaders(String authority, String contentType) {
+        return HeaderMap.of(
+                ":method",
+                "POST",
+                ":path",
+                "/v1/chat/completions",
+                ":authority",
+                authority,
+                "content-type",
+                contentType);
+    }
+
     /**
      * Whether a registered policy talks to Redis, as the policy itself reports it ({@code redisTargets()}) once built
      * by the core's registry with the simulator's Redis; so a new policy needs no entry here. Fails, naming the
@@ -207,17 +220,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         long started = System.nanoTime();
         ScheduledFuture<?> watchdog = arm();
         try {
-            stream.sendRequestHeaders(
-                    HeaderMap.of(
-                            ":method",
-                            "POST",
-                            ":path",
-                            "/v1/chat/completions",
-                            ":authority",
-                            "llm.sim",
-                            "content-type",
-                            "application/json"),
-                    false);
+            stream.sendRequestHeaders(chatRequestHeaders("llm.sim", "application/json"), false);
             stream.sendRequestBody(request.body(), true);
             override = stream.upstreamOverride();
         } catch (RuntimeException trap) {

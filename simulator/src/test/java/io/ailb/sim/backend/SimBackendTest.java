@@ -1,14 +1,10 @@
 package io.ailb.sim.backend;
 
+import static io.ailb.sim.backend.RecordingListener.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ailb.sim.model.SimRequest;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The serial and parallel backend models against hand-computed timings and cache contents. */
@@ -22,31 +18,10 @@ class SimBackendTest {
             .withMetricsStalenessMs(0);
 
     private final ManualScheduler clock = new ManualScheduler();
-    private final Map<Long, Double> firstToken = new LinkedHashMap<>();
-    private final Map<Long, Double> done = new LinkedHashMap<>();
-    private final Map<Long, Integer> cached = new LinkedHashMap<>();
+    private final RecordingListener seen = new RecordingListener();
 
     private SimBackend backend(BackendConfig config) {
-        return new SimBackend(0, Backend.addressOf(0), config, clock, new Backend.Listener() {
-            @Override
-            public void onFirstToken(Backend b, SimRequest r, double now, int cachedTokens) {
-                firstToken.put(r.id(), now);
-                cached.put(r.id(), cachedTokens);
-            }
-
-            @Override
-            public void onComplete(Backend b, SimRequest r, double now) {
-                done.put(r.id(), now);
-            }
-        });
-    }
-
-    private static SimRequest request(long id, int input, int output, long... blocks) {
-        List<Long> ids = new ArrayList<>();
-        for (long b : blocks) {
-            ids.add(b);
-        }
-        return new SimRequest(id, 0, null, input, output, 512, ids, "");
+        return new SimBackend(0, Backend.addressOf(0), config, clock, seen);
     }
 
     @Test
@@ -55,9 +30,9 @@ class SimBackendTest {
         b.submit(request(1, 1024, 11, 1, 2));
         clock.runAll();
 
-        assertEquals(30 + 1024 * 0.0625, firstToken.get(1L), EPS); // 94 ms
-        assertEquals(94 + 10 * 12.0, done.get(1L), EPS); // alone: load factor 1.0
-        assertEquals(0, cached.get(1L));
+        assertEquals(30 + 1024 * 0.0625, seen.firstToken.get(1L), EPS); // 94 ms
+        assertEquals(94 + 10 * 12.0, seen.done.get(1L), EPS); // alone: load factor 1.0
+        assertEquals(0, seen.cached.get(1L));
     }
 
     @Test
@@ -68,8 +43,8 @@ class SimBackendTest {
         b.submit(request(2, 1300, 1, 1, 2, 3));
         clock.runAll();
 
-        assertEquals(1024, cached.get(2L));
-        assertEquals(300 + 30 + (1300 - 1024) * 0.0625, firstToken.get(2L), EPS); // 347.25
+        assertEquals(1024, seen.cached.get(2L));
+        assertEquals(300 + 30 + (1300 - 1024) * 0.0625, seen.firstToken.get(2L), EPS); // 347.25
         assertEquals(1024 + 276, b.prefillTokens());
         assertEquals(1024, b.cachedTokens());
         assertEquals(2, b.cachedPrefixBlocks(request(9, 2048, 1, 1, 2, 7)));
@@ -84,11 +59,11 @@ class SimBackendTest {
         assertEquals(1, b.waiting());
         clock.runAll();
 
-        assertEquals(94, firstToken.get(1L), EPS);
-        assertEquals(188, firstToken.get(2L), EPS); // waited for the first prefill
-        assertEquals(94 + 100 * 12.0, done.get(1L), EPS); // batch of 1 at its first token
+        assertEquals(94, seen.firstToken.get(1L), EPS);
+        assertEquals(188, seen.firstToken.get(2L), EPS); // waited for the first prefill
+        assertEquals(94 + 100 * 12.0, seen.done.get(1L), EPS); // batch of 1 at its first token
         double factor = 1 + (2.0 - 1) * (2 - 1) / (4.0 - 1); // batch of 2 of max 4
-        assertEquals(188 + 100 * 12.0 * factor, done.get(2L), EPS);
+        assertEquals(188 + 100 * 12.0 * factor, seen.done.get(2L), EPS);
     }
 
     @Test
@@ -101,9 +76,9 @@ class SimBackendTest {
         assertEquals(1, b.waiting(), "the batch is full although the prefill is done");
         clock.runAll();
 
-        assertEquals(214, done.get(1L), EPS);
-        assertEquals(214 + 94, firstToken.get(2L), EPS);
-        assertEquals(214 + 94 + 120, done.get(2L), EPS);
+        assertEquals(214, seen.done.get(1L), EPS);
+        assertEquals(214 + 94, seen.firstToken.get(2L), EPS);
+        assertEquals(214 + 94 + 120, seen.done.get(2L), EPS);
     }
 
     @Test
@@ -118,7 +93,7 @@ class SimBackendTest {
 
         b.submit(request(3, 1024, 1, 1, 2));
         clock.runAll();
-        assertEquals(512, cached.get(3L));
+        assertEquals(512, seen.cached.get(3L));
         assertFalse(b.cache().contains(3), "block 3 was least recently used");
         assertEquals(2, b.cache().evictions());
     }
@@ -135,8 +110,8 @@ class SimBackendTest {
         assertEquals(1.0, b.kvUsage(), EPS);
         clock.runAll();
 
-        assertEquals(1294, done.get(1L), EPS);
-        assertEquals(1294 + 30 + 32, firstToken.get(2L), EPS);
+        assertEquals(1294, seen.done.get(1L), EPS);
+        assertEquals(1294 + 30 + 32, seen.firstToken.get(2L), EPS);
     }
 
     @Test
@@ -201,7 +176,7 @@ class SimBackendTest {
         b.submit(request(2, 1024, 1, 3, 4));
         assertEquals(2, b.running());
         clock.runAll();
-        assertEquals(94, firstToken.get(1L), EPS);
-        assertEquals(94, firstToken.get(2L), EPS);
+        assertEquals(94, seen.firstToken.get(1L), EPS);
+        assertEquals(94, seen.firstToken.get(2L), EPS);
     }
 }

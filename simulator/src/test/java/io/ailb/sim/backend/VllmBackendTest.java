@@ -1,14 +1,12 @@
 package io.ailb.sim.backend;
 
+import static io.ailb.sim.backend.RecordingListener.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.sim.model.SimRequest;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,32 +21,10 @@ class VllmBackendTest {
             BackendConfig.DEFAULT.withMaxNumSeqs(4).withMetricsStalenessMs(0);
 
     private final ManualScheduler clock = new ManualScheduler();
-    private final Map<Long, Double> firstToken = new LinkedHashMap<>();
-    private final Map<Long, Double> done = new LinkedHashMap<>();
-    private final Map<Long, Integer> cached = new LinkedHashMap<>();
+    private final RecordingListener seen = new RecordingListener();
 
     private VllmBackend backend(BackendConfig config) {
-        return new VllmBackend(0, Backend.addressOf(0), config, clock, new Backend.Listener() {
-            @Override
-            public void onFirstToken(Backend b, SimRequest r, double now, int cachedTokens) {
-                firstToken.put(r.id(), now);
-                cached.put(r.id(), cachedTokens);
-            }
-
-            @Override
-            public void onComplete(Backend b, SimRequest r, double now) {
-                assertTrue(firstToken.containsKey(r.id()), "first token before completion");
-                done.put(r.id(), now);
-            }
-        });
-    }
-
-    private static SimRequest request(long id, int input, int output, long... blocks) {
-        List<Long> ids = new ArrayList<>();
-        for (long b : blocks) {
-            ids.add(b);
-        }
-        return new SimRequest(id, 0, null, input, output, 512, ids, "");
+        return new VllmBackend(0, Backend.addressOf(0), config, clock, seen);
     }
 
     private static long[] range(long from, int count) {
@@ -80,9 +56,9 @@ class VllmBackendTest {
         b.submit(request(1, 1024, 11, 1, 2));
         clock.runAll();
 
-        assertEquals(FIXED + 1024 * PER_TOKEN, firstToken.get(1L), EPS); // 75.9375
-        assertEquals(75.9375 + 10 * 12.0, done.get(1L), EPS);
-        assertEquals(0, cached.get(1L));
+        assertEquals(FIXED + 1024 * PER_TOKEN, seen.firstToken.get(1L), EPS); // 75.9375
+        assertEquals(75.9375 + 10 * 12.0, seen.done.get(1L), EPS);
+        assertEquals(0, seen.cached.get(1L));
         assertEquals(1024, b.prefillTokens());
         assertTrue(b.cache().contains(1) && b.cache().contains(2));
         assertEquals(0, b.cache().pinnedBlocks(), "unpinned after completion");
@@ -100,8 +76,8 @@ class VllmBackendTest {
         assertEquals(1, b.cachedPrefixBlocks(request(9, 1024, 1, 1, 2)));
         clock.runAll();
         // chunks 1000, 1000, 500: three steps
-        assertEquals(3 * FIXED + 2500 * PER_TOKEN, firstToken.get(1L), EPS); // 192.0625
-        assertEquals(firstToken.get(1L), done.get(1L), EPS, "one output token: done at the first");
+        assertEquals(3 * FIXED + 2500 * PER_TOKEN, seen.firstToken.get(1L), EPS); // 192.0625
+        assertEquals(seen.firstToken.get(1L), seen.done.get(1L), EPS, "one output token: done at the first");
     }
 
     @Test
@@ -114,11 +90,11 @@ class VllmBackendTest {
         // one step: the first computes 1024 tokens and its blocks are matchable at once; the second finds them and
         // computes its last 512
         double step = FIXED + 1536 * PER_TOKEN; // 107.9375
-        assertEquals(step, firstToken.get(1L), EPS);
-        assertEquals(step, firstToken.get(2L), EPS);
-        assertEquals(0, cached.get(1L));
-        assertEquals(1024, cached.get(2L));
-        assertEquals(step + 12.0, done.get(1L), EPS);
+        assertEquals(step, seen.firstToken.get(1L), EPS);
+        assertEquals(step, seen.firstToken.get(2L), EPS);
+        assertEquals(0, seen.cached.get(1L));
+        assertEquals(1024, seen.cached.get(2L));
+        assertEquals(step + 12.0, seen.done.get(1L), EPS);
         assertEquals(1024 + 512, b.prefillTokens());
         assertEquals(1024, b.cachedTokens());
     }
@@ -130,8 +106,8 @@ class VllmBackendTest {
         clock.runUntil(1000);
         b.submit(request(2, 1024, 1, 1, 2));
         clock.runAll();
-        assertEquals(1023, cached.get(2L));
-        assertEquals(1000 + 12.0, firstToken.get(2L), EPS);
+        assertEquals(1023, seen.cached.get(2L));
+        assertEquals(1000 + 12.0, seen.firstToken.get(2L), EPS);
     }
 
     @Test
@@ -145,9 +121,9 @@ class VllmBackendTest {
         double step1 = FIXED + 50 * PER_TOKEN; // 15.0625: the first's prompt
         double full = FIXED + 100 * PER_TOKEN; // 18.1875: one decode + 99 prompt tokens of the second
         double last = FIXED + 52 * PER_TOKEN; // 15.1875: the second's last 52 tokens
-        assertEquals(step1, firstToken.get(1L), EPS);
-        assertEquals(step1 + 2 * full, done.get(1L), EPS, "two decode steps");
-        assertEquals(step1 + 2 * full + last, firstToken.get(2L), EPS); // 66.625
+        assertEquals(step1, seen.firstToken.get(1L), EPS);
+        assertEquals(step1 + 2 * full, seen.done.get(1L), EPS, "two decode steps");
+        assertEquals(step1 + 2 * full + last, seen.firstToken.get(2L), EPS); // 66.625
     }
 
     @Test
@@ -161,12 +137,12 @@ class VllmBackendTest {
         clock.runUntil(first + 511 * 12.0);
         assertTrue(b.cache().contains(7), "512 tokens generated: the block is full and cached");
         clock.runUntil(8000);
-        assertEquals(first + 599 * 12.0, done.get(1L), EPS);
+        assertEquals(first + 599 * 12.0, seen.done.get(1L), EPS);
 
         b.submit(request(2, 1100, 1, 1, 7, 8));
         clock.runAll();
-        assertEquals(1024, cached.get(2L), "the follow-up finds the prompt and the answer's block");
-        assertEquals(8000 + FIXED + 76 * PER_TOKEN, firstToken.get(2L), EPS);
+        assertEquals(1024, seen.cached.get(2L), "the follow-up finds the prompt and the answer's block");
+        assertEquals(8000 + FIXED + 76 * PER_TOKEN, seen.firstToken.get(2L), EPS);
     }
 
     @Test
@@ -181,8 +157,8 @@ class VllmBackendTest {
         assertEquals(2, b.activeBlocks());
         clock.runAll();
         double doneFirst = FIXED + 1024 * PER_TOKEN + 100 * 12.0;
-        assertEquals(doneFirst, done.get(1L), EPS);
-        assertEquals(doneFirst + FIXED + 512 * PER_TOKEN, firstToken.get(2L), EPS);
+        assertEquals(doneFirst, seen.done.get(1L), EPS);
+        assertEquals(doneFirst + FIXED + 512 * PER_TOKEN, seen.firstToken.get(2L), EPS);
     }
 
     @Test
@@ -195,8 +171,8 @@ class VllmBackendTest {
         assertEquals(1, b.waiting());
         clock.runAll();
         double doneFirst = FIXED + 1024 * PER_TOKEN + 2 * 12.0;
-        assertEquals(doneFirst, done.get(1L), EPS);
-        assertEquals(doneFirst + FIXED + 1024 * PER_TOKEN, firstToken.get(2L), EPS);
+        assertEquals(doneFirst, seen.done.get(1L), EPS);
+        assertEquals(doneFirst + FIXED + 1024 * PER_TOKEN, seen.firstToken.get(2L), EPS);
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.FontMetrics;
 import java.awt.Graphics2D;
+import java.awt.Point;
 import java.awt.RenderingHints;
 import java.awt.Stroke;
 import java.awt.geom.AffineTransform;
@@ -632,20 +633,11 @@ public final class Plots {
 
         /** A boxed legend whose top right corner is at ({@code right}, {@code top}). */
         void legend(List<String> labels, int right, int top) {
-            g.setFont(LABEL);
+            Point corner = legendBox(labels, right, top, 36);
             FontMetrics fm = g.getFontMetrics();
-            int w = 0;
-            for (String s : labels) {
-                w = Math.max(w, fm.stringWidth(s));
-            }
-            int boxW = w + 36;
             int lineH = fm.getHeight() + 2;
-            int x = right - boxW - 6;
-            int y = top + 6;
-            g.setColor(Color.WHITE);
-            g.fillRect(x, y, boxW, lineH * labels.size() + 8);
-            g.setColor(GRID);
-            g.drawRect(x, y, boxW, lineH * labels.size() + 8);
+            int x = corner.x;
+            int y = corner.y;
             for (int i = 0; i < labels.size(); i++) {
                 g.setColor(color(i, labels.size()));
                 g.fillRect(x + 8, y + 6 + i * lineH + 2, 14, fm.getAscent() - 2);
@@ -656,20 +648,11 @@ public final class Plots {
 
         /** A boxed legend of line samples (colour and stroke as {@link #seriesStroke}), top right at (right, top). */
         void lineLegend(List<String> labels, int right, int top) {
-            g.setFont(LABEL);
+            Point corner = legendBox(labels, right, top, 46);
             FontMetrics fm = g.getFontMetrics();
-            int w = 0;
-            for (String s : labels) {
-                w = Math.max(w, fm.stringWidth(s));
-            }
-            int boxW = w + 46;
             int lineH = fm.getHeight() + 2;
-            int x = right - boxW - 6;
-            int y = top + 6;
-            g.setColor(Color.WHITE);
-            g.fillRect(x, y, boxW, lineH * labels.size() + 8);
-            g.setColor(GRID);
-            g.drawRect(x, y, boxW, lineH * labels.size() + 8);
+            int x = corner.x;
+            int y = corner.y;
             Stroke old = g.getStroke();
             for (int i = 0; i < labels.size(); i++) {
                 int mid = y + 6 + i * lineH + fm.getAscent() / 2 + 1;
@@ -680,6 +663,28 @@ public final class Plots {
                 g.setColor(Color.BLACK);
                 g.drawString(labels.get(i), x + 38, y + 6 + i * lineH + fm.getAscent());
             }
+        }
+
+        /**
+         * The white, framed box of a legend whose top right corner is at ({@code right}, {@code top}), wide enough for
+         * the labels and {@code sampleWidth} more; returns the box's top left corner with the label font set.
+         */
+        private Point legendBox(List<String> labels, int right, int top, int sampleWidth) {
+            g.setFont(LABEL);
+            FontMetrics fm = g.getFontMetrics();
+            int w = 0;
+            for (String s : labels) {
+                w = Math.max(w, fm.stringWidth(s));
+            }
+            int boxW = w + sampleWidth;
+            int lineH = fm.getHeight() + 2;
+            int x = right - boxW - 6;
+            int y = top + 6;
+            g.setColor(Color.WHITE);
+            g.fillRect(x, y, boxW, lineH * labels.size() + 8);
+            g.setColor(GRID);
+            g.drawRect(x, y, boxW, lineH * labels.size() + 8);
+            return new Point(x, y);
         }
 
         /** A legend laid out in rows from ({@code left}, {@code top}); returns the y below it. */

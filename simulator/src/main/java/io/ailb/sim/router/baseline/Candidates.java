@@ -50,5 +50,16 @@ final class Candidates {
                 counts[backend]--;
             }
         }
+
+        /** The one of {@code candidates} (non-empty) with the fewest in flight, the first in list order on ties. */
+        BackendView leastLoaded(List<BackendView> candidates) {
+            BackendView best = candidates.get(0);
+            for (BackendView b : candidates) {
+                if (get(b.index()) < get(best.index())) {
+                    best = b;
+                }
+            }
+            return best;
+        }
     }
 }

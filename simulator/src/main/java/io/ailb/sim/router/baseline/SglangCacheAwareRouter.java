@@ -105,7 +105,7 @@ public final class SglangCacheAwareRouter implements Router {
         }
         boolean imbalanced = (maxLoad - minLoad) > balanceAbsThreshold && maxLoad > balanceRelThreshold * minLoad;
         if (imbalanced) {
-            return send(leastLoaded(healthy), request, now, true);
+            return send(inFlight.leastLoaded(healthy), request, now, true);
         }
         int longest = 0;
         for (BackendView b : all) {
@@ -115,7 +115,7 @@ public final class SglangCacheAwareRouter implements Router {
         if (matchRate(request, longest) > cacheThreshold) {
             selected = firstTenant(all, request, longest, now);
         } else if (lowMatch == LowMatch.MIN_LOAD) {
-            selected = leastLoaded(healthy);
+            selected = inFlight.leastLoaded(healthy);
         } else {
             selected = smallestTree(healthy);
         }
@@ -136,17 +136,6 @@ public final class SglangCacheAwareRouter implements Router {
     static double matchRate(SimRequest request, int matchedBlocks) {
         long matchedTokens = Math.min((long) matchedBlocks * request.blockTokens(), request.inputTokens());
         return request.inputTokens() <= 0 ? 0.0 : (double) matchedTokens / request.inputTokens();
-    }
-
-    /** Least in-flight, the first in list order on ties. */
-    private BackendView leastLoaded(List<BackendView> candidates) {
-        BackendView best = candidates.get(0);
-        for (BackendView b : candidates) {
-            if (inFlight.get(b.index()) < inFlight.get(best.index())) {
-                best = b;
-            }
-        }
-        return best;
     }
 
     /** The tenant the deepest matched node's map yields first: a fixed, load-blind order per node. */

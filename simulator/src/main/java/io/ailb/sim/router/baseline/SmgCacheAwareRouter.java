@@ -85,14 +85,14 @@ public final class SmgCacheAwareRouter implements Router {
             double mean = meanLoad;
             safe.removeIf(b -> requiresSpill(b, mean));
             if (!safe.isEmpty()) {
-                chosen = leastLoaded(safe);
+                chosen = inFlight.leastLoaded(safe);
             } else {
                 List<BackendView> spill = new ArrayList<>(healthy);
                 spill.removeIf(b -> requiresSpill(b, mean));
-                chosen = leastLoaded(spill.isEmpty() ? healthy : spill);
+                chosen = inFlight.leastLoaded(spill.isEmpty() ? healthy : spill);
             }
         } else {
-            chosen = leastLoaded(healthy);
+            chosen = inFlight.leastLoaded(healthy);
         }
         trees.record(chosen.index(), request, now);
         inFlight.increment(chosen.index());
@@ -118,16 +118,6 @@ public final class SmgCacheAwareRouter implements Router {
     private boolean requiresSpill(BackendView b, double meanLoad) {
         int load = inFlight.get(b.index());
         return load > meanLoad * balanceRelThreshold && load > meanLoad + balanceAbsThreshold;
-    }
-
-    private BackendView leastLoaded(List<BackendView> candidates) {
-        BackendView best = candidates.get(0);
-        for (BackendView b : candidates) {
-            if (inFlight.get(b.index()) < inFlight.get(best.index())) {
-                best = b;
-            }
-        }
-        return best;
     }
 
     @Override

@@ -8,13 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.policy.inflight.InflightSelection;
+import io.ailb.lb.redis.FreshRedisTest;
 import io.ailb.lb.redis.LuaResources;
 import io.ailb.lb.redis.LuaScript;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisKeys;
-import io.ailb.lb.redis.TestRedis;
 import io.ailb.lb.util.Rng;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -23,12 +22,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** cache_aware.lua and cache_aware_release.lua against a real Redis, called with the production layout. */
-class CacheAwareScriptTest {
+class CacheAwareScriptTest extends FreshRedisTest {
     private static final RedisKeys KEYS = RedisKeys.of("route-a", "outbound|80||llm.dns");
     private static final LuaScript SCRIPT = LuaResources.script(CacheAwareScriptTest.class, "cache_aware");
     private static final LuaScript RELEASE = LuaResources.script(CacheAwareScriptTest.class, "cache_aware_release");
@@ -36,18 +33,7 @@ class CacheAwareScriptTest {
     private static final List<String> ABC = Arrays.asList("a:1", "b:1", "c:1");
     private static final int BLOCK_TTL = 1800;
 
-    private TestRedis redis;
     private long leases;
-
-    @BeforeEach
-    void connect() throws IOException {
-        redis = TestRedis.connect();
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        redis.close();
-    }
 
     private static CacheAwareSelection.Settings settings(
             int cap, double prefillWeight, double decodeWeight, int maxHolders) {

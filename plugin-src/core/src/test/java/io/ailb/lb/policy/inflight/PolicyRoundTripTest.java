@@ -9,38 +9,23 @@ import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.lb.policy.RequestContext;
 import io.ailb.lb.policy.Step;
+import io.ailb.lb.redis.FreshRedisTest;
 import io.ailb.lb.redis.RedisCall;
 import io.ailb.lb.redis.RedisKeys;
-import io.ailb.lb.redis.TestRedis;
 import io.ailb.lb.request.RequestInfo;
 import io.ailb.lb.request.RequestParser;
 import io.ailb.lb.util.Rng;
 import io.ailb.lb.util.TestConfig;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The policies' Steps executed the way the shell does, against a real Redis. */
-class PolicyRoundTripTest {
+class PolicyRoundTripTest extends FreshRedisTest {
     private static final String ROUTE = "route";
     private static final String CLUSTER = "outbound|80||llm.static";
-
-    private TestRedis redis;
-
-    @BeforeEach
-    void connect() throws IOException {
-        redis = TestRedis.connect();
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        redis.close();
-    }
 
     private static LoadBalancingPolicy policy(String name, String extra) throws ConfigException {
         return PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"" + name + "\",\"lb_config\":{"

@@ -9,33 +9,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.redis.FreshRedisTest;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisKeys;
-import io.ailb.lb.redis.TestRedis;
 import io.ailb.lb.util.Rng;
-import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class SelectScriptTest {
+class SelectScriptTest extends FreshRedisTest {
     private static final List<String> NONE = Collections.emptyList();
-
-    private TestRedis redis;
-
-    @BeforeEach
-    void connect() throws IOException {
-        redis = TestRedis.connect();
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        redis.close();
-    }
 
     private InflightSelection run(RedisCommand command) {
         RespValue reply = redis.run(command);
