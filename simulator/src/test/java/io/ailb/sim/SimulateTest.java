@@ -21,9 +21,23 @@ class SimulateTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Path json = dir.resolve("r.json");
         Path doc = dir.resolve("benchmarks.md");
-        int code = Simulate.run(new String[] {"--preset", "higress-article", "--sessions", "9", "--routers",
-            "random,round_robin", "--json", json.toString(), "--doc", doc.toString(), "--section", "sim-test"},
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = Simulate.run(
+                new String[] {
+                    "--preset",
+                    "higress-article",
+                    "--sessions",
+                    "9",
+                    "--routers",
+                    "random,round_robin",
+                    "--json",
+                    json.toString(),
+                    "--doc",
+                    doc.toString(),
+                    "--section",
+                    "sim-test"
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
 
         String text = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
@@ -40,10 +54,82 @@ class SimulateTest {
     }
 
     @Test
+    void aSweepRunsEveryRouterAtEachRateAndWritesItsSectionAndPlots(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path doc = dir.resolve("benchmarks.md");
+        Path plots = dir.resolve("plots");
+        int code = Simulate.run(
+                new String[] {
+                    "--workload",
+                    "trace",
+                    "--limit",
+                    "60",
+                    "--backends",
+                    "2",
+                    "--routers",
+                    "round_robin,sglang_cache_aware,lookahead_ttft",
+                    "--sweep",
+                    "1,4",
+                    "--doc",
+                    doc.toString(),
+                    "--section",
+                    "sweep-test",
+                    "--plots",
+                    plots.toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        assertTrue(text.contains("| router | x1 hit | x1 TTFT mean | x1 p99 | x4 hit |"), text);
+        assertTrue(text.contains("TTFT lower bound"), text);
+        String md = Files.readString(doc);
+        assertTrue(md.contains("<!-- BEGIN sweep-test -->") && md.contains("--sweep 1,4"), md);
+        assertTrue(md.contains("| lookahead_ttft |") && md.contains("| *bound* |"), md);
+        assertTrue(Files.size(plots.resolve("sweep-ttft-mean.png")) > 1000);
+        assertTrue(Files.size(plots.resolve("sweep-ttft-p99.png")) > 1000);
+    }
+
+    @Test
+    void aSweepNeedsArrivalsItCanSpeedUp() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Simulate.run(
+                new String[] {"--preset", "higress-article", "--routers", "random", "--sweep", "1,2"},
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--rate"));
+    }
+
+    @Test
+    void theBackendModelIsChosenByName() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = Simulate.run(
+                new String[] {
+                    "--preset", "higress-article", "--sessions", "3", "--routers", "random", "--backend-model", "serial"
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream()));
+        assertEquals(0, code);
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("serial prefill: overhead 30.0 ms"));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(
+                2,
+                Simulate.run(
+                        new String[] {"--backend-model", "tgi"},
+                        new PrintStream(out),
+                        new PrintStream(err, true, StandardCharsets.UTF_8)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("vllm, serial or parallel"));
+    }
+
+    @Test
     void badFlagsAreRefusedWithUsage() throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Simulate.run(new String[] {"--routers", "random", "--no-such-flag", "1"},
-                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = Simulate.run(
+                new String[] {"--routers", "random", "--no-such-flag", "1"},
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--no-such-flag"));
     }

@@ -4,6 +4,6 @@ package io.ailb.emulator;
 public enum Delivery {
     /** After the guest callback that caused them returns, in order (what a test usually wants). */
     AUTOMATIC,
-    /** Only when the test calls {@link Vm#deliverPending()}, so it can act (e.g. reset a stream) in between. */
+    /** Only when the test calls {@link PluginVm#deliverPending()}, so it can act (e.g. reset a stream) in between. */
     MANUAL
 }

@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  *         .withPluginConfig("{\"redis\": {...}}")
  *         .withRedisCluster("outbound|6379||redis.static", redis.endpoint())
  *         .build();
- * Vm vm = gateway.startVm();
+ * PluginVm vm = gateway.startVm();
  * HttpStream stream = vm.newHttpStream().withRouteName("ai-route");
  * stream.sendRequestHeaders(HeaderMap.of(":path", "/v1/chat"), true);
  * }</pre>
@@ -34,10 +34,10 @@ public final class Gateway implements AutoCloseable {
     private final WasmPlugin plugin;
     private final Builder options;
     private byte[] pluginConfig;
-    private final Metrics metrics = new Metrics();
-    private final SharedData sharedData = new SharedData();
-    private final List<Vm> vms = new ArrayList<>();
-    private final Deque<HttpCallResponse> httpResponses = new ArrayDeque<>();
+    private final MetricRegistry metrics = new MetricRegistry();
+    private final SharedDataStore sharedData = new SharedDataStore();
+    private final List<PluginVm> vms = new ArrayList<>();
+    private final Deque<HttpCallAnswer> httpResponses = new ArrayDeque<>();
     private final Deque<HttpCallRequest> httpCalls = new ArrayDeque<>();
     private int nextVmId = 1;
 
@@ -57,14 +57,14 @@ public final class Gateway implements AutoCloseable {
         private byte[] pluginConfig = new byte[0];
         private byte[] vmConfig = new byte[0];
         private final Map<String, RedisEndpoint> redisClusters = new LinkedHashMap<>();
-        private final Map<String, List<UpstreamHost>> upstreams = new LinkedHashMap<>();
+        private final Map<String, List<ClusterHost>> upstreams = new LinkedHashMap<>();
         private final Map<String, byte[]> properties = new LinkedHashMap<>();
         private final Map<String, String> environment = new LinkedHashMap<>();
         private Clock clock = Clock.systemUTC();
         private long randomSeed = 0x5eed;
         private Delivery delivery = Delivery.AUTOMATIC;
         private HttpCallDispatcher httpDispatcher;
-        private Consumer<LogLine> logSink = line -> { };
+        private Consumer<LogLine> logSink = line -> {};
         private boolean failOpen;
         private int logTail = 20;
 
@@ -96,14 +96,14 @@ public final class Gateway implements AutoCloseable {
         }
 
         /** The hosts {@code proxy_get_upstream_hosts} lists for streams whose {@code cluster_name} is {@code cluster}. */
-        public Builder withUpstreamHosts(String cluster, List<UpstreamHost> hosts) {
+        public Builder withUpstreamHosts(String cluster, List<ClusterHost> hosts) {
             upstreams.put(cluster, List.copyOf(hosts));
             return this;
         }
 
         /** A property every context sees unless the stream sets its own; path segments separated by '.'. */
         public Builder withProperty(String path, String value) {
-            properties.put(Properties.key(path), value.getBytes(StandardCharsets.UTF_8));
+            properties.put(PropertyPath.key(path), value.getBytes(StandardCharsets.UTF_8));
             return this;
         }
 
@@ -193,8 +193,8 @@ public final class Gateway implements AutoCloseable {
      *
      * @throws ConfigurationRejectedException if the guest rejects the VM or plugin configuration
      */
-    public synchronized Vm startVm() {
-        Vm vm = new Vm(this, nextVmId++, pluginConfig);
+    public synchronized PluginVm startVm() {
+        PluginVm vm = new PluginVm(this, nextVmId++, pluginConfig);
         vms.add(vm);
         return vm;
     }
@@ -203,9 +203,9 @@ public final class Gateway implements AutoCloseable {
      * Starts {@code workers} VMs after configuring a throw-away canary VM first, as Envoy does; if the canary rejects
      * the configuration no worker is started.
      */
-    public synchronized List<Vm> start(int workers) {
+    public synchronized List<PluginVm> start(int workers) {
         canary(pluginConfig);
-        List<Vm> started = new ArrayList<>();
+        List<PluginVm> started = new ArrayList<>();
         for (int i = 0; i < workers; i++) {
             started.add(startVm());
         }
@@ -226,7 +226,7 @@ public final class Gateway implements AutoCloseable {
             return false;
         }
         pluginConfig = candidate;
-        for (Vm vm : vms) {
+        for (PluginVm vm : vms) {
             if (vm.isAlive()) {
                 vm.configureNewRoot(candidate);
             }
@@ -235,25 +235,25 @@ public final class Gateway implements AutoCloseable {
     }
 
     private void canary(byte[] config) {
-        Vm canary = new Vm(this, 0, config);
+        PluginVm canary = new PluginVm(this, 0, config);
         canary.close();
     }
 
     /** Running VMs, in start order. */
-    public synchronized List<Vm> vms() {
+    public synchronized List<PluginVm> vms() {
         return List.copyOf(vms);
     }
 
-    public Metrics metrics() {
+    public MetricRegistry metrics() {
         return metrics;
     }
 
-    public SharedData sharedData() {
+    public SharedDataStore sharedData() {
         return sharedData;
     }
 
     /** Queues the answer to the next HTTP call (when no dispatcher is set); an empty queue means a timeout. */
-    public synchronized Gateway enqueueHttpResponse(HttpCallResponse response) {
+    public synchronized Gateway enqueueHttpResponse(HttpCallAnswer response) {
         httpResponses.add(response);
         return this;
     }
@@ -270,9 +270,9 @@ public final class Gateway implements AutoCloseable {
         }
         long target = virtual.millis() + step.toMillis();
         while (true) {
-            Vm next = null;
+            PluginVm next = null;
             long due = Long.MAX_VALUE;
-            for (Vm vm : vms()) {
+            for (PluginVm vm : vms()) {
                 long at = vm.nextTickAtMillis();
                 if (at <= target && at < due) {
                     due = at;
@@ -296,7 +296,7 @@ public final class Gateway implements AutoCloseable {
         long failures = 0;
         long sent = 0;
         long received = 0;
-        for (Vm vm : vms) {
+        for (PluginVm vm : vms) {
             RedisStats stats = vm.redisStats();
             trips += stats.roundTrips();
             failures += stats.failures();
@@ -316,7 +316,7 @@ public final class Gateway implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (Vm vm : vms) {
+        for (PluginVm vm : vms) {
             vm.close();
         }
         vms.clear();
@@ -332,7 +332,7 @@ public final class Gateway implements AutoCloseable {
         return Collections.unmodifiableMap(options.redisClusters);
     }
 
-    List<UpstreamHost> upstreamHosts(String cluster) {
+    List<ClusterHost> upstreamHosts(String cluster) {
         return options.upstreams.getOrDefault(cluster, List.of());
     }
 
@@ -344,13 +344,13 @@ public final class Gateway implements AutoCloseable {
         return options.vmConfig;
     }
 
-    synchronized HttpCallResponse answer(HttpCallRequest request) {
+    synchronized HttpCallAnswer answer(HttpCallRequest request) {
         httpCalls.add(request);
         if (options.httpDispatcher != null) {
             return options.httpDispatcher.dispatch(request);
         }
-        HttpCallResponse queued = httpResponses.poll();
-        return queued != null ? queued : HttpCallResponse.timeout();
+        HttpCallAnswer queued = httpResponses.poll();
+        return queued != null ? queued : HttpCallAnswer.timeout();
     }
 
     static String toJson(Object value) {

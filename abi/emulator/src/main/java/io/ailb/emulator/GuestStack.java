@@ -14,8 +14,7 @@ final class GuestStack {
     private static final Pattern COMPILED_FUNCTION = Pattern.compile("func_(\\d+)");
     private static final int MAX_FRAMES = 24;
 
-    private GuestStack() {
-    }
+    private GuestStack() {}
 
     /** Innermost first, e.g. {@code "GC_sweep < GC_collectGarbageImpl < proxy_on_request_body"}; empty if unknown. */
     static String describe(Throwable trap, NameCustomSection names) {

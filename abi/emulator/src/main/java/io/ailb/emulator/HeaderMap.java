@@ -14,8 +14,7 @@ import java.util.Optional;
 public final class HeaderMap {
     private final List<Map.Entry<String, String>> entries = new ArrayList<>();
 
-    private HeaderMap() {
-    }
+    private HeaderMap() {}
 
     /** An empty map. */
     public static HeaderMap empty() {

@@ -1,7 +1,6 @@
 package io.ailb.emulator;
 
 import com.dylibso.chicory.runtime.HostFunction;
-import com.dylibso.chicory.runtime.Memory;
 import io.ailb.codec.map.ProxyMapException;
 import io.ailb.emulator.bindings.BufferType;
 import io.ailb.emulator.bindings.HostImports;
@@ -17,23 +16,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@code env} host functions of one VM, with Envoy's (Higress fork's) semantics. Pointers come from the guest;
- * bytes handed back are written into memory the guest allocates with {@code proxy_on_memory_allocate}.
+ * The {@code env} host functions of one VM, with Envoy's (Higress fork's) semantics: each reads its arguments from
+ * {@link GuestMemory} and acts on the part of the {@link PluginVm} it concerns.
  */
 final class HostCalls implements HostImports {
     private static final String ALLOWED_DURING_START = "proxy_log";
 
-    private final Vm vm;
+    private final PluginVm vm;
 
-    HostCalls(Vm vm) {
+    HostCalls(PluginVm vm) {
         this.vm = vm;
-    }
-
-    /** A guest pointer or size outside its memory. */
-    private static final class InvalidMemory extends RuntimeException {
-        InvalidMemory(String message) {
-            super(message, null, false, false);
-        }
     }
 
     /**
@@ -43,12 +35,13 @@ final class HostCalls implements HostImports {
     HostFunction guard(HostFunction function) {
         String name = function.name();
         return new HostFunction(function.module(), name, function.functionType(), (instance, args) -> {
-            if (vm.starting() && !ALLOWED_DURING_START.equals(name)) {
-                throw new EmulatorException(name + " is not allowed during _start (Envoy allows only proxy_log and WASI)");
+            if (vm.runtime().isStarting() && !ALLOWED_DURING_START.equals(name)) {
+                throw new EmulatorException(
+                        name + " is not allowed during _start (Envoy allows only proxy_log and WASI)");
             }
             try {
                 return function.handle().apply(instance, args);
-            } catch (InvalidMemory e) {
+            } catch (GuestMemory.InvalidMemory e) {
                 return new long[] {WasmResult.INVALID_MEMORY_ACCESS};
             }
         });
@@ -56,50 +49,24 @@ final class HostCalls implements HostImports {
 
     // ---- memory --------------------------------------------------------------------------------------------------
 
-    private Memory memory() {
-        return vm.instance().memory();
+    private GuestMemory memory() {
+        return vm.runtime().memory();
     }
 
     private byte[] bytes(int pointer, int size) {
-        check(pointer, size);
-        return size == 0 ? new byte[0] : memory().readBytes(pointer, size);
+        return memory().bytes(pointer, size);
     }
 
     private String text(int pointer, int size) {
-        return new String(bytes(pointer, size), StandardCharsets.UTF_8);
-    }
-
-    private void check(int pointer, int size) {
-        long end = (pointer & 0xFFFFFFFFL) + (size & 0xFFFFFFFFL);
-        if (pointer < 0 || size < 0 || end > (long) memory().pages() * Memory.PAGE_SIZE) {
-            throw new InvalidMemory("pointer " + pointer + " size " + size);
-        }
+        return memory().text(pointer, size);
     }
 
     private void writeI32(int pointer, int value) {
-        check(pointer, 4);
         memory().writeI32(pointer, value);
     }
 
-    private void writeI64(int pointer, long value) {
-        check(pointer, 8);
-        memory().writeLong(pointer, value);
-    }
-
-    /** Copies {@code data} into guest-allocated memory; empty data is reported as pointer 0, size 0 (cpp-host). */
     private int writeOut(byte[] data, int pointerOut, int sizeOut) {
-        int pointer = 0;
-        if (data.length > 0) {
-            pointer = vm.guest().proxyOnMemoryAllocate(data.length);
-            if (pointer == 0) {
-                return WasmResult.INVALID_MEMORY_ACCESS;
-            }
-            check(pointer, data.length);
-            memory().write(pointer, data);
-        }
-        writeI32(pointerOut, pointer);
-        writeI32(sizeOut, data.length);
-        return WasmResult.OK;
+        return memory().writeOut(data, pointerOut, sizeOut);
     }
 
     private static EmulatorException unimplemented(String name) {
@@ -110,7 +77,7 @@ final class HostCalls implements HostImports {
 
     @Override
     public int proxyLog(int level, int messageData, int messageSize) {
-        vm.log(level, text(messageData, messageSize));
+        vm.log().add(level, text(messageData, messageSize));
         return WasmResult.OK;
     }
 
@@ -123,28 +90,30 @@ final class HostCalls implements HostImports {
     @Override
     public int proxyGetCurrentTimeNanoseconds(int returnTime) {
         java.time.Instant now = vm.gateway().clock().instant();
-        writeI64(returnTime, now.getEpochSecond() * 1_000_000_000L + now.getNano());
+        memory().writeI64(returnTime, now.getEpochSecond() * 1_000_000_000L + now.getNano());
         return WasmResult.OK;
     }
 
     @Override
     public int proxySetTickPeriodMilliseconds(int tickPeriod) {
-        vm.setTickPeriod(tickPeriod);
+        vm.ticks().setPeriod(tickPeriod);
         return WasmResult.OK;
     }
 
     // ---- buffers -------------------------------------------------------------------------------------------------
 
     private byte[] buffer(int bufferType) {
-        HttpStream stream = vm.currentStream();
+        HttpStream stream = vm.contexts().currentStream();
         return switch (bufferType) {
             case BufferType.HTTP_REQUEST_BODY -> stream == null ? null : stream.body(true);
             case BufferType.HTTP_RESPONSE_BODY -> stream == null ? null : stream.body(false);
-            case BufferType.HTTP_CALL_RESPONSE_BODY ->
-                    vm.httpCallResponse() == null ? null : vm.httpCallResponse().body();
+            case BufferType.HTTP_CALL_RESPONSE_BODY -> {
+                HttpCallAnswer response = vm.httpCalls().responseInDelivery();
+                yield response == null ? null : response.body();
+            }
             case BufferType.VM_CONFIGURATION -> vm.vmConfiguration();
             case BufferType.PLUGIN_CONFIGURATION -> vm.pluginConfiguration();
-            case BufferType.REDIS_CALL_RESPONSE -> vm.redisReply();
+            case BufferType.REDIS_CALL_RESPONSE -> vm.redis().replyInDelivery();
             default -> null;
         };
     }
@@ -182,7 +151,7 @@ final class HostCalls implements HostImports {
         if (bufferType != BufferType.HTTP_REQUEST_BODY && bufferType != BufferType.HTTP_RESPONSE_BODY) {
             return buffer(bufferType) == null ? WasmResult.NOT_FOUND : WasmResult.BAD_ARGUMENT;
         }
-        HttpStream stream = vm.currentStream();
+        HttpStream stream = vm.contexts().currentStream();
         if (stream == null) {
             return WasmResult.NOT_FOUND;
         }
@@ -205,19 +174,19 @@ final class HostCalls implements HostImports {
 
     private HeaderMap map(int mapType) {
         if (mapType == MapType.HTTP_CALL_RESPONSE_HEADERS || mapType == MapType.HTTP_CALL_RESPONSE_TRAILERS) {
-            HttpCallResponse response = vm.httpCallResponse();
+            HttpCallAnswer response = vm.httpCalls().responseInDelivery();
             if (response == null) {
                 return null;
             }
             return mapType == MapType.HTTP_CALL_RESPONSE_HEADERS ? response.headers() : response.trailers();
         }
-        HttpStream stream = vm.currentStream();
+        HttpStream stream = vm.contexts().currentStream();
         return stream == null ? null : stream.map(mapType);
     }
 
     /** The map if the current context may change it, else null (the caller answers BAD_ARGUMENT or NOT_FOUND). */
     private HeaderMap writableMap(int mapType) {
-        HttpStream stream = vm.currentStream();
+        HttpStream stream = vm.contexts().currentStream();
         return stream != null && stream.writable(mapType) ? stream.map(mapType) : null;
     }
 
@@ -259,8 +228,7 @@ final class HostCalls implements HostImports {
     }
 
     @Override
-    public int proxyGetHeaderMapValue(int mapType, int keyData, int keySize, int returnValueData,
-            int returnValueSize) {
+    public int proxyGetHeaderMapValue(int mapType, int keyData, int keySize, int returnValueData, int returnValueSize) {
         HeaderMap map = map(mapType);
         if (map == null) {
             return WasmResult.NOT_FOUND;
@@ -307,8 +275,10 @@ final class HostCalls implements HostImports {
     @Override
     public int proxyGetProperty(int pathData, int pathSize, int returnValueData, int returnValueSize) {
         String key = text(pathData, pathSize);
-        HttpStream stream = vm.currentStream();
-        byte[] value = stream != null ? stream.findProperty(key) : vm.rootProperties().get(key);
+        HttpStream stream = vm.contexts().currentStream();
+        byte[] value = stream != null
+                ? stream.findProperty(key)
+                : vm.contexts().rootProperties().get(key);
         if (value == null && stream == null) {
             value = vm.gateway().defaultProperty(key);
         }
@@ -322,11 +292,11 @@ final class HostCalls implements HostImports {
     public int proxySetProperty(int pathData, int pathSize, int valueData, int valueSize) {
         String key = text(pathData, pathSize);
         byte[] value = bytes(valueData, valueSize);
-        HttpStream stream = vm.currentStream();
+        HttpStream stream = vm.contexts().currentStream();
         if (stream != null) {
             stream.setProperty(key, value);
         } else {
-            vm.rootProperties().put(key, value);
+            vm.contexts().rootProperties().put(key, value);
         }
         return WasmResult.OK;
     }
@@ -334,9 +304,16 @@ final class HostCalls implements HostImports {
     // ---- stream control ------------------------------------------------------------------------------------------
 
     @Override
-    public int proxySendLocalResponse(int statusCode, int statusCodeDetailsData, int statusCodeDetailsSize,
-            int bodyData, int bodySize, int headersData, int headersSize, int grpcStatus) {
-        HttpStream stream = vm.currentStream();
+    public int proxySendLocalResponse(
+            int statusCode,
+            int statusCodeDetailsData,
+            int statusCodeDetailsSize,
+            int bodyData,
+            int bodySize,
+            int headersData,
+            int headersSize,
+            int grpcStatus) {
+        HttpStream stream = vm.contexts().currentStream();
         if (stream == null) {
             return WasmResult.NOT_FOUND;
         }
@@ -346,14 +323,18 @@ final class HostCalls implements HostImports {
         } catch (ProxyMapException e) {
             return WasmResult.SERIALIZATION_FAILURE;
         }
-        stream.requestLocalReply(new LocalReply(statusCode, text(statusCodeDetailsData, statusCodeDetailsSize),
-                bytes(bodyData, bodySize), headers, grpcStatus));
+        stream.requestLocalReply(new LocalReply(
+                statusCode,
+                text(statusCodeDetailsData, statusCodeDetailsSize),
+                bytes(bodyData, bodySize),
+                headers,
+                grpcStatus));
         return WasmResult.OK;
     }
 
     @Override
     public int proxyContinueStream(int streamType) {
-        HttpStream stream = vm.currentStream();
+        HttpStream stream = vm.contexts().currentStream();
         if (stream == null) {
             return WasmResult.NOT_FOUND;
         }
@@ -366,7 +347,7 @@ final class HostCalls implements HostImports {
 
     @Override
     public int proxyCloseStream(int streamType) {
-        HttpStream stream = vm.currentStream();
+        HttpStream stream = vm.contexts().currentStream();
         if (stream == null) {
             return WasmResult.NOT_FOUND;
         }
@@ -376,7 +357,7 @@ final class HostCalls implements HostImports {
 
     @Override
     public int proxySetEffectiveContext(int contextId) {
-        return vm.setEffectiveContext(contextId);
+        return vm.contexts().setEffectiveContext(contextId);
     }
 
     @Override
@@ -387,8 +368,17 @@ final class HostCalls implements HostImports {
     // ---- HTTP calls ----------------------------------------------------------------------------------------------
 
     @Override
-    public int proxyHttpCall(int upstreamData, int upstreamSize, int headersData, int headersSize, int bodyData,
-            int bodySize, int trailersData, int trailersSize, int timeoutMilliseconds, int returnCallId) {
+    public int proxyHttpCall(
+            int upstreamData,
+            int upstreamSize,
+            int headersData,
+            int headersSize,
+            int bodyData,
+            int bodySize,
+            int trailersData,
+            int trailersSize,
+            int timeoutMilliseconds,
+            int returnCallId) {
         HeaderMap headers;
         HeaderMap trailers;
         try {
@@ -402,8 +392,13 @@ final class HostCalls implements HostImports {
                 return WasmResult.BAD_ARGUMENT;
             }
         }
-        int callId = vm.httpCall(text(upstreamData, upstreamSize), headers, bytes(bodyData, bodySize), trailers,
-                timeoutMilliseconds);
+        int callId = vm.httpCalls()
+                .call(
+                        text(upstreamData, upstreamSize),
+                        headers,
+                        bytes(bodyData, bodySize),
+                        trailers,
+                        timeoutMilliseconds);
         writeI32(returnCallId, callId);
         return WasmResult.OK;
     }
@@ -416,9 +411,8 @@ final class HostCalls implements HostImports {
     }
 
     @Override
-    public int proxyGetSharedData(int keyData, int keySize, int returnValueData, int returnValueSize,
-            int returnCas) {
-        Optional<SharedData.Entry> entry = vm.gateway().sharedData().get(text(keyData, keySize));
+    public int proxyGetSharedData(int keyData, int keySize, int returnValueData, int returnValueSize, int returnCas) {
+        Optional<SharedDataStore.Entry> entry = vm.gateway().sharedData().get(text(keyData, keySize));
         if (entry.isEmpty()) {
             return WasmResult.NOT_FOUND;
         }
@@ -436,51 +430,58 @@ final class HostCalls implements HostImports {
         if (metricType < MetricType.COUNTER || metricType > MetricType.HISTOGRAM) {
             return WasmResult.BAD_ARGUMENT;
         }
-        writeI32(returnMetricId, vm.defineMetric(metricType, text(nameData, nameSize)));
+        writeI32(returnMetricId, vm.metricHandles().define(metricType, text(nameData, nameSize)));
         return WasmResult.OK;
     }
 
     @Override
     public int proxyIncrementMetric(int metricId, long delta) {
-        String name = vm.metricName(metricId);
-        return name == null ? WasmResult.NOT_FOUND : vm.gateway().metrics().increment(name, delta);
+        return vm.metricHandles().increment(metricId, delta);
     }
 
     @Override
     public int proxyRecordMetric(int metricId, long value) {
-        String name = vm.metricName(metricId);
-        return name == null ? WasmResult.NOT_FOUND : vm.gateway().metrics().record(name, value);
+        return vm.metricHandles().record(metricId, value);
     }
 
     @Override
     public int proxyGetMetric(int metricId, int returnValue) {
-        String name = vm.metricName(metricId);
-        if (name == null) {
+        if (!vm.metricHandles().isDefined(metricId)) {
             return WasmResult.NOT_FOUND;
         }
-        Optional<Long> value = vm.gateway().metrics().read(name);
+        Optional<Long> value = vm.metricHandles().read(metricId);
         if (value.isEmpty()) {
             return WasmResult.BAD_ARGUMENT;
         }
-        writeI64(returnValue, value.get());
+        memory().writeI64(returnValue, value.get());
         return WasmResult.OK;
     }
 
     // ---- Higress extensions --------------------------------------------------------------------------------------
 
     @Override
-    public int proxyRedisInit(int clusterData, int clusterSize, int usernameData, int usernameSize,
-            int passwordData, int passwordSize, int timeoutMilliseconds) {
-        return vm.redisInit(text(clusterData, clusterSize), text(usernameData, usernameSize),
-                text(passwordData, passwordSize), timeoutMilliseconds);
+    public int proxyRedisInit(
+            int clusterData,
+            int clusterSize,
+            int usernameData,
+            int usernameSize,
+            int passwordData,
+            int passwordSize,
+            int timeoutMilliseconds) {
+        return vm.redis()
+                .init(
+                        text(clusterData, clusterSize),
+                        text(usernameData, usernameSize),
+                        text(passwordData, passwordSize),
+                        timeoutMilliseconds);
     }
 
     @Override
     public int proxyRedisCall(int clusterData, int clusterSize, int queryData, int querySize, int returnToken) {
         String cluster = text(clusterData, clusterSize);
         byte[] query = bytes(queryData, querySize);
-        check(returnToken, 4);
-        int token = vm.redisCall(cluster, query);
+        memory().check(returnToken, 4);
+        int token = vm.redis().call(cluster, query);
         if (token < 0) {
             return -token;
         }
@@ -490,15 +491,15 @@ final class HostCalls implements HostImports {
 
     @Override
     public int proxyGetUpstreamHosts(int returnData, int returnSize) {
-        HttpStream stream = vm.currentStream();
-        List<UpstreamHost> hosts = stream == null ? List.of() : stream.upstreamHosts();
+        HttpStream stream = vm.contexts().currentStream();
+        List<ClusterHost> hosts = stream == null ? List.of() : stream.upstreamHosts();
         if (hosts.isEmpty()) {
             writeI32(returnData, 0);
             writeI32(returnSize, 0);
             return WasmResult.OK;
         }
         List<Map.Entry<String, String>> pairs = new ArrayList<>();
-        for (UpstreamHost host : hosts) {
+        for (ClusterHost host : hosts) {
             pairs.add(Map.entry(host.address(), host.infoJson()));
         }
         return writeOut(HeaderMap.copyOf(pairs).encode(), returnData, returnSize);
@@ -506,7 +507,7 @@ final class HostCalls implements HostImports {
 
     @Override
     public int proxySetUpstreamOverrideHost(int addressData, int addressSize) {
-        HttpStream stream = vm.currentStream();
+        HttpStream stream = vm.contexts().currentStream();
         if (stream == null) {
             return WasmResult.BAD_ARGUMENT;
         }
@@ -522,15 +523,32 @@ final class HostCalls implements HostImports {
     // ---- not emulated: loud, so a filter that needs them is noticed ------------------------------------------------
 
     @Override
-    public int proxyGrpcCall(int upstreamData, int upstreamSize, int serviceNameData, int serviceNameSize,
-            int methodNameData, int methodNameSize, int initialMetadataData, int initialMetadataSize,
-            int messageData, int messageSize, int timeoutMilliseconds, int returnCallId) {
+    public int proxyGrpcCall(
+            int upstreamData,
+            int upstreamSize,
+            int serviceNameData,
+            int serviceNameSize,
+            int methodNameData,
+            int methodNameSize,
+            int initialMetadataData,
+            int initialMetadataSize,
+            int messageData,
+            int messageSize,
+            int timeoutMilliseconds,
+            int returnCallId) {
         throw unimplemented("proxy_grpc_call");
     }
 
     @Override
-    public int proxyGrpcStream(int upstreamData, int upstreamSize, int serviceNameData, int serviceNameSize,
-            int methodNameData, int methodNameSize, int initialMetadataData, int initialMetadataSize,
+    public int proxyGrpcStream(
+            int upstreamData,
+            int upstreamSize,
+            int serviceNameData,
+            int serviceNameSize,
+            int methodNameData,
+            int methodNameSize,
+            int initialMetadataData,
+            int initialMetadataSize,
             int returnStreamId) {
         throw unimplemented("proxy_grpc_stream");
     }
@@ -576,8 +594,13 @@ final class HostCalls implements HostImports {
     }
 
     @Override
-    public int proxyCallForeignFunction(int nameData, int nameSize, int argumentsData, int argumentsSize,
-            int returnResultsData, int returnResultsSize) {
+    public int proxyCallForeignFunction(
+            int nameData,
+            int nameSize,
+            int argumentsData,
+            int argumentsSize,
+            int returnResultsData,
+            int returnResultsSize) {
         throw unimplemented("proxy_call_foreign_function");
     }
 }

@@ -3,5 +3,5 @@ package io.ailb.emulator;
 /** Answers the guest's HTTP calls by rule (MockWebServer's {@code Dispatcher}); the default answers from a queue. */
 @FunctionalInterface
 public interface HttpCallDispatcher {
-    HttpCallResponse dispatch(HttpCallRequest request);
+    HttpCallAnswer dispatch(HttpCallRequest request);
 }

@@ -3,12 +3,12 @@ package io.ailb.emulator;
 import io.ailb.codec.resp.RespDecoder;
 import io.ailb.codec.resp.RespEncoder;
 import io.ailb.codec.resp.RespValue;
+import io.ailb.hostkit.TestRedis;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Arrays;
 import redis.embedded.RedisServer;
@@ -29,25 +29,9 @@ public final class LocalRedis implements AutoCloseable {
 
     /** Starts an embedded server, or connects to {@code REDIS_URL}. */
     public static LocalRedis start() {
-        String url = System.getenv("REDIS_URL");
-        if (url != null && !url.isBlank()) {
-            return new LocalRedis(RedisEndpoint.parse(url), null);
-        }
-        try {
-            int port = freePort();
-            RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
-                    .setting("save \"\"").setting("appendonly no").build();
-            server.start();
-            return new LocalRedis(RedisEndpoint.of("127.0.0.1", port), server);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start embedded redis-server", e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        TestRedis redis = TestRedis.start();
+        return new LocalRedis(
+                new RedisEndpoint(redis.host(), redis.port(), redis.username(), redis.password()), redis.embedded());
     }
 
     public RedisEndpoint endpoint() {
@@ -88,8 +72,11 @@ public final class LocalRedis implements AutoCloseable {
             socket.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), 2000);
             socket.setSoTimeout(2000);
             if (!endpoint.password().isEmpty()) {
-                send(socket, endpoint.username().isEmpty() ? RespEncoder.command("AUTH", endpoint.password())
-                        : RespEncoder.command("AUTH", endpoint.username(), endpoint.password()));
+                send(
+                        socket,
+                        endpoint.username().isEmpty()
+                                ? RespEncoder.command("AUTH", endpoint.password())
+                                : RespEncoder.command("AUTH", endpoint.username(), endpoint.password()));
             }
             return send(socket, RespEncoder.command(args));
         } catch (IOException e) {

@@ -63,8 +63,11 @@ final class RedisConnection {
         fresh.setSoTimeout(timeoutMillis);
         socket = fresh;
         if (!password.isEmpty()) {
-            expectOk(username.isEmpty() ? RespEncoder.command("AUTH", password)
-                    : RespEncoder.command("AUTH", username, password), "AUTH");
+            expectOk(
+                    username.isEmpty()
+                            ? RespEncoder.command("AUTH", password)
+                            : RespEncoder.command("AUTH", username, password),
+                    "AUTH");
         }
         if (database != 0) {
             expectOk(RespEncoder.command("SELECT", Integer.toString(database)), "SELECT " + database);

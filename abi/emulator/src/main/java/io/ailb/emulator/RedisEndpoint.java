@@ -1,6 +1,6 @@
 package io.ailb.emulator;
 
-import java.net.URI;
+import io.ailb.hostkit.TestRedis;
 
 /**
  * Where a Redis cluster of the gateway really lives. {@code username}/{@code password} are used only when the guest's
@@ -14,18 +14,8 @@ public record RedisEndpoint(String host, int port, String username, String passw
 
     /** Parses {@code redis://[user:pass@]host:port}. */
     public static RedisEndpoint parse(String url) {
-        URI uri = URI.create(url);
-        if (!"redis".equals(uri.getScheme()) || uri.getHost() == null) {
-            throw new IllegalArgumentException("expected redis://[user:pass@]host:port, got " + url);
-        }
-        String user = "";
-        String pass = "";
-        if (uri.getUserInfo() != null) {
-            String[] parts = uri.getUserInfo().split(":", 2);
-            user = parts.length == 2 ? parts[0] : "";
-            pass = parts.length == 2 ? parts[1] : parts[0];
-        }
-        return new RedisEndpoint(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort(), user, pass);
+        TestRedis redis = TestRedis.parse(url);
+        return new RedisEndpoint(redis.host(), redis.port(), redis.username(), redis.password());
     }
 
     @Override

@@ -35,8 +35,11 @@ import java.util.function.Function;
 public final class WasmPlugin {
     /** ABI-version exports cpp-host recognises, newest first. */
     private static final List<String> ABI_VERSIONS = List.of(
-            "proxy_abi_version_0_2_100", "proxy_abi_version_0_2_1", "proxy_abi_version_0_2_0",
+            "proxy_abi_version_0_2_100",
+            "proxy_abi_version_0_2_1",
+            "proxy_abi_version_0_2_0",
             "proxy_abi_version_0_1_0");
+
     private static final String WASI_MODULE = "wasi_snapshot_preview1";
 
     private final String name;
@@ -46,8 +49,13 @@ public final class WasmPlugin {
     private final String abiVersion;
     private final long compileNanos;
 
-    private WasmPlugin(String name, WasmModule module, Function<Instance, Machine> machineFactory, int sizeBytes,
-            String abiVersion, long compileNanos) {
+    private WasmPlugin(
+            String name,
+            WasmModule module,
+            Function<Instance, Machine> machineFactory,
+            int sizeBytes,
+            String abiVersion,
+            long compileNanos) {
         this.name = name;
         this.module = module;
         this.machineFactory = machineFactory;
@@ -86,9 +94,11 @@ public final class WasmPlugin {
         WasmModule module = Parser.parse(wasm);
         checkImports(name, module);
         Set<String> exports = exportedFunctions(module);
-        String abiVersion = ABI_VERSIONS.stream().filter(exports::contains).findFirst().orElseThrow(
-                () -> new EmulatorException(name + ": no proxy-wasm ABI version export (one of " + ABI_VERSIONS
-                        + "); Envoy refuses the module"));
+        String abiVersion = ABI_VERSIONS.stream()
+                .filter(exports::contains)
+                .findFirst()
+                .orElseThrow(() -> new EmulatorException(name + ": no proxy-wasm ABI version export (one of "
+                        + ABI_VERSIONS + "); Envoy refuses the module"));
         if (!exports.contains("proxy_on_memory_allocate") && !exports.contains("malloc")) {
             throw new EmulatorException(name + ": Wasm module is missing malloc function (proxy_on_memory_allocate)");
         }
@@ -110,13 +120,14 @@ public final class WasmPlugin {
             Import imported = imports.getImport(i);
             String qualified = imported.module() + "." + imported.name();
             if (imported.importType() != ExternalType.FUNCTION) {
-                problems.add("missing import: " + qualified + " (" + imported.importType() + " imports are not provided)");
+                problems.add(
+                        "missing import: " + qualified + " (" + imported.importType() + " imports are not provided)");
             } else if ("env".equals(imported.module()) && env.containsKey(imported.name())) {
                 FunctionType wanted = module.typeSection().getType(((FunctionImport) imported).typeIndex());
                 FunctionType provided = env.get(imported.name());
                 if (!wanted.typesMatch(provided)) {
-                    problems.add("signature mismatch: " + qualified + " is " + wanted + ", the host provides "
-                            + provided);
+                    problems.add(
+                            "signature mismatch: " + qualified + " is " + wanted + ", the host provides " + provided);
                 }
             } else if (!(WASI_MODULE.equals(imported.module()) && wasi.contains(qualified))) {
                 problems.add("missing import: " + qualified);

@@ -13,8 +13,9 @@ class GuestStackTest {
     void compiledFramesAreNamedInnermostFirstWithoutTrampolineRepeats() {
         RuntimeException trap = trapWithFrames("func_7", "memoryReadInt", "func_7", "func_3", "call_3", "func_5");
 
-        assertEquals("GC_sweep < GC_collect < func 5", GuestStack.describe(new IllegalStateException("outer", trap),
-                names()));
+        assertEquals(
+                "GC_sweep < GC_collect < func 5",
+                GuestStack.describe(new IllegalStateException("outer", trap), names()));
     }
 
     @Test
@@ -27,8 +28,8 @@ class GuestStackTest {
         RuntimeException trap = new RuntimeException("out of bounds memory access");
         StackTraceElement[] frames = new StackTraceElement[methods.length];
         for (int i = 0; i < methods.length; i++) {
-            frames[i] = new StackTraceElement("com.dylibso.chicory.$gen.CompiledMachineFuncGroup_0", methods[i],
-                    null, -1);
+            frames[i] =
+                    new StackTraceElement("com.dylibso.chicory.$gen.CompiledMachineFuncGroup_0", methods[i], null, -1);
         }
         trap.setStackTrace(frames);
         return trap;

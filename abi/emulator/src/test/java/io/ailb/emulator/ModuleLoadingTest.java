@@ -24,7 +24,9 @@ final class ModuleLoadingTest {
 
     @Test
     void aWasiFunctionEnvoyDoesNotLinkFailsLoadingAndIsNamed() {
-        byte[] wasm = new TinyWasm().withImport("wasi_snapshot_preview1", "sock_accept").build();
+        byte[] wasm = new TinyWasm()
+                .withImport("wasi_snapshot_preview1", "sock_accept")
+                .build();
         EmulatorException error = assertThrows(EmulatorException.class, () -> WasmPlugin.fromBytes("tiny", wasm));
         assertTrue(error.getMessage().contains("wasi_snapshot_preview1.sock_accept"), error.getMessage());
     }
@@ -38,10 +40,12 @@ final class ModuleLoadingTest {
 
     @Test
     void aTrapNamesTheExportAndQuotesTheLastLogLines() {
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().build())).build().startVm();
+        PluginVm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().build()))
+                .build()
+                .startVm();
         HttpStream stream = vm.newHttpStream();
-        GuestTrapException trap = assertThrows(GuestTrapException.class,
-                () -> stream.sendRequestHeaders(HeaderMap.of(":path", "/"), true));
+        GuestTrapException trap = assertThrows(
+                GuestTrapException.class, () -> stream.sendRequestHeaders(HeaderMap.of(":path", "/"), true));
         assertTrue(trap.getMessage().contains("proxy_on_request_headers"), trap.getMessage());
         assertTrue(trap.getMessage().contains(TinyWasm.MARKER), trap.getMessage());
         assertEquals("proxy_on_request_headers(context 2)", trap.export());
@@ -49,9 +53,11 @@ final class ModuleLoadingTest {
 
     @Test
     void aTrappedVmIsDeadAndLaterStreamsGetWasmFailStream() {
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().build())).build().startVm();
-        assertThrows(GuestTrapException.class,
-                () -> vm.newHttpStream().sendRequestHeaders(HeaderMap.of(":path", "/"), true));
+        PluginVm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().build()))
+                .build()
+                .startVm();
+        assertThrows(GuestTrapException.class, () -> vm.newHttpStream()
+                .sendRequestHeaders(HeaderMap.of(":path", "/"), true));
         HttpStream later = vm.newHttpStream();
         later.sendRequestHeaders(HeaderMap.of(":path", "/"), true);
         assertFalse(vm.isAlive());
@@ -62,24 +68,36 @@ final class ModuleLoadingTest {
 
     @Test
     void stopIterationOnRequestHeadersIsKeptUnderAbi0_2_100() {
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().returning(1).build())).build().startVm();
+        PluginVm vm = Gateway.builder(
+                        WasmPlugin.fromBytes("tiny", new TinyWasm().returning(1).build()))
+                .build()
+                .startVm();
         int action = vm.newHttpStream().sendRequestHeaders(HeaderMap.of(":path", "/"), false);
         assertEquals(HeaderAction.STOP_ITERATION, action);
     }
 
     @Test
     void stopIterationOnRequestHeadersBecomesStopAllUnderAbi0_2_1() {
-        byte[] wasm = new TinyWasm().withAbiExport("proxy_abi_version_0_2_1").returning(1).build();
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", wasm)).build().startVm();
+        byte[] wasm = new TinyWasm()
+                .withAbiExport("proxy_abi_version_0_2_1")
+                .returning(1)
+                .build();
+        PluginVm vm =
+                Gateway.builder(WasmPlugin.fromBytes("tiny", wasm)).build().startVm();
         HttpStream stream = vm.newHttpStream();
-        assertEquals(HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK,
+        assertEquals(
+                HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK,
                 stream.sendRequestHeaders(HeaderMap.of(":path", "/"), false));
     }
 
     @Test
     void afterStopAllEnvoyBuffersBodyChunksWithoutCallingTheFilter() {
-        byte[] wasm = new TinyWasm().withAbiExport("proxy_abi_version_0_2_1").returning(1).build();
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", wasm)).build().startVm();
+        byte[] wasm = new TinyWasm()
+                .withAbiExport("proxy_abi_version_0_2_1")
+                .returning(1)
+                .build();
+        PluginVm vm =
+                Gateway.builder(WasmPlugin.fromBytes("tiny", wasm)).build().startVm();
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(HeaderMap.of(":path", "/"), false);
         assertEquals(DataAction.STOP_ITERATION_AND_BUFFER, stream.sendRequestBody("held by Envoy", false));
@@ -88,8 +106,12 @@ final class ModuleLoadingTest {
 
     @Test
     void outOfRangeHeaderStatusesAreClamped() {
-        Vm vm = Gateway.builder(WasmPlugin.fromBytes("tiny", new TinyWasm().returning(9).build())).build().startVm();
-        assertEquals(HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK,
+        PluginVm vm = Gateway.builder(
+                        WasmPlugin.fromBytes("tiny", new TinyWasm().returning(9).build()))
+                .build()
+                .startVm();
+        assertEquals(
+                HeaderAction.STOP_ALL_ITERATION_AND_WATERMARK,
                 vm.newHttpStream().sendRequestHeaders(HeaderMap.of(":path", "/"), true));
     }
 }

@@ -1,27 +1,19 @@
 package io.ailb.emulator;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 
 /** The probe filter of abi/example (PROBE.md), loaded once per test class. */
 final class Probe {
-    private static final Path WASM = Path.of(System.getProperty("probe.wasm", "../example/target/wasm/probe.wasm"));
-
     /** Compiled once per JVM: Chicory's compiler takes seconds on the probe, every VM reuses its output. */
     private static WasmPlugin plugin;
 
-    private Probe() {
-    }
+    private Probe() {}
 
-    /** The compiled probe; skips the calling test class when the module was not built. */
+    /** The compiled probe (abi/example builds it before this module's tests run). */
     static synchronized WasmPlugin load() {
-        Assumptions.assumeTrue(Files.exists(WASM), "probe.wasm is not built at " + WASM.toAbsolutePath()
-                + "; build the reactor (mvn -pl abi/emulator -am install) to run the probe tests");
         if (plugin == null) {
-            plugin = WasmPlugin.load(WASM);
+            plugin = WasmArtifacts.load("probe");
         }
         return plugin;
     }
@@ -38,9 +30,11 @@ final class Probe {
     }
 
     /** Sends {@code headers} with end_of_stream on a new stream and returns the local reply's body. */
-    static String answer(Vm vm, HeaderMap headers) {
+    static String answer(PluginVm vm, HeaderMap headers) {
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(headers, true);
-        return stream.localReply().orElseThrow(() -> new AssertionError("no local reply" + vm.tail())).bodyText();
+        return stream.localReply()
+                .orElseThrow(() -> new AssertionError("no local reply" + vm.tail()))
+                .bodyText();
     }
 }

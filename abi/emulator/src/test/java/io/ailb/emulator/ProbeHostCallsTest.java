@@ -29,15 +29,17 @@ final class ProbeHostCallsTest {
         plugin = Probe.load();
     }
 
-    private static Vm startVm() {
+    private static PluginVm startVm() {
         return Gateway.builder(plugin).withPluginConfig("{}").build().startVm();
     }
 
     @Test
     void requestHeadersReachTheGuestInOrderWithUtf8Intact() {
         String body = Probe.answer(startVm(), Probe.request("headers", "x-text", EMOJI_AND_CHINESE));
-        assertEquals(":method: GET\n:path: /probe\n:authority: probe\nx-probe-op: headers\nx-text: "
-                + EMOJI_AND_CHINESE + "\n", body);
+        assertEquals(
+                ":method: GET\n:path: /probe\n:authority: probe\nx-probe-op: headers\nx-text: " + EMOJI_AND_CHINESE
+                        + "\n",
+                body);
     }
 
     @Test
@@ -68,8 +70,8 @@ final class ProbeHostCallsTest {
     @Test
     void headerEditsBeforeContinueReachTheUpstreamRequest() {
         HttpStream stream = startVm().newHttpStream();
-        int action = stream.sendRequestHeaders(Probe.request("mutate-headers",
-                "x-probe-replace", "old", "x-probe-remove", "gone"), true);
+        int action = stream.sendRequestHeaders(
+                Probe.request("mutate-headers", "x-probe-replace", "old", "x-probe-remove", "gone"), true);
         assertEquals(HeaderAction.CONTINUE, action);
         HeaderMap sent = stream.requestHeaders();
         assertEquals("yes", sent.get("x-probe-added").orElseThrow());
@@ -118,8 +120,8 @@ final class ProbeHostCallsTest {
     @Test
     void aPropertyTheGuestSetsIsVisibleToTheHost() {
         HttpStream stream = startVm().newHttpStream();
-        stream.sendRequestHeaders(Probe.request("set-property", "x-probe-arg", "custom.key",
-                "x-probe-value", EMOJI_AND_CHINESE), true);
+        stream.sendRequestHeaders(
+                Probe.request("set-property", "x-probe-arg", "custom.key", "x-probe-value", EMOJI_AND_CHINESE), true);
         assertEquals(EMOJI_AND_CHINESE, stream.property("custom.key").orElseThrow());
     }
 
@@ -138,8 +140,11 @@ final class ProbeHostCallsTest {
             int action = stream.sendRequestBody(piece, end == body.length);
             assertTrue(action == DataAction.STOP_ITERATION_AND_BUFFER || end == body.length);
         }
-        String sha1 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body));
-        assertEquals("len=" + body.length + " sha1=" + sha1, stream.localReply().orElseThrow().bodyText());
+        String sha1 =
+                HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body));
+        assertEquals(
+                "len=" + body.length + " sha1=" + sha1,
+                stream.localReply().orElseThrow().bodyText());
     }
 
     @Test
@@ -154,26 +159,34 @@ final class ProbeHostCallsTest {
 
     @Test
     void aForcedGcBetweenHostCallsKeepsEveryValueIntact() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         for (int i = 0; i < 5; i++) {
-            String body = Probe.answer(vm, Probe.request("headers", "x-probe-gc", "1", "x-text", EMOJI_AND_CHINESE + i));
+            String body =
+                    Probe.answer(vm, Probe.request("headers", "x-probe-gc", "1", "x-text", EMOJI_AND_CHINESE + i));
             assertTrue(body.endsWith("x-text: " + EMOJI_AND_CHINESE + i + "\n"), body);
         }
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(Probe.request("body", "x-probe-gc", "1"), false);
         stream.sendRequestBody(EMOJI_AND_CHINESE, true);
-        assertTrue(stream.localReply().orElseThrow().bodyText()
+        assertTrue(stream.localReply()
+                .orElseThrow()
+                .bodyText()
                 .startsWith("len=" + EMOJI_AND_CHINESE.getBytes(StandardCharsets.UTF_8).length + " "));
     }
 
     @Test
     void upstreamHostsAreListedAndTheFirstHealthyOneBecomesTheOverride() {
-        Gateway gateway = Gateway.builder(plugin).withUpstreamHosts("outbound|80||llm", List.of(
-                new UpstreamHost("10.0.0.1:80", "Unhealthy", ""),
-                new UpstreamHost("10.0.0.2:80", "Healthy", "vllm:num_requests_waiting 3\n"))).build();
+        Gateway gateway = Gateway.builder(plugin)
+                .withUpstreamHosts(
+                        "outbound|80||llm",
+                        List.of(
+                                new ClusterHost("10.0.0.1:80", "Unhealthy", ""),
+                                new ClusterHost("10.0.0.2:80", "Healthy", "vllm:num_requests_waiting 3\n")))
+                .build();
         HttpStream stream = gateway.startVm().newHttpStream().withClusterName("outbound|80||llm");
         stream.sendRequestHeaders(Probe.request("upstreams"), true);
-        assertEquals("10.0.0.1:80 Unhealthy\n10.0.0.2:80 Healthy\noverride=10.0.0.2:80",
+        assertEquals(
+                "10.0.0.1:80 Unhealthy\n10.0.0.2:80 Healthy\noverride=10.0.0.2:80",
                 stream.localReply().orElseThrow().bodyText());
         assertEquals("10.0.0.2:80", stream.upstreamOverride().orElseThrow());
         assertFalse(stream.upstreamOverrideAfterRouting());
@@ -189,11 +202,13 @@ final class ProbeHostCallsTest {
     @Test
     void sharedDataHonoursCompareAndSwap() {
         Gateway gateway = Gateway.builder(plugin).build();
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
         // The first sets use CAS 0 (no value yet), which writes unconditionally.
-        assertEquals("before=- cas_ok=true stale_cas=OK",
+        assertEquals(
+                "before=- cas_ok=true stale_cas=OK",
                 Probe.answer(vm, Probe.request("shared-data", "x-probe-arg", "k", "x-probe-value", "v1")));
-        assertEquals("before=v1 cas_ok=true stale_cas=CAS_MISMATCH",
+        assertEquals(
+                "before=v1 cas_ok=true stale_cas=CAS_MISMATCH",
                 Probe.answer(vm, Probe.request("shared-data", "x-probe-arg", "k", "x-probe-value", "v2")));
         assertEquals("v2", gateway.sharedData().get("k").orElseThrow().text());
     }
@@ -201,7 +216,7 @@ final class ProbeHostCallsTest {
     @Test
     void sharedDataIsSharedBetweenTheVmsOfAGateway() {
         Gateway gateway = Gateway.builder(plugin).build();
-        List<Vm> vms = gateway.start(2);
+        List<PluginVm> vms = gateway.start(2);
         Probe.answer(vms.get(0), Probe.request("shared-data", "x-probe-arg", "k", "x-probe-value", "from-1"));
         assertTrue(Probe.answer(vms.get(1), Probe.request("shared-data", "x-probe-arg", "k", "x-probe-value", "x"))
                 .startsWith("before=from-1 "));
@@ -210,7 +225,7 @@ final class ProbeHostCallsTest {
     @Test
     void metricsAreDefinedIncrementedRecordedAndReadableByName() {
         Gateway gateway = Gateway.builder(plugin).build();
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
         assertEquals("requests=1", Probe.answer(vm, Probe.request("metrics")));
         assertEquals("requests=2", Probe.answer(vm, Probe.request("metrics")));
         assertEquals(2, gateway.metrics().value("probe_requests"));
@@ -220,7 +235,7 @@ final class ProbeHostCallsTest {
 
     @Test
     void logLinesAreCapturedWithTheirLevel() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         vm.newHttpStream().sendRequestHeaders(Probe.request("log"), true);
         for (int level = LogLevel.TRACE; level <= LogLevel.CRITICAL; level++) {
             assertTrue(vm.logs(level).contains("level " + level), "level " + level + ": " + vm.logs());
@@ -229,10 +244,11 @@ final class ProbeHostCallsTest {
 
     @Test
     void anExceptionInACallbackIsLoggedAtErrorAndTheRequestContinues() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         HttpStream stream = vm.newHttpStream();
         assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(Probe.request("throw"), true));
-        assertTrue(vm.logs(LogLevel.ERROR).stream().anyMatch(line -> line.contains("probe: thrown on request")),
+        assertTrue(
+                vm.logs(LogLevel.ERROR).stream().anyMatch(line -> line.contains("probe: thrown on request")),
                 vm.logs().toString());
         assertTrue(vm.isAlive());
         assertEquals("", Probe.answer(vm, Probe.request("get-header", "x-probe-arg", "x-e", "x-e", "")));
@@ -241,15 +257,18 @@ final class ProbeHostCallsTest {
     @Test
     void theGuestClockIsTheInjectedClock() {
         VirtualClock clock = VirtualClock.startingAt(Instant.parse("2026-01-02T03:04:05.678Z"));
-        Vm vm = Gateway.builder(plugin).withClock(clock).build().startVm();
+        PluginVm vm = Gateway.builder(plugin).withClock(clock).build().startVm();
         assertEquals(Long.toString(clock.millis()), Probe.answer(vm, Probe.request("time")));
     }
 
     @Test
     void ticksFireAsVirtualTimeAdvances() {
         VirtualClock clock = VirtualClock.startingAt(Instant.EPOCH);
-        Gateway gateway = Gateway.builder(plugin).withClock(clock).withPluginConfig("{\"tickMs\": 100}").build();
-        Vm vm = gateway.startVm();
+        Gateway gateway = Gateway.builder(plugin)
+                .withClock(clock)
+                .withPluginConfig("{\"tickMs\": 100}")
+                .build();
+        PluginVm vm = gateway.startVm();
         gateway.advance(Duration.ofMillis(350));
         assertEquals(3, gateway.metrics().value("probe_ticks"));
         assertTrue(vm.logs(LogLevel.INFO).contains("tick 3"));
@@ -258,13 +277,16 @@ final class ProbeHostCallsTest {
 
     @Test
     void theVmConfigurationIsReadableDuringVmStart() {
-        Vm vm = Gateway.builder(plugin).withVmConfig("vm-cfg ✓").build().startVm();
-        assertTrue(vm.logs(LogLevel.INFO).contains("vm_start config=vm-cfg ✓"), vm.logs().toString());
+        PluginVm vm = Gateway.builder(plugin).withVmConfig("vm-cfg ✓").build().startVm();
+        assertTrue(
+                vm.logs(LogLevel.INFO).contains("vm_start config=vm-cfg ✓"),
+                vm.logs().toString());
     }
 
     @Test
     void aRejectedConfigurationFailsTheVmStart() {
-        Gateway gateway = Gateway.builder(plugin).withPluginConfig("{\"fail\": true}").build();
+        Gateway gateway =
+                Gateway.builder(plugin).withPluginConfig("{\"fail\": true}").build();
         ConfigurationRejectedException error = assertThrows(ConfigurationRejectedException.class, gateway::startVm);
         assertTrue(error.getMessage().contains("rejecting configuration"), error.getMessage());
         assertTrue(gateway.vms().isEmpty());
@@ -273,7 +295,7 @@ final class ProbeHostCallsTest {
     @Test
     void aConfigurationTheCanaryRejectsLeavesTheRunningVmsOnTheOldOne() {
         Gateway gateway = Gateway.builder(plugin).withPluginConfig("{}").build();
-        Vm vm = gateway.start(2).get(0);
+        PluginVm vm = gateway.start(2).get(0);
         assertFalse(gateway.reconfigure("{\"fail\": true}"));
         assertTrue(gateway.reconfigure("{\"tickMs\": 50}"));
         assertEquals(50, vm.tickPeriodMillis());
@@ -281,7 +303,7 @@ final class ProbeHostCallsTest {
 
     @Test
     void aStreamEndsWithLogDoneDeleteInThatOrder() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(Probe.request(""), true);
         stream.sendResponseHeaders(HeaderMap.of(":status", "200"), false);
@@ -289,14 +311,14 @@ final class ProbeHostCallsTest {
         stream.sendResponseBody("done", true);
         assertTrue(stream.isEnded());
         int ctx = stream.contextId();
-        assertEquals(List.of("on_log ctx=" + ctx, "on_done ctx=" + ctx, "on_delete ctx=" + ctx),
-                vm.logs(LogLevel.DEBUG));
+        assertEquals(
+                List.of("on_log ctx=" + ctx, "on_done ctx=" + ctx, "on_delete ctx=" + ctx), vm.logs(LogLevel.DEBUG));
         assertEquals("done", new String(stream.forwardedResponseBody(), StandardCharsets.UTF_8));
     }
 
     @Test
     void aVmServesAThousandRequests() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         for (int i = 0; i < 1000; i++) {
             assertEquals("/probe", Probe.answer(vm, Probe.request("get-header", "x-probe-arg", ":path")));
         }
@@ -304,13 +326,13 @@ final class ProbeHostCallsTest {
 
     @Test
     void aResetStreamAlsoEndsWithLogDoneDelete() {
-        Vm vm = startVm();
+        PluginVm vm = startVm();
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(Probe.request("body"), false);
         stream.reset();
         int ctx = stream.contextId();
-        assertEquals(List.of("on_log ctx=" + ctx, "on_done ctx=" + ctx, "on_delete ctx=" + ctx),
-                vm.logs(LogLevel.DEBUG));
+        assertEquals(
+                List.of("on_log ctx=" + ctx, "on_done ctx=" + ctx, "on_delete ctx=" + ctx), vm.logs(LogLevel.DEBUG));
         assertThrows(IllegalStateException.class, () -> stream.sendRequestBody("late", true));
     }
 }

@@ -19,15 +19,16 @@ final class ProbeHttpCallTest {
 
     @Test
     void aScriptedResponseReachesTheGuest() {
-        Gateway gateway = Gateway.builder(plugin).build()
-                .enqueueHttpResponse(HttpCallResponse.status(200).withBody("pong ✓"));
+        Gateway gateway = Gateway.builder(plugin)
+                .build()
+                .enqueueHttpResponse(HttpCallAnswer.status(200).withBody("pong ✓"));
         String body = Probe.answer(gateway.startVm(), Probe.request("http-call", "x-probe-arg", "outbound|80||svc"));
         assertEquals("status=200 body=pong ✓", body);
     }
 
     @Test
     void theRecordedCallShowsClusterHeadersAndTimeout() {
-        Gateway gateway = Gateway.builder(plugin).build().enqueueHttpResponse(HttpCallResponse.status(204));
+        Gateway gateway = Gateway.builder(plugin).build().enqueueHttpResponse(HttpCallAnswer.status(204));
         Probe.answer(gateway.startVm(), Probe.request("http-call", "x-probe-arg", "outbound|80||svc"));
         HttpCallRequest call = gateway.takeHttpCall().orElseThrow();
         assertEquals("outbound|80||svc", call.cluster());
@@ -38,7 +39,7 @@ final class ProbeHttpCallTest {
     @Test
     void callIdsCountUpInFours() {
         Gateway gateway = Gateway.builder(plugin).build();
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
         Probe.answer(vm, Probe.request("http-call", "x-probe-arg", "a"));
         Probe.answer(vm, Probe.request("http-call", "x-probe-arg", "b"));
         assertEquals(4, gateway.takeHttpCall().orElseThrow().callId());
@@ -47,7 +48,7 @@ final class ProbeHttpCallTest {
 
     @Test
     void aTimeoutReachesTheGuestAsAFailure() {
-        Gateway gateway = Gateway.builder(plugin).build().enqueueHttpResponse(HttpCallResponse.timeout());
+        Gateway gateway = Gateway.builder(plugin).build().enqueueHttpResponse(HttpCallAnswer.timeout());
         HttpStream stream = gateway.startVm().newHttpStream();
         stream.sendRequestHeaders(Probe.request("http-call", "x-probe-arg", "svc"), true);
         assertEquals(503, stream.localReply().orElseThrow().status());
@@ -56,25 +57,28 @@ final class ProbeHttpCallTest {
 
     @Test
     void aResetReachesTheGuestAsAFailure() {
-        Gateway gateway = Gateway.builder(plugin).build().enqueueHttpResponse(HttpCallResponse.reset());
-        assertEquals("http-call failed",
-                Probe.answer(gateway.startVm(), Probe.request("http-call", "x-probe-arg", "svc")));
+        Gateway gateway = Gateway.builder(plugin).build().enqueueHttpResponse(HttpCallAnswer.reset());
+        assertEquals(
+                "http-call failed", Probe.answer(gateway.startVm(), Probe.request("http-call", "x-probe-arg", "svc")));
     }
 
     @Test
     void aDispatcherAnswersByRule() {
         Gateway gateway = Gateway.builder(plugin)
-                .withHttpDispatcher(call -> HttpCallResponse.status(200).withBody("for " + call.cluster()))
+                .withHttpDispatcher(call -> HttpCallAnswer.status(200).withBody("for " + call.cluster()))
                 .build();
-        assertEquals("status=200 body=for svc-b",
+        assertEquals(
+                "status=200 body=for svc-b",
                 Probe.answer(gateway.startVm(), Probe.request("http-call", "x-probe-arg", "svc-b")));
     }
 
     @Test
     void withManualDeliveryTheStreamWaitsUntilTheTestDelivers() {
-        Gateway gateway = Gateway.builder(plugin).withDelivery(Delivery.MANUAL).build()
-                .enqueueHttpResponse(HttpCallResponse.status(200).withBody("late"));
-        Vm vm = gateway.startVm();
+        Gateway gateway = Gateway.builder(plugin)
+                .withDelivery(Delivery.MANUAL)
+                .build()
+                .enqueueHttpResponse(HttpCallAnswer.status(200).withBody("late"));
+        PluginVm vm = gateway.startVm();
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(Probe.request("http-call", "x-probe-arg", "svc"), true);
         assertTrue(stream.localReply().isEmpty());

@@ -29,7 +29,9 @@ final class ProbeRedisTest {
 
     @AfterAll
     static void stop() {
-        redis.close();
+        if (redis != null) {
+            redis.close();
+        }
     }
 
     @BeforeEach
@@ -54,7 +56,7 @@ final class ProbeRedisTest {
 
     @Test
     void anIncrRoundTripsThroughTheRealRedis() {
-        Vm vm = gateway(CLUSTER).build().startVm();
+        PluginVm vm = gateway(CLUSTER).build().startVm();
         assertEquals(reply(RespValue.integer(1)), Probe.answer(vm, redisRequest("INCR probe:k")));
         assertEquals(reply(RespValue.integer(2)), Probe.answer(vm, redisRequest("INCR probe:k")));
         assertEquals("2", redis.command("GET", "probe:k").asString());
@@ -62,10 +64,10 @@ final class ProbeRedisTest {
 
     @Test
     void redisTokensAre7Then11PerVm() {
-        Vm vm = gateway(CLUSTER).build().startVm();
+        PluginVm vm = gateway(CLUSTER).build().startVm();
         Probe.answer(vm, redisRequest("INCR probe:k"));
         Probe.answer(vm, redisRequest("INCR probe:k"));
-        List<RedisCall> calls = vm.redisCalls();
+        List<RecordedRedisCall> calls = vm.redisCalls();
         assertEquals(7, calls.get(0).token());
         assertEquals(11, calls.get(1).token());
         assertEquals("INCR probe:k", calls.get(0).commandText());
@@ -73,19 +75,23 @@ final class ProbeRedisTest {
 
     @Test
     void redisInitReportsOkForARegisteredCluster() {
-        Vm vm = gateway(CLUSTER).build().startVm();
-        assertTrue(vm.logs(LogLevel.INFO).contains("redis_init status=OK"), vm.logs().toString());
+        PluginVm vm = gateway(CLUSTER).build().startVm();
+        assertTrue(
+                vm.logs(LogLevel.INFO).contains("redis_init status=OK"),
+                vm.logs().toString());
     }
 
     @Test
     void redisInitOnAnUnknownClusterIsABadArgument() {
-        Vm vm = gateway("outbound|6379||nowhere").build().startVm();
-        assertTrue(vm.logs(LogLevel.INFO).contains("redis_init status=BAD_ARGUMENT"), vm.logs().toString());
+        PluginVm vm = gateway("outbound|6379||nowhere").build().startVm();
+        assertTrue(
+                vm.logs(LogLevel.INFO).contains("redis_init status=BAD_ARGUMENT"),
+                vm.logs().toString());
     }
 
     @Test
     void aDbSuffixSelectsTheDatabase() {
-        Vm vm = gateway(CLUSTER + "?db=3").build().startVm();
+        PluginVm vm = gateway(CLUSTER + "?db=3").build().startVm();
         assertEquals(reply(RespValue.simpleString("OK")), Probe.answer(vm, redisRequest("SET probe:db three")));
         assertTrue(redis.command("GET", "probe:db").isNull());
         assertEquals(reply(RespValue.bulkString("three")), Probe.answer(vm, redisRequest("GET probe:db")));
@@ -93,12 +99,14 @@ final class ProbeRedisTest {
 
     @Test
     void aReplyAfterTheStreamWasResetReachesTheRootAsAnOrphan() {
-        Vm vm = gateway(CLUSTER).withDelivery(Delivery.MANUAL).build().startVm();
+        PluginVm vm = gateway(CLUSTER).withDelivery(Delivery.MANUAL).build().startVm();
         HttpStream stream = vm.newHttpStream();
         stream.sendRequestHeaders(redisRequest("INCR probe:k"), true);
         stream.reset();
         assertEquals(1, vm.deliverPending());
-        assertTrue(vm.logs(LogLevel.INFO).contains("orphan redis reply token=7"), vm.logs().toString());
+        assertTrue(
+                vm.logs(LogLevel.INFO).contains("orphan redis reply token=7"),
+                vm.logs().toString());
         assertTrue(stream.localReply().isEmpty());
     }
 
@@ -106,22 +114,26 @@ final class ProbeRedisTest {
     void aStoppedRedisGivesStatus1() {
         try (LocalRedis own = LocalRedis.start()) {
             Assumptions.assumeTrue(own.isEmbedded(), "REDIS_URL servers cannot be stopped");
-            Vm vm = Gateway.builder(plugin).withRedisCluster(CLUSTER, own.endpoint())
+            PluginVm vm = Gateway.builder(plugin)
+                    .withRedisCluster(CLUSTER, own.endpoint())
                     .withPluginConfig("{\"redis\": {\"cluster\": \"" + CLUSTER + "\", \"timeoutMs\": 300}}")
-                    .build().startVm();
+                    .build()
+                    .startVm();
             assertEquals(reply(RespValue.integer(1)), Probe.answer(vm, redisRequest("INCR probe:k")));
             own.stop();
-            assertEquals("redis failed status=" + RedisStatus.NETWORK_ERROR,
-                    Probe.answer(vm, redisRequest("INCR probe:k")));
+            assertEquals(
+                    "redis failed status=" + RedisStatus.NETWORK_ERROR, Probe.answer(vm, redisRequest("INCR probe:k")));
             own.restart();
-            assertEquals(reply(RespValue.integer(1)), Probe.answer(vm, redisRequest("INCR probe:k")),
+            assertEquals(
+                    reply(RespValue.integer(1)),
+                    Probe.answer(vm, redisRequest("INCR probe:k")),
                     "reconnects after the outage");
         }
     }
 
     @Test
     void twoVmsShareOneRedisWithTheirOwnTokens() {
-        List<Vm> vms = gateway(CLUSTER).build().start(2);
+        List<PluginVm> vms = gateway(CLUSTER).build().start(2);
         assertEquals(reply(RespValue.integer(1)), Probe.answer(vms.get(0), redisRequest("INCR probe:shared")));
         assertEquals(reply(RespValue.integer(2)), Probe.answer(vms.get(1), redisRequest("INCR probe:shared")));
         assertEquals(7, vms.get(1).redisCalls().get(0).token());
@@ -129,8 +141,8 @@ final class ProbeRedisTest {
 
     @Test
     void twoGatewaysShareOneRedis() {
-        Vm first = gateway(CLUSTER).build().startVm();
-        Vm second = gateway(CLUSTER).build().startVm();
+        PluginVm first = gateway(CLUSTER).build().startVm();
+        PluginVm second = gateway(CLUSTER).build().startVm();
         Probe.answer(first, redisRequest("INCR probe:gw"));
         assertEquals(reply(RespValue.integer(2)), Probe.answer(second, redisRequest("INCR probe:gw")));
     }
@@ -138,7 +150,7 @@ final class ProbeRedisTest {
     @Test
     void roundTripsAndBytesAreCountedPerVm() {
         Gateway gateway = gateway(CLUSTER).build();
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
         Probe.answer(vm, redisRequest("INCR probe:k"));
         RedisStats stats = vm.redisStats();
         assertEquals(1, stats.roundTrips());

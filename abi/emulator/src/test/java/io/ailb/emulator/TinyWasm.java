@@ -39,11 +39,18 @@ final class TinyWasm {
     byte[] build() {
         Bytes module = new Bytes().raw(0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00);
         // Types: 0 = (i32 i32 i32) -> i32, 1 = () -> (), 2 = (i32) -> i32.
-        module.section(1, new Bytes().u(3)
-                .raw(0x60, 3, I32, I32, I32, 1, I32)
-                .raw(0x60, 0, 0)
-                .raw(0x60, 1, I32, 1, I32));
-        Bytes imports = new Bytes().u(extraImportName == null ? 1 : 2).name("env").name("proxy_log").raw(0x00, 0);
+        module.section(
+                1,
+                new Bytes()
+                        .u(3)
+                        .raw(0x60, 3, I32, I32, I32, 1, I32)
+                        .raw(0x60, 0, 0)
+                        .raw(0x60, 1, I32, 1, I32));
+        Bytes imports = new Bytes()
+                .u(extraImportName == null ? 1 : 2)
+                .name("env")
+                .name("proxy_log")
+                .raw(0x00, 0);
         if (extraImportName != null) {
             imports.name(extraImportModule).name(extraImportName).raw(0x00, 1);
         }
@@ -51,24 +58,37 @@ final class TinyWasm {
         int firstOwn = extraImportName == null ? 1 : 2;
         module.section(3, new Bytes().u(3).u(1).u(2).u(0));
         module.section(5, new Bytes().u(1).raw(0x00, 1));
-        module.section(7, new Bytes().u(4)
-                .name("memory").raw(0x02, 0)
-                .name(abiExport).raw(0x00).u(firstOwn)
-                .name("proxy_on_memory_allocate").raw(0x00).u(firstOwn + 1)
-                .name("proxy_on_request_headers").raw(0x00).u(firstOwn + 2));
-        Bytes headersBody = new Bytes().u(0)
-                .raw(0x41, 2, 0x41, MARKER_ADDRESS, 0x41, MARKER.length(), 0x10, 0, 0x1a);
+        module.section(
+                7,
+                new Bytes()
+                        .u(4)
+                        .name("memory")
+                        .raw(0x02, 0)
+                        .name(abiExport)
+                        .raw(0x00)
+                        .u(firstOwn)
+                        .name("proxy_on_memory_allocate")
+                        .raw(0x00)
+                        .u(firstOwn + 1)
+                        .name("proxy_on_request_headers")
+                        .raw(0x00)
+                        .u(firstOwn + 2));
+        Bytes headersBody = new Bytes().u(0).raw(0x41, 2, 0x41, MARKER_ADDRESS, 0x41, MARKER.length(), 0x10, 0, 0x1a);
         if (requestHeadersResult < 0) {
             headersBody.raw(0x00);
         } else {
             headersBody.raw(0x41, requestHeadersResult);
         }
         headersBody.raw(0x0b);
-        module.section(10, new Bytes().u(3)
-                .sized(new Bytes().u(0).raw(0x0b))
-                .sized(new Bytes().u(0).raw(0x41, 0x80, 0x08, 0x0b))
-                .sized(headersBody));
-        module.section(11, new Bytes().u(1).raw(0x00, 0x41, MARKER_ADDRESS, 0x0b).name(MARKER));
+        module.section(
+                10,
+                new Bytes()
+                        .u(3)
+                        .sized(new Bytes().u(0).raw(0x0b))
+                        .sized(new Bytes().u(0).raw(0x41, 0x80, 0x08, 0x0b))
+                        .sized(headersBody));
+        module.section(
+                11, new Bytes().u(1).raw(0x00, 0x41, MARKER_ADDRESS, 0x0b).name(MARKER));
         return module.toByteArray();
     }
 

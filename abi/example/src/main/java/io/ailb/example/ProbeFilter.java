@@ -77,8 +77,8 @@ public final class ProbeFilter extends RootContext {
             redisCluster = text(redis.get("cluster"), "");
             String status = WasmResult.nameOf(WasmResult.OK);
             try {
-                Redis.init(redisCluster, text(redis.get("username"), ""), text(redis.get("password"), ""),
-                        (int) number(redis.get("timeoutMs"), 1000));
+                Redis.init(redisCluster, text(redis.get("username"), ""), text(redis.get("password"), ""), (int)
+                        number(redis.get("timeoutMs"), 1000));
             } catch (ProxyWasmException e) {
                 status = e.resultName();
             }
@@ -146,7 +146,9 @@ public final class ProbeFilter extends RootContext {
                     Optional<byte[]> property = Properties.get(path(arg));
                     return property.isPresent() ? respond(200, property.get()) : respond(404, "");
                 case "set-property":
-                    Properties.set(Arrays.asList(path(arg)), Optional.ofNullable(header("x-probe-value")).orElse(""));
+                    Properties.set(
+                            Arrays.asList(path(arg)),
+                            Optional.ofNullable(header("x-probe-value")).orElse(""));
                     return HeaderStatus.CONTINUE;
                 case "body":
                     return endOfStream ? HeaderStatus.CONTINUE : HeaderStatus.STOP_ITERATION;
@@ -157,7 +159,8 @@ public final class ProbeFilter extends RootContext {
                 case "upstreams":
                     return upstreams();
                 case "shared-data":
-                    return sharedData(arg, Optional.ofNullable(header("x-probe-value")).orElse(""));
+                    return sharedData(
+                            arg, Optional.ofNullable(header("x-probe-value")).orElse(""));
                 case "metrics":
                     requests.increment(1);
                     gauge.record(42);
@@ -220,10 +223,15 @@ public final class ProbeFilter extends RootContext {
         }
 
         private HeaderStatus httpCall(String cluster) {
-            List<Map.Entry<String, String>> headers =
-                    List.of(Map.entry(":method", "GET"), Map.entry(":path", "/probe"), Map.entry(":authority", "probe"));
+            List<Map.Entry<String, String>> headers = List.of(
+                    Map.entry(":method", "GET"), Map.entry(":path", "/probe"), Map.entry(":authority", "probe"));
             try {
-                HttpCall.dispatch(cluster == null ? "" : cluster, headers, new byte[0], List.of(), 1000,
+                HttpCall.dispatch(
+                        cluster == null ? "" : cluster,
+                        headers,
+                        new byte[0],
+                        List.of(),
+                        1000,
                         this::onHttpCallResponse);
             } catch (ProxyWasmException e) {
                 Log.warn("http-call not sent: " + e.getMessage());
@@ -304,14 +312,19 @@ public final class ProbeFilter extends RootContext {
             } catch (ProxyWasmException e) {
                 stale = e.resultName();
             }
-            return respond(200, "before=" + before.map(v -> utf8(v.value())).orElse("-") + " cas_ok=" + casOk
-                    + " stale_cas=" + stale);
+            return respond(
+                    200,
+                    "before=" + before.map(v -> utf8(v.value())).orElse("-") + " cas_ok=" + casOk + " stale_cas="
+                            + stale);
         }
 
         private String headerLines() {
             StringBuilder lines = new StringBuilder();
             for (Map.Entry<String, String> header : Headers.request().pairs()) {
-                lines.append(header.getKey()).append(": ").append(header.getValue()).append('\n');
+                lines.append(header.getKey())
+                        .append(": ")
+                        .append(header.getValue())
+                        .append('\n');
             }
             return lines.toString();
         }

@@ -55,7 +55,8 @@ public final class StandardExample extends RootContext {
                 Log.log(Log.Level.DEBUG, () -> "request " + contextId() + " for " + path);
                 if (path.equals(denyPath)) {
                     byte[] body = "denied\n".getBytes(StandardCharsets.UTF_8);
-                    Stream.sendLocalResponse(403, "denied_by_example", body, List.of(Map.entry("x-denied-by", "example")));
+                    Stream.sendLocalResponse(
+                            403, "denied_by_example", body, List.of(Map.entry("x-denied-by", "example")));
                     return HeaderStatus.STOP_ITERATION;
                 }
                 Headers.request().add(header, value);

@@ -36,15 +36,21 @@ final class TinyHost {
 
     TinyHost(Path wasm) {
         WasmModule module = Parser.parse(wasm);
-        WasiPreview1 wasi = WasiPreview1.builder().withOptions(WasiOptions.builder().inheritSystem().build()).build();
+        WasiPreview1 wasi = WasiPreview1.builder()
+                .withOptions(WasiOptions.builder().inheritSystem().build())
+                .build();
         List<ImportFunction> functions = new ArrayList<>(List.of(wasi.toHostFunctions()));
         module.importSection().stream()
                 .filter(i -> i.module().equals("env"))
                 .map(i -> (FunctionImport) i)
-                .forEach(i -> functions.add(new HostFunction("env", i.name(),
-                        module.typeSection().getType(i.typeIndex()), (inst, args) -> call(i.name(), args))));
+                .forEach(i -> functions.add(new HostFunction(
+                        "env",
+                        i.name(),
+                        module.typeSection().getType(i.typeIndex()),
+                        (inst, args) -> call(i.name(), args))));
         instance = Instance.builder(module)
-                .withImportValues(ImportValues.builder().withFunctions(functions).build())
+                .withImportValues(
+                        ImportValues.builder().withFunctions(functions).build())
                 .withStart(false)
                 .build();
     }

@@ -4,8 +4,7 @@ import io.ailb.proxywasm.internal.Vm;
 
 /** Time and timers. */
 public final class Clock {
-    private Clock() {
-    }
+    private Clock() {}
 
     /** Wall-clock milliseconds from the host (WASI {@code clock_time_get}). */
     public static long nowMillis() {

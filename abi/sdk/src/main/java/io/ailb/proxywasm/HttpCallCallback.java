@@ -8,6 +8,5 @@ public interface HttpCallCallback {
     void onResponse(HttpCallResponse response);
 
     /** Runs on the root context instead of {@link #onResponse} when the calling stream is gone. */
-    default void onOrphan(HttpCallResponse response) {
-    }
+    default void onOrphan(HttpCallResponse response) {}
 }

@@ -11,7 +11,10 @@ public final class HttpCallResponse {
     private final byte[] body;
     private final List<Map.Entry<String, String>> trailers;
 
-    public HttpCallResponse(int callId, List<Map.Entry<String, String>> headers, byte[] body,
+    public HttpCallResponse(
+            int callId,
+            List<Map.Entry<String, String>> headers,
+            byte[] body,
             List<Map.Entry<String, String>> trailers) {
         this.callId = callId;
         this.headers = headers;

@@ -46,12 +46,9 @@ public abstract class HttpContext {
     }
 
     /** The stream is complete (or reset); header maps are read-only now. The place to release per-stream state. */
-    public void onLog() {
-    }
+    public void onLog() {}
 
-    public void onDone() {
-    }
+    public void onDone() {}
 
-    public void onDelete() {
-    }
+    public void onDelete() {}
 }

@@ -6,8 +6,7 @@ import java.util.function.Supplier;
 
 /** {@code proxy_log}: messages go to the host's log (Envoy: the wasm log of the filter). */
 public final class Log {
-    private Log() {
-    }
+    private Log() {}
 
     /** proxy-wasm log levels. */
     public enum Level {

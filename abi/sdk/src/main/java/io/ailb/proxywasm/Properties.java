@@ -11,8 +11,7 @@ import java.util.Optional;
  * (the ABI joins the segments with NUL).
  */
 public final class Properties {
-    private Properties() {
-    }
+    private Properties() {}
 
     /** The raw value; empty when the property does not exist. */
     public static Optional<byte[]> get(String... path) {

@@ -4,8 +4,7 @@ import io.ailb.proxywasm.internal.Vm;
 
 /** Entry point of a plugin: call {@link #setRootContext} from {@code main} and nothing else there. */
 public final class ProxyWasm {
-    private ProxyWasm() {
-    }
+    private ProxyWasm() {}
 
     /**
      * Registers the plugin. Envoy runs {@code main} in a restricted phase where host calls other than logging fail,

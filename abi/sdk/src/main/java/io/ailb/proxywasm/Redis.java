@@ -8,8 +8,7 @@ import io.ailb.proxywasm.internal.Vm;
  * {@link #call} sends raw RESP and routes the reply back to the calling context.
  */
 public final class Redis {
-    private Redis() {
-    }
+    private Redis() {}
 
     /**
      * {@code proxy_redis_init}. {@code cluster} is an Envoy cluster name such as {@code outbound|6379||redis.static},

@@ -12,6 +12,5 @@ public interface RedisCallback {
      * only stream-independent host calls (logging, Redis, shared data, metrics) make sense. Use it to undo what the
      * call reserved, e.g. an in-flight count.
      */
-    default void onOrphan(RedisReply reply) {
-    }
+    default void onOrphan(RedisReply reply) {}
 }

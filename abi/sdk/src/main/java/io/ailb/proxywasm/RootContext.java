@@ -34,12 +34,10 @@ public abstract class RootContext {
     }
 
     /** Timer tick, after {@link Clock#setTickPeriodMillis}. */
-    public void onTick() {
-    }
+    public void onTick() {}
 
     /** A shared queue this context registered has data. */
-    public void onQueueReady(int queueId) {
-    }
+    public void onQueueReady(int queueId) {}
 
     /** A new HTTP stream of this plugin; the default passes every stream through untouched. */
     public HttpContext newHttpContext(int contextId) {
@@ -51,8 +49,7 @@ public abstract class RootContext {
         return true;
     }
 
-    public void onDelete() {
-    }
+    public void onDelete() {}
 
     private static final class PassThrough extends HttpContext {
         PassThrough(int contextId) {

@@ -5,8 +5,7 @@ import java.util.Optional;
 
 /** VM-wide key/value data shared by all workers' VMs of the same vm_id, with compare-and-swap writes. */
 public final class SharedData {
-    private SharedData() {
-    }
+    private SharedData() {}
 
     /** The value and its CAS token; empty when the key does not exist. */
     public static Optional<SharedValue> get(String key) {

@@ -12,8 +12,7 @@ public final class Stream {
     /** {@code grpc_status} value meaning "not a gRPC reply". */
     public static final int NO_GRPC_STATUS = -1;
 
-    private Stream() {
-    }
+    private Stream() {}
 
     /** Resumes a request paused by a Stop status (e.g. after a Redis or HTTP callout answered). */
     public static void continueRequest() {
@@ -36,8 +35,8 @@ public final class Stream {
      * Answers the request locally instead of forwarding it. The response still passes this filter's response
      * callbacks. {@code details} ends up in Envoy's response-code details.
      */
-    public static void sendLocalResponse(int statusCode, String details, byte[] body,
-            List<Map.Entry<String, String>> headers) {
+    public static void sendLocalResponse(
+            int statusCode, String details, byte[] body, List<Map.Entry<String, String>> headers) {
         Vm.abi().sendLocalResponse(statusCode, details, body, headers, NO_GRPC_STATUS);
     }
 

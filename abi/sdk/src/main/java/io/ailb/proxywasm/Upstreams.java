@@ -12,10 +12,10 @@ import java.util.Map;
 public final class Upstreams {
     /** The host map of the last call and its decoded list: the hosts and their info rarely change between requests. */
     private static byte[] lastMap = new byte[0];
+
     private static List<UpstreamHost> lastHosts = Collections.emptyList();
 
-    private Upstreams() {
-    }
+    private Upstreams() {}
 
     /**
      * {@code proxy_get_upstream_hosts}, in the host's order; empty when the cluster has none. Unmodifiable, and the

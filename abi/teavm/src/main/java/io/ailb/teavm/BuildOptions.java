@@ -5,8 +5,14 @@ import java.util.Locale;
 import org.teavm.vm.TeaVMOptimizationLevel;
 
 /** The command line of {@link BuildWasm}. */
-record BuildOptions(String mainClass, Path out, Path spec, int minHeapMb, int maxHeapMb,
-        TeaVMOptimizationLevel optimization, boolean names) {
+record BuildOptions(
+        String mainClass,
+        Path out,
+        Path spec,
+        int minHeapMb,
+        int maxHeapMb,
+        TeaVMOptimizationLevel optimization,
+        boolean names) {
 
     static final String USAGE = "usage: BuildWasm --main <class> --out <file.wasm> --spec <proxy-wasm-abi.json>"
             + " [--min-heap-mb 4] [--max-heap-mb 64] [--opt SIMPLE|ADVANCED|FULL]"

@@ -1,5 +1,8 @@
 package io.ailb.teavm;
 
+import io.ailb.abi.codegen.AbiSpec;
+import io.ailb.abi.codegen.SpecException;
+import io.ailb.abi.codegen.SpecReader;
 import io.ailb.teavm.plugin.GcStorage;
 import java.io.File;
 import java.io.IOException;
@@ -26,8 +29,7 @@ import org.teavm.tooling.TeaVMToolLog;
 public final class BuildWasm {
     private static final int MIB = 1024 * 1024;
 
-    private BuildWasm() {
-    }
+    private BuildWasm() {}
 
     public static void main(String[] args) {
         System.exit(run(args, classPathOfThisJvm(), System.out, System.err));
@@ -43,7 +45,7 @@ public final class BuildWasm {
             return 2;
         }
         try {
-            AbiSpec spec = AbiSpec.load(options.spec());
+            AbiSpec spec = SpecReader.read(options.spec());
             if (!compile(options, classPath, err)) {
                 return fail(options.out(), err, List.of("TeaVM could not compile " + options.mainClass()));
             }
@@ -55,7 +57,7 @@ public final class BuildWasm {
             }
             out.println(summary(module));
             return 0;
-        } catch (IOException | TeaVMToolException | RuntimeException e) {
+        } catch (SpecException | IOException | TeaVMToolException | RuntimeException e) {
             return fail(options.out(), err, List.of(e.toString()));
         }
     }
@@ -88,8 +90,8 @@ public final class BuildWasm {
         List<Problem> problems = tool.getProblemProvider().getProblems();
         if (!problems.isEmpty()) {
             // Every problem with its location and the call chain that reached it.
-            TeaVMProblemRenderer.describeProblems(tool.getDependencyInfo().getCallGraph(),
-                    tool.getProblemProvider(), new StreamLog(err));
+            TeaVMProblemRenderer.describeProblems(
+                    tool.getDependencyInfo().getCallGraph(), tool.getProblemProvider(), new StreamLog(err));
         }
         boolean severe = problems.stream().anyMatch(p -> p.getSeverity() == ProblemSeverity.ERROR);
         return !severe && !tool.wasCancelled() && Files.isRegularFile(out);
@@ -124,9 +126,14 @@ public final class BuildWasm {
     }
 
     static String summary(WasmModuleInfo module) {
-        return String.format(Locale.ROOT, "wasm: %s %d bytes (%.1f KiB), %d imports, %d exports",
-                module.path(), module.sizeBytes(), module.sizeBytes() / 1024.0,
-                module.imports().size(), module.exports().size());
+        return String.format(
+                Locale.ROOT,
+                "wasm: %s %d bytes (%.1f KiB), %d imports, %d exports",
+                module.path(),
+                module.sizeBytes(),
+                module.sizeBytes() / 1024.0,
+                module.imports().size(),
+                module.exports().size());
     }
 
     private static List<File> classPathOfThisJvm() {
@@ -148,12 +155,10 @@ public final class BuildWasm {
         }
 
         @Override
-        public void info(String text) {
-        }
+        public void info(String text) {}
 
         @Override
-        public void debug(String text) {
-        }
+        public void debug(String text) {}
 
         @Override
         public void warning(String text) {
@@ -166,12 +171,10 @@ public final class BuildWasm {
         }
 
         @Override
-        public void info(String text, Throwable e) {
-        }
+        public void info(String text, Throwable e) {}
 
         @Override
-        public void debug(String text, Throwable e) {
-        }
+        public void debug(String text, Throwable e) {}
 
         @Override
         public void warning(String text, Throwable e) {

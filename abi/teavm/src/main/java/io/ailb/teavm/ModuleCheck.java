@@ -1,8 +1,12 @@
 package io.ailb.teavm;
 
 import com.dylibso.chicory.wasm.types.ExternalType;
+import io.ailb.abi.codegen.AbiSpec;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -13,15 +17,15 @@ final class ModuleCheck {
     static final String MEMORY_EXPORT = "memory";
     static final String ALLOCATE_EXPORT = "proxy_on_memory_allocate";
 
-    private ModuleCheck() {
-    }
+    private ModuleCheck() {}
 
     /** @return one message per kind of problem, empty when the module is fine */
     static List<String> check(WasmModuleInfo module, AbiSpec spec) {
         List<String> errors = new ArrayList<>();
+        Map<String, WasmSignature> linkable = linkableImports(spec);
         TreeSet<String> unlinkable = new TreeSet<>();
         for (WasmModuleInfo.ImportEntry entry : module.imports()) {
-            WasmSignature expected = spec.linkableImports().get(entry.qualifiedName());
+            WasmSignature expected = linkable.get(entry.qualifiedName());
             if (expected == null || entry.kind() != ExternalType.FUNCTION) {
                 unlinkable.add(entry.qualifiedName());
             } else if (!expected.equals(entry.signature())) {
@@ -38,7 +42,7 @@ final class ModuleCheck {
             errors.add("does not export its linear memory as \"" + MEMORY_EXPORT + "\"");
         }
         TreeSet<String> missing = new TreeSet<>();
-        for (String name : mandatoryFunctionExports(spec)) {
+        for (String name : mandatoryExports(spec)) {
             WasmModuleInfo.ExportEntry export = module.exports().get(name);
             if (export == null || export.kind() != ExternalType.FUNCTION) {
                 missing.add(name);
@@ -47,21 +51,42 @@ final class ModuleCheck {
         if (!missing.isEmpty()) {
             errors.add("lacks exports a proxy-wasm host requires: " + missing);
         }
+        Map<String, WasmSignature> specExports = new LinkedHashMap<>();
+        for (AbiSpec.Function export : spec.exports()) {
+            specExports.put(export.name(), WasmSignature.of(export));
+        }
         for (WasmModuleInfo.ExportEntry export : module.exports().values()) {
-            WasmSignature expected = spec.exports().get(export.name());
+            WasmSignature expected = specExports.get(export.name());
             if (expected != null && !expected.equals(export.signature())) {
-                errors.add("export " + export.name() + " has signature " + export.signature()
-                        + ", the spec says " + expected);
+                errors.add("export " + export.name() + " has signature " + export.signature() + ", the spec says "
+                        + expected);
             }
         }
         return errors;
     }
 
-    private static List<String> mandatoryFunctionExports(AbiSpec spec) {
-        List<String> names = new ArrayList<>();
+    /** "module.name" → signature of every function an Envoy/Higress host links: the spec's imports and WASI list. */
+    static Map<String, WasmSignature> linkableImports(AbiSpec spec) {
+        Map<String, WasmSignature> linkable = new LinkedHashMap<>();
+        for (AbiSpec.Function function : spec.imports()) {
+            linkable.put(function.qualifiedName(), WasmSignature.of(function));
+        }
+        for (AbiSpec.Function function : spec.wasiImports()) {
+            linkable.put(function.qualifiedName(), WasmSignature.of(function));
+        }
+        return linkable;
+    }
+
+    /** The allocator, the ABI-version marker and every export the spec marks required. */
+    static Set<String> mandatoryExports(AbiSpec spec) {
+        Set<String> names = new TreeSet<>();
         names.add(ALLOCATE_EXPORT);
         names.add(spec.abiVersionExport());
-        names.addAll(spec.requiredExports());
+        for (AbiSpec.Function export : spec.exports()) {
+            if (export.required()) {
+                names.add(export.name());
+            }
+        }
         return names;
     }
 }

@@ -11,11 +11,9 @@ final class WasmMemoryLimits {
     private static final int MEMORY_SECTION = 5;
 
     /** Pages; {@code max} is -1 when the module declares none. */
-    record Limits(long min, long max) {
-    }
+    record Limits(long min, long max) {}
 
-    private WasmMemoryLimits() {
-    }
+    private WasmMemoryLimits() {}
 
     /** @throws IllegalArgumentException when the module defines no memory or not exactly one */
     static Limits read(byte[] module) {
@@ -56,8 +54,7 @@ final class WasmMemoryLimits {
         return out.toByteArray();
     }
 
-    private record Section(int idOffset, int contentStart, int end) {
-    }
+    private record Section(int idOffset, int contentStart, int end) {}
 
     private static Section memorySection(byte[] module) {
         if (module.length < 8 || !Arrays.equals(Arrays.copyOf(module, 4), new byte[] {0, 'a', 's', 'm'})) {

@@ -27,8 +27,7 @@ record WasmModuleInfo(Path path, long sizeBytes, List<ImportEntry> imports, Map<
     }
 
     /** @param signature null unless the export is a function */
-    record ExportEntry(String name, ExternalType kind, WasmSignature signature) {
-    }
+    record ExportEntry(String name, ExternalType kind, WasmSignature signature) {}
 
     static WasmModuleInfo read(Path path) throws IOException {
         WasmModule module = Parser.parse(path);
@@ -52,8 +51,8 @@ record WasmModuleInfo(Path path, long sizeBytes, List<ImportEntry> imports, Map<
                 int index = export.index();
                 FunctionType type = index < importedFunctionTypes.size()
                         ? importedFunctionTypes.get(index)
-                        : module.functionSection().getFunctionType(index - importedFunctionTypes.size(),
-                                module.typeSection());
+                        : module.functionSection()
+                                .getFunctionType(index - importedFunctionTypes.size(), module.typeSection());
                 signature = signature(type);
             }
             exports.put(export.name(), new ExportEntry(export.name(), export.exportType(), signature));

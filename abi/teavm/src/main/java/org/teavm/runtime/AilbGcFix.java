@@ -27,8 +27,7 @@ public final class AilbGcFix {
     /** GC.MIN_CHUNK_SIZE (private there): the size of a free-chunk header. */
     public static final int MIN_CHUNK_SIZE = 8;
 
-    private AilbGcFix() {
-    }
+    private AilbGcFix() {}
 
     /**
      * Replaces {@code GC.computeMinRequestedSize(int)}: the heap size needed for {@code size} more bytes, plus room
@@ -47,9 +46,11 @@ public final class AilbGcFix {
 
     /** Replaces {@code GC.fixHeap()}: writes the current chunk's header only if there is room for one. */
     public static void fixHeap() {
-        if (GC.freeChunks > 0 && GC.currentChunk.toAddress().add(MIN_CHUNK_SIZE - 1).isLessThan(GC.currentChunkLimit)) {
+        if (GC.freeChunks > 0
+                && GC.currentChunk.toAddress().add(MIN_CHUNK_SIZE - 1).isLessThan(GC.currentChunkLimit)) {
             GC.currentChunk.classReference = 0;
-            GC.currentChunk.size = (int) (GC.currentChunkLimit.toLong() - GC.currentChunk.toAddress().toLong());
+            GC.currentChunk.size = (int)
+                    (GC.currentChunkLimit.toLong() - GC.currentChunk.toAddress().toLong());
         }
     }
 

@@ -38,9 +38,18 @@ class HeapGrowthTest {
     @BeforeAll
     static void compileHeapGuest() throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = BuildWasm.run(new String[] {"--main", HeapGuest.class.getName(), "--out", WASM.toString(),
-                "--spec", "src/test/resources/test-abi.json"}, TestClassPath.files(),
-                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = BuildWasm.run(
+                new String[] {
+                    "--main",
+                    HeapGuest.class.getName(),
+                    "--out",
+                    WASM.toString(),
+                    "--spec",
+                    "src/test/resources/test-abi.json"
+                },
+                TestClassPath.files(),
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
         module = Parser.parse(WASM);
     }
@@ -64,7 +73,9 @@ class HeapGrowthTest {
             expected += 4 * i + 6;
         }
         assertEquals(expected, instance.export("heap_lists").apply(100_000, 4)[0]);
-        assertTrue(instance.memory().pages() > 2 * initialPages, "pages " + instance.memory().pages());
+        assertTrue(
+                instance.memory().pages() > 2 * initialPages,
+                "pages " + instance.memory().pages());
     }
 
     @ParameterizedTest
@@ -87,7 +98,8 @@ class HeapGrowthTest {
         assertEquals(pagesBefore, instance.memory().pages(), "garbage alone must not grow memory");
         assertEquals(24 * 256, instance.export("heap_big_array").apply(24 * MIB)[0]);
         // Allocating after the large array used to hang the next collection (see the exact-fit tests below).
-        assertEquals(HeapGuest.churn(20_000, 1_000), instance.export("heap_churn").apply(20_000, 1_000)[0]);
+        assertEquals(
+                HeapGuest.churn(20_000, 1_000), instance.export("heap_churn").apply(20_000, 1_000)[0]);
     }
 
     // ---- TeaVM GC exact-fit bugs (README "GC storage"; GcExactFitTransformer) ------------------------------------
@@ -120,16 +132,20 @@ class HeapGrowthTest {
     void mixedSizeChurn() {
         Instance instance = instantiate(true);
         // The same code on the JVM gives the expected checksum.
-        assertEquals(HeapGuest.mixedChurn(100_000, 512, 0), callWithTimeout(instance, "heap_mixed_churn", 100_000, 512, 0));
-        assertEquals(HeapGuest.mixedChurn(100_000, 64, 0), callWithTimeout(instance, "heap_mixed_churn", 100_000, 64, 0));
+        assertEquals(
+                HeapGuest.mixedChurn(100_000, 512, 0), callWithTimeout(instance, "heap_mixed_churn", 100_000, 512, 0));
+        assertEquals(
+                HeapGuest.mixedChurn(100_000, 64, 0), callWithTimeout(instance, "heap_mixed_churn", 100_000, 64, 0));
     }
 
     @Test
     void mixedSizeChurnWithSystemGc() {
         Instance instance = instantiate(true);
         // The checksum does not depend on the GC calls; the JVM computes it without them (its System.gc() is slow).
-        assertEquals(HeapGuest.mixedChurn(20_000, 256, 0), callWithTimeout(instance, "heap_mixed_churn", 20_000, 256, 25));
-        assertEquals(HeapGuest.mixedChurn(3_000, 2_000, 0), callWithTimeout(instance, "heap_mixed_churn", 3_000, 2_000, 1));
+        assertEquals(
+                HeapGuest.mixedChurn(20_000, 256, 0), callWithTimeout(instance, "heap_mixed_churn", 20_000, 256, 25));
+        assertEquals(
+                HeapGuest.mixedChurn(3_000, 2_000, 0), callWithTimeout(instance, "heap_mixed_churn", 3_000, 2_000, 1));
     }
 
     // TeaVM writes the static-roots table with a 64-bit count that the Wasm GC reads as 32 bits: the last static
@@ -159,13 +175,15 @@ class HeapGrowthTest {
     private static long callWithTimeout(Instance instance, String export, long... args) {
         long[][] result = new long[1][];
         Throwable[] error = new Throwable[1];
-        Thread worker = new Thread(() -> {
-            try {
-                result[0] = instance.export(export).apply(args);
-            } catch (Throwable e) {
-                error[0] = e;
-            }
-        }, "guest-" + export);
+        Thread worker = new Thread(
+                () -> {
+                    try {
+                        result[0] = instance.export(export).apply(args);
+                    } catch (Throwable e) {
+                        error[0] = e;
+                    }
+                },
+                "guest-" + export);
         worker.setDaemon(true);
         worker.start();
         try {
@@ -186,9 +204,13 @@ class HeapGrowthTest {
     }
 
     private static Instance instantiate(boolean compiled) {
-        WasiPreview1 wasi = WasiPreview1.builder().withOptions(WasiOptions.builder().build()).build();
+        WasiPreview1 wasi = WasiPreview1.builder()
+                .withOptions(WasiOptions.builder().build())
+                .build();
         Instance.Builder builder = Instance.builder(module)
-                .withImportValues(ImportValues.builder().addFunction(wasi.toHostFunctions()).build())
+                .withImportValues(ImportValues.builder()
+                        .addFunction(wasi.toHostFunctions())
+                        .build())
                 .withStart(false);
         if (compiled) {
             builder.withMachineFactory(MachineFactoryCompiler.compile(module));

@@ -6,8 +6,7 @@ import java.util.List;
 
 /** The test JVM's classpath, which {@link BuildWasm#run} compiles guests against (classlib and this plugin included). */
 final class TestClassPath {
-    private TestClassPath() {
-    }
+    private TestClassPath() {}
 
     /** Surefire runs tests from a manifest-only jar; the real classpath is in this property. */
     static List<File> files() {

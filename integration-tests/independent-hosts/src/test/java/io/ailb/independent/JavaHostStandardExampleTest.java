@@ -179,17 +179,60 @@ class JavaHostStandardExampleTest {
             headers.add("user-agent", "independent-hosts-test");
         }
 
-        @Override public String remoteAddress() { return "127.0.0.1"; }
-        @Override public int remotePort() { return 40000; }
-        @Override public String localAddress() { return "127.0.0.1"; }
-        @Override public int localPort() { return 8080; }
-        @Override public String protocol() { return "HTTP/1.1"; }
-        @Override public ProxyMap getHttpRequestHeaders() { return headers; }
-        @Override public ProxyMap getHttpRequestTrailers() { return new ArrayProxyMap(); }
-        @Override public ProxyMap getHttpResponseHeaders() { return new ArrayProxyMap(); }
-        @Override public ProxyMap getHttpResponseTrailers() { return new ArrayProxyMap(); }
-        @Override public ProxyMap getGrpcReceiveInitialMetaData() { return new ArrayProxyMap(); }
-        @Override public ProxyMap getGrpcReceiveTrailerMetaData() { return new ArrayProxyMap(); }
+        @Override
+        public String remoteAddress() {
+            return "127.0.0.1";
+        }
+
+        @Override
+        public int remotePort() {
+            return 40000;
+        }
+
+        @Override
+        public String localAddress() {
+            return "127.0.0.1";
+        }
+
+        @Override
+        public int localPort() {
+            return 8080;
+        }
+
+        @Override
+        public String protocol() {
+            return "HTTP/1.1";
+        }
+
+        @Override
+        public ProxyMap getHttpRequestHeaders() {
+            return headers;
+        }
+
+        @Override
+        public ProxyMap getHttpRequestTrailers() {
+            return new ArrayProxyMap();
+        }
+
+        @Override
+        public ProxyMap getHttpResponseHeaders() {
+            return new ArrayProxyMap();
+        }
+
+        @Override
+        public ProxyMap getHttpResponseTrailers() {
+            return new ArrayProxyMap();
+        }
+
+        @Override
+        public ProxyMap getGrpcReceiveInitialMetaData() {
+            return new ArrayProxyMap();
+        }
+
+        @Override
+        public ProxyMap getGrpcReceiveTrailerMetaData() {
+            return new ArrayProxyMap();
+        }
 
         @Override
         public byte[] getProperty(PluginHttpContext context, List<String> path) throws WasmException {

@@ -26,7 +26,9 @@ final class NodeV8 {
     static NodeV8 find() {
         String executable = System.getProperty("node.executable", "node");
         try {
-            Process process = new ProcessBuilder(executable, "--version").redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(executable, "--version")
+                    .redirectErrorStream(true)
+                    .start();
             process.getInputStream().readAllBytes();
             if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
@@ -45,7 +47,8 @@ final class NodeV8 {
     V8Report load(Path wasm, Path abiSpec) throws IOException, InterruptedException {
         Path script = writeScript();
         Process process = new ProcessBuilder(executable, script.toString(), wasm.toString(), abiSpec.toString())
-                .redirectError(WORK_DIR.resolve("stderr-" + wasm.getFileName() + ".txt").toFile())
+                .redirectError(WORK_DIR.resolve("stderr-" + wasm.getFileName() + ".txt")
+                        .toFile())
                 .start();
         // Read before waiting: a full pipe would block node.
         byte[] stdout = process.getInputStream().readAllBytes();
@@ -55,8 +58,8 @@ final class NodeV8 {
         }
         String text = new String(stdout, UTF_8);
         if (process.exitValue() != 0) {
-            throw new AssertionError("node exited with " + process.exitValue() + " for " + wasm
-                    + "; stdout:\n" + text + "\nstderr: " + WORK_DIR.resolve("stderr-" + wasm.getFileName() + ".txt"));
+            throw new AssertionError("node exited with " + process.exitValue() + " for " + wasm + "; stdout:\n" + text
+                    + "\nstderr: " + WORK_DIR.resolve("stderr-" + wasm.getFileName() + ".txt"));
         }
         List<String[]> lines = new ArrayList<>();
         for (String line : text.split("\n")) {

@@ -38,10 +38,10 @@ class V8LoadTest {
                 Arguments.of("ai-load-balancer.wasm", WasmFiles.PRODUCT));
     }
 
-    private static V8Report report(Path file) {
+    private static V8Report report(String module) {
         // Assumed per test (not in @BeforeAll) so each skip is reported with its reason.
         Assumptions.assumeTrue(node != null, "node is not on PATH (or -Dnode.executable is wrong): V8 checks skipped");
-        Path wasm = WasmFiles.require(file);
+        Path wasm = WasmFiles.require(module);
         return REPORTS.computeIfAbsent(wasm, w -> {
             try {
                 return node.load(w, WasmFiles.require(WasmFiles.ABI_SPEC));
@@ -53,30 +53,32 @@ class V8LoadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
-    void v8ValidatesAndCompilesTheModule(String name, Path file) {
-        V8Report report = report(file);
+    void v8ValidatesAndCompilesTheModule(String name, String module) {
+        V8Report report = report(module);
         assertEquals(Optional.of("true"), report.first("validate"), report.describe());
         assertEquals(Optional.of("ok"), report.first("compile"), report.describe());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
-    void moduleImportsOnlyFromEnvAndWasiPreview1(String name, Path file) {
-        V8Report report = report(file);
+    void moduleImportsOnlyFromEnvAndWasiPreview1(String name, String module) {
+        V8Report report = report(module);
         List<String> imports = report.all("import");
         assertTrue(!imports.isEmpty(), report.describe());
         for (String entry : imports) {
             String qualified = entry.substring(0, entry.indexOf(' '));
-            assertTrue(qualified.startsWith("env.") || qualified.startsWith("wasi_snapshot_preview1."),
+            assertTrue(
+                    qualified.startsWith("env.") || qualified.startsWith("wasi_snapshot_preview1."),
                     "unexpected import module in " + entry + "\n" + report.describe());
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
-    void everyImportIsOneTheHostLinksWithTheSameSignature(String name, Path file) {
-        V8Report report = report(file);
-        Assumptions.assumeTrue(report.first("types").equals(Optional.of("known")),
+    void everyImportIsOneTheHostLinksWithTheSameSignature(String name, String module) {
+        V8Report report = report(module);
+        Assumptions.assumeTrue(
+                report.first("types").equals(Optional.of("known")),
                 "this node cannot reflect Wasm function types (--experimental-wasm-type-reflection)");
         List<String> checks = report.all("import-check");
         assertEquals(report.all("import").size(), checks.size(), report.describe());
@@ -87,9 +89,10 @@ class V8LoadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
-    void everyProxyWasmExportHasTheSignatureTheHostCalls(String name, Path file) {
-        V8Report report = report(file);
-        Assumptions.assumeTrue(report.first("types").equals(Optional.of("known")),
+    void everyProxyWasmExportHasTheSignatureTheHostCalls(String name, String module) {
+        V8Report report = report(module);
+        Assumptions.assumeTrue(
+                report.first("types").equals(Optional.of("known")),
                 "this node cannot reflect Wasm function types (--experimental-wasm-type-reflection)");
         List<String> checks = report.all("export-check");
         assertTrue(checks.size() >= 3, report.describe()); // at least allocator, context create, ABI version
@@ -100,59 +103,72 @@ class V8LoadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
-    void moduleImportsOnlyFunctionsSoItOwnsItsMemory(String name, Path file) {
-        V8Report report = report(file);
+    void moduleImportsOnlyFunctionsSoItOwnsItsMemory(String name, String module) {
+        V8Report report = report(module);
         List<String> imports = report.all("import");
-        assertEquals(imports, report.named("import", "function").stream().map(n -> n + " function").toList(),
+        assertEquals(
+                imports,
+                report.named("import", "function").stream()
+                        .map(n -> n + " function")
+                        .toList(),
                 report.describe());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
-    void moduleExportsWhatEnvoyLooksFor(String name, Path file) {
-        V8Report report = report(file);
+    void moduleExportsWhatEnvoyLooksFor(String name, String module) {
+        V8Report report = report(module);
         assertEquals(List.of("memory"), report.named("export", "memory"), report.describe());
         List<String> functions = report.named("export", "function");
-        for (String required : Set.of("proxy_on_memory_allocate", "proxy_abi_version_0_2_100",
-                "proxy_on_context_create", "proxy_on_vm_start", "proxy_on_configure", "proxy_on_request_headers",
-                "proxy_on_done", "proxy_on_delete")) {
+        for (String required : Set.of(
+                "proxy_on_memory_allocate",
+                "proxy_abi_version_0_2_100",
+                "proxy_on_context_create",
+                "proxy_on_vm_start",
+                "proxy_on_configure",
+                "proxy_on_request_headers",
+                "proxy_on_done",
+                "proxy_on_delete")) {
             assertTrue(functions.contains(required), "missing export " + required + "\n" + report.describe());
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
-    void moduleInstantiatesWithStubImports(String name, Path file) {
-        V8Report report = report(file);
+    void moduleInstantiatesWithStubImports(String name, String module) {
+        V8Report report = report(module);
         assertEquals(Optional.of("ok"), report.first("instantiate"), report.describe());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
-    void startFunctionCallsOnlyWhatEnvoyAllowsBeforeTheRootContextExists(String name, Path file) {
-        V8Report report = report(file);
+    void startFunctionCallsOnlyWhatEnvoyAllowsBeforeTheRootContextExists(String name, String module) {
+        V8Report report = report(module);
         assertTrue(report.first("start").isPresent(), report.describe());
         // Envoy's restricted start phase permits proxy_log and WASI; any other env call fails the VM there.
         for (String call : report.callsDuring("start")) {
-            assertTrue(call.startsWith("env.proxy_log ") || call.startsWith("wasi_snapshot_preview1."),
+            assertTrue(
+                    call.startsWith("env.proxy_log ") || call.startsWith("wasi_snapshot_preview1."),
                     "disallowed call during start: " + call + "\n" + report.describe());
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
-    void memoryAllocatorReturnsANonZeroPointerInsideLinearMemory(String name, Path file) {
-        V8Report report = report(file);
-        long pointer = Long.parseLong(report.first("allocate").orElseThrow(() -> new AssertionError(report.describe())));
+    void memoryAllocatorReturnsANonZeroPointerInsideLinearMemory(String name, String module) {
+        V8Report report = report(module);
+        long pointer =
+                Long.parseLong(report.first("allocate").orElseThrow(() -> new AssertionError(report.describe())));
         long memoryBytes = Long.parseLong(report.first("memory-bytes").orElseThrow());
-        assertTrue(pointer > 0 && pointer + 64 <= memoryBytes,
+        assertTrue(
+                pointer > 0 && pointer + 64 <= memoryBytes,
                 "pointer " + pointer + " not inside " + memoryBytes + " bytes\n" + report.describe());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
-    void rootContextCreationRunsWithoutTrapping(String name, Path file) {
-        V8Report report = report(file);
+    void rootContextCreationRunsWithoutTrapping(String name, String module) {
+        V8Report report = report(module);
         assertEquals(Optional.of("ok"), report.first("context-create"), report.describe());
         assertEquals(Optional.of("ok"), report.first("end"), report.describe());
     }

@@ -1,15 +1,16 @@
 package io.ailb.scenarios;
 
-import static io.ailb.scenarios.PluginFixture.A;
-import static io.ailb.scenarios.PluginFixture.B;
-import static io.ailb.scenarios.PluginFixture.C;
+import static io.ailb.lb.shell.ShellFixture.A;
+import static io.ailb.lb.shell.ShellFixture.B;
+import static io.ailb.lb.shell.ShellFixture.C;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class CacheAwareScenarioTest {
     private static final String CONFIG = "{\"lb_policy\":\"cache_aware\",\"lb_config\":{"
-            + PluginFixture.redisConfig("\"redisKeyTTL\":600,\"decodeWeight\":2,\"defaultOutputTokens\":100")
+            + ShellFixture.redisConfig("\"redisKeyTTL\":600,\"decodeWeight\":2,\"defaultOutputTokens\":100")
             + "}}";
 
     @BeforeEach
@@ -59,12 +60,12 @@ class CacheAwareScenarioTest {
 
     @Test
     void whileBalancedEveryConversationSticksToTheHostHoldingItsPrefix() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         // First turns arrive together: each one's work steers the next to a less loaded host.
         List<String> firstHosts = new ArrayList<>();
         List<HttpStream> firstTurns = new ArrayList<>();
         for (int c = 0; c < 6; c++) {
-            HttpStream first = PluginFixture.send(vm, PluginFixture.chat(text("system" + c, 2000), "question " + c));
+            HttpStream first = PluginFixture.send(vm, ShellFixture.chat(text("system" + c, 2000), "question " + c));
             firstHosts.add(first.upstreamOverride().orElseThrow());
             firstTurns.add(first);
         }
@@ -76,8 +77,8 @@ class CacheAwareScenarioTest {
                     turns.add("answer " + c + "." + t);
                     turns.add("follow-up " + c + "." + t);
                 }
-                HttpStream next = PluginFixture.send(vm,
-                        PluginFixture.chat(text("system" + c, 2000), turns.toArray(new String[0])));
+                HttpStream next = PluginFixture.send(
+                        vm, ShellFixture.chat(text("system" + c, 2000), turns.toArray(new String[0])));
                 String log = log(next);
                 assertEquals(firstHosts.get(c), finish(next), "conversation " + c + " turn " + turn + ": " + log);
                 assertTrue(log.contains("\"cache_hit\":\"true\""), log);
@@ -91,29 +92,29 @@ class CacheAwareScenarioTest {
 
     @Test
     void aConversationSpillsOverWhenItsHolderIsLoadedWithLongPrompts() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         // Turn 1: a 4000-character system prompt (~1000 tokens) lands somewhere and ends.
         String system = text("policy", 4000);
-        String holder = finish(PluginFixture.send(vm, PluginFixture.chat(system, "q1")));
+        String holder = finish(PluginFixture.send(vm, ShellFixture.chat(system, "q1")));
 
         // Two long-prompt requests (8009 characters: 2003 tokens + 2 × 100 expected output = 2203 work each) are
         // running on the holder: they were sent while only the holder was healthy.
-        List<UpstreamHost> onlyHolder = new ArrayList<>();
+        List<ClusterHost> onlyHolder = new ArrayList<>();
         for (String host : List.of(A, B, C)) {
-            onlyHolder.add(host.equals(holder) ? UpstreamHost.healthy(host) : new UpstreamHost(host, "Unhealthy", ""));
+            onlyHolder.add(host.equals(holder) ? ClusterHost.healthy(host) : new ClusterHost(host, "Unhealthy", ""));
         }
         List<HttpStream> running = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             HttpStream longPrompt = PluginFixture.stream(vm).withUpstreamHosts(onlyHolder);
             longPrompt.sendRequestHeaders(PluginFixture.post(), false);
-            longPrompt.sendRequestBody(PluginFixture.chat(text("document" + i, 8000), "summarise"), true);
+            longPrompt.sendRequestBody(ShellFixture.chat(text("document" + i, 8000), "summarise"), true);
             assertEquals(holder, longPrompt.upstreamOverride().orElseThrow());
             assertTrue(log(longPrompt).contains("\"work\":\"2203\""), log(longPrompt));
             running.add(longPrompt);
         }
 
         // Turn 2: ~1000 cached tokens do not outweigh 4406 tokens of queued work: another host takes it.
-        HttpStream second = PluginFixture.send(vm, PluginFixture.chat(system, "q1", "a1", "q2"));
+        HttpStream second = PluginFixture.send(vm, ShellFixture.chat(system, "q1", "a1", "q2"));
         String secondLog = log(second);
         String moved = finish(second);
         assertNotEquals(holder, moved, secondLog);
@@ -123,7 +124,7 @@ class CacheAwareScenarioTest {
         for (HttpStream stream : running) {
             stream.complete();
         }
-        HttpStream third = PluginFixture.send(vm, PluginFixture.chat(system, "q1", "a1", "q2", "a2", "q3"));
+        HttpStream third = PluginFixture.send(vm, ShellFixture.chat(system, "q1", "a1", "q2", "a2", "q3"));
         String thirdLog = log(third);
         assertEquals(moved, finish(third), thirdLog);
         assertTrue(thirdLog.contains("\"prefix_length\":\"2\""), thirdLog);
@@ -133,7 +134,7 @@ class CacheAwareScenarioTest {
 
     @Test
     void aBodylessRequestIsRoutedAtOnceByLeastWork() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
         stream.sendRequestHeaders(PluginFixture.get(), true);
         assertTrue(stream.requestHeadersForwarded());
@@ -145,8 +146,8 @@ class CacheAwareScenarioTest {
 
     @Test
     void everyKeyOfTheRouteHasATtl() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
-        HttpStream open = PluginFixture.send(vm, PluginFixture.chat("sys", "q1", "a1", "q2"));
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        HttpStream open = PluginFixture.send(vm, ShellFixture.chat("sys", "q1", "a1", "q2"));
         open.upstreamOverride().orElseThrow();
         List<String> keys = PluginFixture.keys("llb:*");
         assertTrue(keys.size() >= 6, keys.toString());

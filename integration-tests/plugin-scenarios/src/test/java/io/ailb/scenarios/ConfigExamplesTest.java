@@ -9,7 +9,7 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import io.ailb.emulator.ConfigurationRejectedException;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.LogLine;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -28,24 +28,29 @@ import org.yaml.snakeyaml.Yaml;
  * controller builds it; every configuration in broken-configs.yaml is refused with its one log line.
  */
 class ConfigExamplesTest {
-    private static final Path EXAMPLES = Path.of("../../higress-config").toAbsolutePath().normalize();
+    private static final Path EXAMPLES =
+            Path.of("../../higress-config").toAbsolutePath().normalize();
     private static final String REJECTED_PREFIX = "ai-load-balancer: invalid configuration, plugin not started: ";
 
     @TestFactory
     Stream<DynamicTest> everyWasmPluginExampleIsAccepted() throws IOException {
         List<Path> files;
         try (Stream<Path> walk = Files.walk(EXAMPLES)) {
-            files = walk.filter(p -> p.toString().endsWith(".yaml")).filter(ConfigExamplesTest::isWasmPlugin)
-                    .sorted().toList();
+            files = walk.filter(p -> p.toString().endsWith(".yaml"))
+                    .filter(ConfigExamplesTest::isWasmPlugin)
+                    .sorted()
+                    .toList();
         }
         assertTrue(files.size() >= 5, "examples found: " + files);
-        return files.stream().map(file -> DynamicTest.dynamicTest(EXAMPLES.relativize(file).toString(), () -> {
-            String json = JSON.std.asString(pluginConfig(load(file)));
-            Vm vm = PluginFixture.gateway(json).build().startVm();
-            assertTrue(vm.isAlive());
-            assertTrue(vm.logs().stream().anyMatch(l -> l.message().equals("ai-load-balancer: configured")),
-                    vm.logs().toString());
-        }));
+        return files.stream()
+                .map(file -> DynamicTest.dynamicTest(EXAMPLES.relativize(file).toString(), () -> {
+                    String json = JSON.std.asString(pluginConfig(load(file)));
+                    PluginVm vm = PluginFixture.gateway(json).build().startVm();
+                    assertTrue(vm.isAlive());
+                    assertTrue(
+                            vm.logs().stream().anyMatch(l -> l.message().equals("ai-load-balancer: configured")),
+                            vm.logs().toString());
+                }));
     }
 
     @TestFactory
@@ -55,16 +60,21 @@ class ConfigExamplesTest {
             cases = new Yaml().load(reader);
         }
         assertFalse(cases.isEmpty());
-        return cases.stream().map(c -> DynamicTest.dynamicTest((String) c.get("name"), () -> {
-            List<LogLine> logs = new ArrayList<>();
-            Gateway gateway = PluginFixture.gateway(JSON.std.asString(c.get("config"))).withLogSink(logs::add).build();
+        return cases.stream()
+                .map(c -> DynamicTest.dynamicTest((String) c.get("name"), () -> {
+                    List<LogLine> logs = new ArrayList<>();
+                    Gateway gateway = PluginFixture.gateway(JSON.std.asString(c.get("config")))
+                            .withLogSink(logs::add)
+                            .build();
 
-            assertThrows(ConfigurationRejectedException.class, gateway::startVm);
+                    assertThrows(ConfigurationRejectedException.class, gateway::startVm);
 
-            List<String> errors = logs.stream().map(LogLine::message).filter(m -> m.startsWith(REJECTED_PREFIX))
-                    .toList();
-            assertEquals(List.of(REJECTED_PREFIX + c.get("error")), errors, "log: " + logs);
-        }));
+                    List<String> errors = logs.stream()
+                            .map(LogLine::message)
+                            .filter(m -> m.startsWith(REJECTED_PREFIX))
+                            .toList();
+                    assertEquals(List.of(REJECTED_PREFIX + c.get("error")), errors, "log: " + logs);
+                }));
     }
 
     private static boolean isWasmPlugin(Path file) {

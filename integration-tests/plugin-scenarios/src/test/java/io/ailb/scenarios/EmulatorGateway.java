@@ -2,16 +2,16 @@ package io.ailb.scenarios;
 
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /** The built {@code .wasm} in the emulator, with a real Redis. */
 final class EmulatorGateway implements SharedGateway {
-    private final Vm vm;
+    private final PluginVm vm;
 
-    private EmulatorGateway(Vm vm) {
+    private EmulatorGateway(PluginVm vm) {
         this.vm = vm;
     }
 

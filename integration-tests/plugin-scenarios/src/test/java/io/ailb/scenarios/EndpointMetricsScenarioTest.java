@@ -1,17 +1,18 @@
 package io.ailb.scenarios;
 
-import static io.ailb.scenarios.PluginFixture.A;
-import static io.ailb.scenarios.PluginFixture.B;
-import static io.ailb.scenarios.PluginFixture.C;
+import static io.ailb.lb.shell.ShellFixture.A;
+import static io.ailb.lb.shell.ShellFixture.B;
+import static io.ailb.lb.shell.ShellFixture.C;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.Gateway;
-import io.ailb.emulator.HttpCallResponse;
+import io.ailb.emulator.HttpCallAnswer;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,18 +29,23 @@ class EndpointMetricsScenarioTest {
             "# TYPE sglang:num_queue_reqs gauge\nsglang:num_queue_reqs{model_name=\"q\"} 3\n"
                     + "sglang:num_running_reqs{model_name=\"q\"} 4\nsglang:token_usage{model_name=\"q\"} 0.5\n";
 
-    private static Vm vmWithMetricsInHostInfo(String config) {
+    private static PluginVm vmWithMetricsInHostInfo(String config) {
         return PluginFixture.gateway(config)
-                .withUpstreamHosts(PluginFixture.CLUSTER, List.of(new UpstreamHost(A, "Healthy", BUSY),
-                        new UpstreamHost(B, "Healthy", IDLE), new UpstreamHost(C, "Healthy", MEDIUM)))
-                .build().startVm();
+                .withUpstreamHosts(
+                        ShellFixture.CLUSTER,
+                        List.of(
+                                new ClusterHost(A, "Healthy", BUSY),
+                                new ClusterHost(B, "Healthy", IDLE),
+                                new ClusterHost(C, "Healthy", MEDIUM)))
+                .build()
+                .startVm();
     }
 
     @Test
     void theDefaultPolicyPicksTheBackendWithTheShortestQueueAndFreestCache() {
-        Vm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
+        PluginVm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
 
-        HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
+        HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("s", "hello"));
 
         assertEquals(B, stream.upstreamOverride().orElseThrow());
         assertTrue(stream.requestHeadersForwarded());
@@ -48,10 +54,10 @@ class EndpointMetricsScenarioTest {
 
     @Test
     void leastOnATargetMetricReadsThatMetricOnly() {
-        Vm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"endpoint_metrics\",\"lb_config\":"
+        PluginVm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"endpoint_metrics\",\"lb_config\":"
                 + "{\"metric_policy\":\"most\",\"target_metric\":\"vllm:num_requests_waiting\"}}");
 
-        HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
+        HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("s", "hello"));
 
         assertEquals(A, stream.upstreamOverride().orElseThrow(), "most waiting: the odd choice proves the metric");
     }
@@ -63,26 +69,28 @@ class EndpointMetricsScenarioTest {
                         + "{\"metricsPath\":\"/metrics\",\"metricsRefreshInterval\":1000}}")
                 .withHttpDispatcher(call -> {
                     String host = call.headers().get(":authority").orElse("");
-                    return byHost.containsKey(host) && "/metrics".equals(call.headers().get(":path").orElse(""))
-                            ? HttpCallResponse.status(200).withBody(byHost.get(host))
-                            : HttpCallResponse.status(404);
+                    return byHost.containsKey(host)
+                                    && "/metrics"
+                                            .equals(call.headers().get(":path").orElse(""))
+                            ? HttpCallAnswer.status(200).withBody(byHost.get(host))
+                            : HttpCallAnswer.status(404);
                 })
                 .build();
-        Vm vm = gateway.startVm();
+        PluginVm vm = gateway.startVm();
 
-        HttpStream before = PluginFixture.send(vm, PluginFixture.chat("s", "first"));
+        HttpStream before = PluginFixture.send(vm, ShellFixture.chat("s", "first"));
         assertFalse(before.upstreamOverride().isPresent(), "nothing known yet: the cluster decides");
         assertTrue(before.requestHeadersForwarded());
 
         assertTrue(vm.tick(), "the plugin asked for ticks");
-        HttpStream after = PluginFixture.send(vm, PluginFixture.chat("s", "second"));
+        HttpStream after = PluginFixture.send(vm, ShellFixture.chat("s", "second"));
 
         assertEquals(B, after.upstreamOverride().orElseThrow());
     }
 
     @Test
     void aRequestWithNoBodyIsDecidedAtOnce() {
-        Vm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
+        PluginVm vm = vmWithMetricsInHostInfo("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}");
         HttpStream stream = PluginFixture.stream(vm);
 
         stream.sendRequestHeaders(PluginFixture.get(), true);

@@ -8,7 +8,8 @@ import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
+import io.ailb.lb.shell.ShellFixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,22 +17,27 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class FailOpenScenarioTest {
     private static final String GLR = "{\"lb_policy\":\"global_least_request\",\"lb_config\":{"
-            + PluginFixture.redisConfig("\"timeout\":300") + "}}";
+            + ShellFixture.redisConfig("\"timeout\":300") + "}}";
 
     @Test
     void withRedisStoppedEveryRequestIsRoutedByTheClusterWithinTheTimeout() {
         try (LocalRedis own = LocalRedis.start()) {
-            Vm vm = Gateway.builder(PluginFixture.plugin()).withPluginConfig(GLR)
-                    .withRedisCluster(PluginFixture.REDIS_CLUSTER, own.endpoint())
-                    .withUpstreamHosts(PluginFixture.CLUSTER, java.util.List.of(
-                            io.ailb.emulator.UpstreamHost.healthy(PluginFixture.A)))
-                    .build().startVm();
-            assertTrue(PluginFixture.send(vm, PluginFixture.chat("s", "up")).upstreamOverride().isPresent());
+            PluginVm vm = Gateway.builder(PluginFixture.plugin())
+                    .withPluginConfig(GLR)
+                    .withRedisCluster(ShellFixture.REDIS_CLUSTER, own.endpoint())
+                    .withUpstreamHosts(
+                            ShellFixture.CLUSTER,
+                            java.util.List.of(io.ailb.emulator.ClusterHost.healthy(ShellFixture.A)))
+                    .build()
+                    .startVm();
+            assertTrue(PluginFixture.send(vm, ShellFixture.chat("s", "up"))
+                    .upstreamOverride()
+                    .isPresent());
             own.stop();
 
             for (int i = 0; i < 5; i++) {
                 long started = System.nanoTime();
-                HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "down " + i));
+                HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("s", "down " + i));
                 long millis = (System.nanoTime() - started) / 1_000_000;
 
                 assertTrue(stream.requestHeadersForwarded(), "request " + i + " went on");
@@ -45,12 +51,21 @@ class FailOpenScenarioTest {
 
     @Test
     void aBinaryBodyIsNotBufferedAndStillRouted() {
-        String config = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + PluginFixture.redisConfig("") + "}}";
-        Vm vm = PluginFixture.gateway(config).build().startVm();
+        String config = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + ShellFixture.redisConfig("") + "}}";
+        PluginVm vm = PluginFixture.gateway(config).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
 
-        stream.sendRequestHeaders(HeaderMap.of(":method", "POST", ":path", "/v1/audio", ":authority", "x",
-                "content-type", "application/octet-stream"), false);
+        stream.sendRequestHeaders(
+                HeaderMap.of(
+                        ":method",
+                        "POST",
+                        ":path",
+                        "/v1/audio",
+                        ":authority",
+                        "x",
+                        "content-type",
+                        "application/octet-stream"),
+                false);
 
         assertTrue(stream.requestHeadersForwarded(), "decided at the headers; the body streams through");
         assertTrue(stream.upstreamOverride().isPresent());
@@ -60,8 +75,8 @@ class FailOpenScenarioTest {
 
     @Test
     void aBodyThatIsNotJsonStillGetsAnUpstream() {
-        String config = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + PluginFixture.redisConfig("") + "}}";
-        Vm vm = PluginFixture.gateway(config).build().startVm();
+        String config = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + ShellFixture.redisConfig("") + "}}";
+        PluginVm vm = PluginFixture.gateway(config).build().startVm();
 
         HttpStream stream = PluginFixture.send(vm, "{not json");
 
@@ -72,7 +87,7 @@ class FailOpenScenarioTest {
     @Test
     void aRouteNoRuleMatchesIsLeftAlone() {
         String config = "{\"_rules_\":[{\"_match_route_\":[\"other-route\"],\"lb_policy\":\"least_busy\"}]}";
-        Vm vm = PluginFixture.gateway(config).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config).build().startVm();
 
         HttpStream stream = PluginFixture.stream(vm);
         assertEquals(0, stream.sendRequestHeaders(PluginFixture.post(), false), "Continue: not held");
@@ -82,12 +97,17 @@ class FailOpenScenarioTest {
     @Test
     void aNewConfigurationReplacesTheOldOneWithoutRestartingTheVm() {
         Gateway gateway = PluginFixture.gateway(
-                "{\"_rules_\":[{\"_match_route_\":[\"other-route\"],\"lb_policy\":\"least_busy\"}]}").build();
-        Vm vm = gateway.startVm();
-        assertFalse(PluginFixture.send(vm, PluginFixture.chat("s", "a")).upstreamOverride().isPresent());
+                        "{\"_rules_\":[{\"_match_route_\":[\"other-route\"],\"lb_policy\":\"least_busy\"}]}")
+                .build();
+        PluginVm vm = gateway.startVm();
+        assertFalse(PluginFixture.send(vm, ShellFixture.chat("s", "a"))
+                .upstreamOverride()
+                .isPresent());
 
         assertTrue(gateway.reconfigure(GLR));
 
-        assertTrue(PluginFixture.send(vm, PluginFixture.chat("s", "b")).upstreamOverride().isPresent());
+        assertTrue(PluginFixture.send(vm, ShellFixture.chat("s", "b"))
+                .upstreamOverride()
+                .isPresent());
     }
 }

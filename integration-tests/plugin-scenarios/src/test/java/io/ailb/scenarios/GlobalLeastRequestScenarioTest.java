@@ -1,8 +1,8 @@
 package io.ailb.scenarios;
 
-import static io.ailb.scenarios.PluginFixture.A;
-import static io.ailb.scenarios.PluginFixture.B;
-import static io.ailb.scenarios.PluginFixture.C;
+import static io.ailb.lb.shell.ShellFixture.A;
+import static io.ailb.lb.shell.ShellFixture.B;
+import static io.ailb.lb.shell.ShellFixture.C;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +11,8 @@ import io.ailb.emulator.Delivery;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalReply;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class GlobalLeastRequestScenarioTest {
     private static String config(String extra) {
-        return "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + PluginFixture.redisConfig(extra) + "}}";
+        return "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + ShellFixture.redisConfig(extra) + "}}";
     }
 
     @BeforeEach
@@ -35,10 +36,10 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void requestsInFlightAreSpreadEvenlyOverTheBackends() {
-        Vm vm = PluginFixture.gateway(config("")).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config("")).build().startVm();
         List<HttpStream> open = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            open.add(PluginFixture.send(vm, PluginFixture.chat("s", "hello " + i)));
+            open.add(PluginFixture.send(vm, ShellFixture.chat("s", "hello " + i)));
         }
 
         assertEquals(Map.of(A, 2L, B, 2L, C, 2L), PluginFixture.inflight());
@@ -50,7 +51,7 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void aBodylessRequestIsDecidedAtOnceAndNeverWaitsForABody() {
-        Vm vm = PluginFixture.gateway(config("")).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config("")).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
 
         stream.sendRequestHeaders(PluginFixture.get(), true);
@@ -61,7 +62,10 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void countsReturnToZeroAfterCompletedAbortedAndResetStreams() {
-        Vm vm = PluginFixture.gateway(config("")).withDelivery(Delivery.MANUAL).build().startVm();
+        PluginVm vm = PluginFixture.gateway(config(""))
+                .withDelivery(Delivery.MANUAL)
+                .build()
+                .startVm();
 
         HttpStream completed = PluginFixture.stream(vm);
         completed.sendRequestHeaders(PluginFixture.get(), true);
@@ -90,12 +94,14 @@ class GlobalLeastRequestScenarioTest {
     void gatewaysAndTheirWorkerVmsShareOneCount() {
         Gateway first = PluginFixture.gateway(config("")).build();
         Gateway second = PluginFixture.gateway(config("")).build();
-        List<Vm> vms = new ArrayList<>(first.start(2));
+        List<PluginVm> vms = new ArrayList<>(first.start(2));
         vms.add(second.startVm());
 
         Set<String> chosen = new HashSet<>();
-        for (Vm vm : vms) {
-            chosen.add(PluginFixture.send(vm, PluginFixture.chat("s", "hi")).upstreamOverride().orElseThrow());
+        for (PluginVm vm : vms) {
+            chosen.add(PluginFixture.send(vm, ShellFixture.chat("s", "hi"))
+                    .upstreamOverride()
+                    .orElseThrow());
         }
 
         assertEquals(Set.of(A, B, C), chosen, "each VM saw the others' in-flight requests");
@@ -103,12 +109,13 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void aRequestOverMaxRequestCountIsAnswered429AndCountsNothing() {
-        Vm vm = PluginFixture.gateway(config("\"maxRequestCount\":1")).build().startVm();
+        PluginVm vm =
+                PluginFixture.gateway(config("\"maxRequestCount\":1")).build().startVm();
         for (int i = 0; i < 3; i++) {
-            PluginFixture.send(vm, PluginFixture.chat("s", "fill " + i));
+            PluginFixture.send(vm, ShellFixture.chat("s", "fill " + i));
         }
 
-        HttpStream over = PluginFixture.send(vm, PluginFixture.chat("s", "one too many"));
+        HttpStream over = PluginFixture.send(vm, ShellFixture.chat("s", "one too many"));
 
         LocalReply reply = over.localReply().orElseThrow();
         assertEquals(429, reply.status());
@@ -119,17 +126,18 @@ class GlobalLeastRequestScenarioTest {
 
     @Test
     void theDecisionIsWrittenToTheAccessLogAndCounted() {
-        Vm vm = PluginFixture.gateway(config("")).build().startVm();
-        HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "hello"));
+        PluginVm vm = PluginFixture.gateway(config("")).build().startVm();
+        HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("s", "hello"));
 
         String log = stream.property("ai_log").orElseThrow();
         assertTrue(log.contains("\"lb_policy\":\"global_least_request\""), log);
-        assertTrue(log.contains("\"selected_host\":\"" + stream.upstreamOverride().orElseThrow() + "\""), log);
+        assertTrue(
+                log.contains("\"selected_host\":\"" + stream.upstreamOverride().orElseThrow() + "\""), log);
         assertEquals(1L, vm.gateway().metrics().value("ailb.routed.global_least_request"));
     }
 
     /** Delivers replies until none is left (a late reply's release produces one more). */
-    static void drain(Vm vm) {
+    static void drain(PluginVm vm) {
         for (int round = 0; round < 10 && vm.pendingCount() > 0; round++) {
             vm.deliverPending();
         }

@@ -1,12 +1,13 @@
 package io.ailb.scenarios;
 
-import static io.ailb.scenarios.PluginFixture.A;
-import static io.ailb.scenarios.PluginFixture.B;
-import static io.ailb.scenarios.PluginFixture.C;
+import static io.ailb.lb.shell.ShellFixture.A;
+import static io.ailb.lb.shell.ShellFixture.B;
+import static io.ailb.lb.shell.ShellFixture.C;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.lb.shell.ShellFixture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,13 +28,13 @@ abstract class GlobalLeastRequestSharedScenario {
     abstract SharedGateway start(String pluginConfig);
 
     private static String config(String extra) {
-        return "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + PluginFixture.redisConfig(extra) + "}}";
+        return "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + ShellFixture.redisConfig(extra) + "}}";
     }
 
     private static SharedGateway.Stream send(SharedGateway gateway, String question) {
         SharedGateway.Stream stream = gateway.newStream();
         stream.sendRequestHeaders(PluginFixture.post().pairs(), false);
-        stream.sendRequestBody(PluginFixture.chat("s", question), true);
+        stream.sendRequestBody(ShellFixture.chat("s", question), true);
         return stream;
     }
 
@@ -86,7 +87,8 @@ abstract class GlobalLeastRequestSharedScenario {
 
         SharedGateway.Stream over = send(gateway, "one too many");
 
-        assertEquals(Optional.of(Map.entry(429, "Exceeded maximum request limit from ai-load-balancer.")),
+        assertEquals(
+                Optional.of(Map.entry(429, "Exceeded maximum request limit from ai-load-balancer.")),
                 over.localReply());
         assertFalse(over.upstreamOverride().isPresent());
         assertEquals(Map.of(A, 1L, B, 1L, C, 1L), PluginFixture.inflight());

@@ -41,15 +41,17 @@ class HostileBodiesScenarioTest {
     @ParameterizedTest
     @MethodSource("policies")
     void noBodyShapeTrapsThePolicyAndTheVmServesOnAfterwards(String policy) {
-        String config = PolicyRegistry.fields(policy).contains(RedisTarget.SERVICE_FQDN)
-                ? PluginFixture.redisConfig("")
-                : "";
+        String config =
+                PolicyRegistry.fields(policy).contains(RedisTarget.SERVICE_FQDN) ? PluginFixture.redisConfig("") : "";
         Vm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{" + config + "}}")
-                .withUpstreamHosts(PluginFixture.CLUSTER, List.of(
-                        new UpstreamHost(PluginFixture.A, "Healthy", metrics(5)),
-                        new UpstreamHost(PluginFixture.B, "Healthy", metrics(1)),
-                        new UpstreamHost(PluginFixture.C, "Healthy", metrics(3))))
-                .build().startVm();
+                .withUpstreamHosts(
+                        PluginFixture.CLUSTER,
+                        List.of(
+                                new UpstreamHost(PluginFixture.A, "Healthy", metrics(5)),
+                                new UpstreamHost(PluginFixture.B, "Healthy", metrics(1)),
+                                new UpstreamHost(PluginFixture.C, "Healthy", metrics(3))))
+                .build()
+                .startVm();
 
         for (Map.Entry<String, byte[]> body : BODIES.entrySet()) {
             String what = policy + ", " + body.getKey();
@@ -61,8 +63,9 @@ class HostileBodiesScenarioTest {
             finish(hostile);
 
             HttpStream normal = PluginFixture.send(vm, PluginFixture.chat("be brief", "hello after " + body.getKey()));
-            assertTrue(normal.upstreamOverride().isPresent(), () -> what + ": the next request was not routed"
-                    + vm.logs(LogLevel.ERROR));
+            assertTrue(
+                    normal.upstreamOverride().isPresent(),
+                    () -> what + ": the next request was not routed" + vm.logs(LogLevel.ERROR));
             finish(normal);
         }
         assertTrue(vm.isAlive());
@@ -78,23 +81,33 @@ class HostileBodiesScenarioTest {
     }
 
     private static String metrics(int waiting) {
-        return "vllm:num_requests_waiting " + waiting + "\nvllm:num_requests_running 2\nvllm:gpu_cache_usage_perc 0.2\n";
+        return "vllm:num_requests_waiting " + waiting
+                + "\nvllm:num_requests_running 2\nvllm:gpu_cache_usage_perc 0.2\n";
     }
 
     private static Map<String, byte[]> bodies() {
         Map<String, byte[]> bodies = new LinkedHashMap<>();
         bodies.put("100,000 tiny messages", tinyMessages(100_000));
         bodies.put("200,000 tiny messages", tinyMessages(200_000));
-        bodies.put("100,000 nested arrays as content", utf8("{\"model\":\"m\",\"messages\":[{\"role\":\"user\","
-                + "\"content\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}]}"));
-        bodies.put("100,000 nested objects outside the prompt", utf8("{\"x\":" + "{\"a\":".repeat(100_000) + "1"
-                + "}".repeat(100_000) + ",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"));
-        bodies.put("one 4 MiB string", utf8("{\"messages\":[{\"role\":\"user\",\"content\":\""
-                + "y".repeat(4 << 20) + "\"}]}"));
-        bodies.put("1 MiB of escapes", utf8("{\"messages\":[{\"role\":\"user\",\"content\":\""
-                + "\\n\\u00e9\\\"\\ud83d\\ude00".repeat(1 << 16) + "\"}]}"));
-        bodies.put("100,000 content parts", utf8("{\"messages\":[{\"role\":\"user\",\"content\":["
-                + "{\"type\":\"text\",\"text\":\"p\"},".repeat(100_000) + "\"end\"]}]}"));
+        bodies.put(
+                "100,000 nested arrays as content",
+                utf8("{\"model\":\"m\",\"messages\":[{\"role\":\"user\"," + "\"content\":" + "[".repeat(100_000)
+                        + "]".repeat(100_000) + "}]}"));
+        bodies.put(
+                "100,000 nested objects outside the prompt",
+                utf8("{\"x\":" + "{\"a\":".repeat(100_000) + "1" + "}".repeat(100_000)
+                        + ",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"));
+        bodies.put(
+                "one 4 MiB string",
+                utf8("{\"messages\":[{\"role\":\"user\",\"content\":\"" + "y".repeat(4 << 20) + "\"}]}"));
+        bodies.put(
+                "1 MiB of escapes",
+                utf8("{\"messages\":[{\"role\":\"user\",\"content\":\"" + "\\n\\u00e9\\\"\\ud83d\\ude00".repeat(1 << 16)
+                        + "\"}]}"));
+        bodies.put(
+                "100,000 content parts",
+                utf8("{\"messages\":[{\"role\":\"user\",\"content\":["
+                        + "{\"type\":\"text\",\"text\":\"p\"},".repeat(100_000) + "\"end\"]}]}"));
         bodies.put("a prompt of 100,000 strings", utf8("{\"prompt\":[" + "\"p\",".repeat(100_000) + "\"q\"]}"));
         return bodies;
     }
@@ -103,8 +116,11 @@ class HostileBodiesScenarioTest {
     private static byte[] tinyMessages(int n) {
         StringBuilder sb = new StringBuilder(36 * n).append("{\"model\":\"m\",\"messages\":[");
         for (int i = 0; i < n; i++) {
-            sb.append(i == 0 ? "" : ",").append(i % 2 == 0 ? "{\"role\":\"user\",\"content\":\"x\"}"
-                    : "{\"role\":\"assistant\",\"content\":\"y\"}");
+            sb.append(i == 0 ? "" : ",")
+                    .append(
+                            i % 2 == 0
+                                    ? "{\"role\":\"user\",\"content\":\"x\"}"
+                                    : "{\"role\":\"assistant\",\"content\":\"y\"}");
         }
         return utf8(sb.append("]}").toString());
     }

@@ -1,15 +1,16 @@
 package io.ailb.scenarios;
 
-import static io.ailb.scenarios.PluginFixture.A;
+import static io.ailb.lb.shell.ShellFixture.A;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HttpStream;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.RedisEndpoint;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.lb.shell.ShellFixture;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class LeaseScenarioTest {
     private static String config(String extra) {
-        return "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + PluginFixture.redisConfig(extra) + "}}";
+        return "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + ShellFixture.redisConfig(extra) + "}}";
     }
 
     @BeforeEach
@@ -41,17 +42,20 @@ class LeaseScenarioTest {
 
     @Test
     void aDecisionWhoseReplyIsLostAfterRedisCountedItIsStillReleased() throws IOException {
-        try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(PluginFixture.redis().endpoint())) {
-            Vm vm = Gateway.builder(PluginFixture.plugin()).withPluginConfig(config(""))
-                    .withRedisCluster(PluginFixture.REDIS_CLUSTER, proxy.endpoint())
-                    .withUpstreamHosts(PluginFixture.CLUSTER, List.of(UpstreamHost.healthy(A)))
-                    .build().startVm();
+        try (ReplyDroppingProxy proxy =
+                new ReplyDroppingProxy(PluginFixture.redis().endpoint())) {
+            PluginVm vm = Gateway.builder(PluginFixture.plugin())
+                    .withPluginConfig(config(""))
+                    .withRedisCluster(ShellFixture.REDIS_CLUSTER, proxy.endpoint())
+                    .withUpstreamHosts(ShellFixture.CLUSTER, List.of(ClusterHost.healthy(A)))
+                    .build()
+                    .startVm();
             // Warm up: the scripts are loaded and the path works.
-            PluginFixture.send(vm, PluginFixture.chat("s", "warm up")).complete();
+            PluginFixture.send(vm, ShellFixture.chat("s", "warm up")).complete();
             assertEquals(0L, PluginFixture.totalInflight());
 
             proxy.dropNextArrayReply.set(true);
-            HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("s", "lost reply"));
+            HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("s", "lost reply"));
 
             assertFalse(proxy.dropNextArrayReply.get(), "the select reply was dropped");
             assertTrue(stream.requestHeadersForwarded(), "the request went on");
@@ -61,26 +65,33 @@ class LeaseScenarioTest {
             stream.complete();
 
             assertEquals(0L, PluginFixture.totalInflight(), "the lease release gave the count back");
-            assertEquals(0L, PluginFixture.redis().command("EXISTS", leasesKey()).asLong());
+            assertEquals(
+                    0L, PluginFixture.redis().command("EXISTS", leasesKey()).asLong());
         }
     }
 
     @Test
     void countsOfAGatewayThatDiedAreGivenBackOnceTheirLeasesExpire() throws InterruptedException {
-        Vm doomed = PluginFixture.gateway(config("\"leaseTTL\":1")).withRandomSeed(1).build().startVm();
+        PluginVm doomed = PluginFixture.gateway(config("\"leaseTTL\":1"))
+                .withRandomSeed(1)
+                .build()
+                .startVm();
         List<HttpStream> open = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            open.add(PluginFixture.send(doomed, PluginFixture.chat("s", "doomed " + i)));
+            open.add(PluginFixture.send(doomed, ShellFixture.chat("s", "doomed " + i)));
         }
         assertEquals(3L, PluginFixture.totalInflight());
         doomed.close(); // The VM is gone: its streams never end, their releases never come.
 
-        Vm survivor = PluginFixture.gateway(config("\"leaseTTL\":1")).withRandomSeed(2).build().startVm();
-        HttpStream early = PluginFixture.send(survivor, PluginFixture.chat("s", "early"));
+        PluginVm survivor = PluginFixture.gateway(config("\"leaseTTL\":1"))
+                .withRandomSeed(2)
+                .build()
+                .startVm();
+        HttpStream early = PluginFixture.send(survivor, ShellFixture.chat("s", "early"));
         assertEquals(4L, PluginFixture.totalInflight(), "leases younger than their TTL keep their counts");
 
         Thread.sleep(2_200);
-        HttpStream late = PluginFixture.send(survivor, PluginFixture.chat("s", "late"));
+        HttpStream late = PluginFixture.send(survivor, ShellFixture.chat("s", "late"));
 
         assertEquals(1L, PluginFixture.totalInflight(), "every expired lease was healed; only the new one counts");
         assertTrue(late.upstreamOverride().isPresent());
@@ -135,28 +146,30 @@ class LeaseScenarioTest {
         }
 
         private void pump(Socket from, Socket to, boolean replies) {
-            Thread thread = new Thread(() -> {
-                byte[] buffer = new byte[65536];
-                try {
-                    InputStream in = from.getInputStream();
-                    OutputStream out = to.getOutputStream();
-                    int n;
-                    while ((n = in.read(buffer)) > 0) {
-                        if (replies && buffer[0] == '*' && dropNextArrayReply.compareAndSet(true, false)) {
-                            from.close();
-                            to.close();
-                            return;
+            Thread thread = new Thread(
+                    () -> {
+                        byte[] buffer = new byte[65536];
+                        try {
+                            InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream();
+                            int n;
+                            while ((n = in.read(buffer)) > 0) {
+                                if (replies && buffer[0] == '*' && dropNextArrayReply.compareAndSet(true, false)) {
+                                    from.close();
+                                    to.close();
+                                    return;
+                                }
+                                out.write(buffer, 0, n);
+                                out.flush();
+                            }
+                        } catch (IOException e) {
+                            // One side closed: the connection is over.
+                        } finally {
+                            closeQuietly(from);
+                            closeQuietly(to);
                         }
-                        out.write(buffer, 0, n);
-                        out.flush();
-                    }
-                } catch (IOException e) {
-                    // One side closed: the connection is over.
-                } finally {
-                    closeQuietly(from);
-                    closeQuietly(to);
-                }
-            }, "proxy-pump");
+                    },
+                    "proxy-pump");
             thread.setDaemon(true);
             thread.start();
         }

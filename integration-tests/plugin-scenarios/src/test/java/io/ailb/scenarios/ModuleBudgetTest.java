@@ -2,6 +2,7 @@ package io.ailb.scenarios;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.WasmArtifacts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,7 @@ class ModuleBudgetTest {
 
     @Test
     void thePluginModuleStaysWithinOneMebibyte() throws Exception {
-        Path wasm = Path.of("../../wasm-out/ai-load-balancer.wasm");
+        Path wasm = WasmArtifacts.path("ai-load-balancer");
         long size = Files.size(wasm);
         assertTrue(size <= BUDGET_BYTES, wasm + " is " + size + " bytes, over the " + BUDGET_BYTES + " budget");
     }

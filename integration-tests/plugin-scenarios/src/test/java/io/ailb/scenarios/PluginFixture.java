@@ -1,44 +1,31 @@
 package io.ailb.scenarios;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.ailb.codec.resp.RespValue;
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The built plugin, one real Redis for the whole run, and the route every scenario uses. */
+/** The built plugin and one real Redis for the whole run; the route, backends and requests are ShellFixture's. */
 final class PluginFixture {
-    static final String ROUTE = "ai-route-chat.internal";
-    static final String CLUSTER = "outbound|8000||llm.static";
-    static final String REDIS_CLUSTER = "outbound|6379||redis.static";
-    static final String A = "10.0.0.1:8000";
-    static final String B = "10.0.0.2:8000";
-    static final String C = "10.0.0.3:8000";
-
     private static WasmPlugin plugin;
     private static LocalRedis redis;
 
-    private PluginFixture() {
-    }
+    private PluginFixture() {}
 
     static synchronized WasmPlugin plugin() {
         if (plugin == null) {
-            // -Dailb.wasm=… runs the scenarios against another build (e.g. one with --names true, for debugging).
-            Path wasm = Path.of(System.getProperty("ailb.wasm", "../../wasm-out/ai-load-balancer.wasm"))
-                    .toAbsolutePath().normalize();
-            assertTrue(Files.isRegularFile(wasm), wasm + " is missing: it is built by plugin-src/shell (mvn package)");
-            plugin = WasmPlugin.load(wasm);
+            // -Dailb.wasm.ai-load-balancer=… runs the scenarios against another build (e.g. one with --names true).
+            plugin = WasmArtifacts.load("ai-load-balancer");
         }
         return plugin;
     }
@@ -51,45 +38,33 @@ final class PluginFixture {
         return redis;
     }
 
-    static String redisConfig(String extra) {
-        return "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379" + (extra.isEmpty() ? "" : "," + extra);
-    }
-
     /** A gateway with the three backends healthy and Redis registered. */
     static Gateway.Builder gateway(String pluginConfigJson) {
         return Gateway.builder(plugin())
                 .withPluginConfig(pluginConfigJson)
-                .withRedisCluster(REDIS_CLUSTER, redis().endpoint())
-                .withUpstreamHosts(CLUSTER, List.of(UpstreamHost.healthy(A), UpstreamHost.healthy(B),
-                        UpstreamHost.healthy(C)));
+                .withRedisCluster(ShellFixture.REDIS_CLUSTER, redis().endpoint())
+                .withUpstreamHosts(
+                        ShellFixture.CLUSTER,
+                        List.of(
+                                ClusterHost.healthy(ShellFixture.A),
+                                ClusterHost.healthy(ShellFixture.B),
+                                ClusterHost.healthy(ShellFixture.C)));
     }
 
-    static HttpStream stream(Vm vm) {
-        return vm.newHttpStream().withRouteName(ROUTE).withClusterName(CLUSTER);
+    static HttpStream stream(PluginVm vm) {
+        return vm.newHttpStream().withRouteName(ShellFixture.ROUTE).withClusterName(ShellFixture.CLUSTER);
     }
 
     static HeaderMap post() {
-        return HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions", ":authority", "llm.example.com",
-                "content-type", "application/json");
+        return HeaderMap.copyOf(ShellFixture.post());
     }
 
     static HeaderMap get() {
-        return HeaderMap.of(":method", "GET", ":path", "/v1/models", ":authority", "llm.example.com");
-    }
-
-    /** A chat body with the given alternating user/assistant turns after a system prompt. */
-    static String chat(String system, String... turns) {
-        StringBuilder body = new StringBuilder("{\"model\":\"qwen\",\"stream\":true,\"messages\":[");
-        body.append("{\"role\":\"system\",\"content\":\"").append(system).append("\"}");
-        for (int i = 0; i < turns.length; i++) {
-            body.append(",{\"role\":\"").append(i % 2 == 0 ? "user" : "assistant").append("\",\"content\":\"")
-                    .append(turns[i]).append("\"}");
-        }
-        return body.append("]}").toString();
+        return HeaderMap.copyOf(ShellFixture.get());
     }
 
     /** Sends a whole POST; returns the stream, still open (the response has not ended it). */
-    static HttpStream send(Vm vm, String body) {
+    static HttpStream send(PluginVm vm, String body) {
         HttpStream stream = stream(vm);
         stream.sendRequestHeaders(post(), false);
         stream.sendRequestBody(body, true);

@@ -1,15 +1,16 @@
 package io.ailb.scenarios;
 
-import static io.ailb.scenarios.PluginFixture.A;
-import static io.ailb.scenarios.PluginFixture.B;
-import static io.ailb.scenarios.PluginFixture.C;
+import static io.ailb.lb.shell.ShellFixture.A;
+import static io.ailb.lb.shell.ShellFixture.B;
+import static io.ailb.lb.shell.ShellFixture.C;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,8 +20,8 @@ import org.junit.jupiter.api.Timeout;
 /** prefix_cache through the real .wasm and a real Redis. */
 @Timeout(120)
 class PrefixCacheScenarioTest {
-    private static final String CONFIG = "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{"
-            + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}";
+    private static final String CONFIG =
+            "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + ShellFixture.redisConfig("\"redisKeyTTL\":600") + "}}";
 
     @BeforeEach
     void emptyRedis() {
@@ -35,14 +36,14 @@ class PrefixCacheScenarioTest {
 
     @Test
     void theNextTurnOfEveryConversationLandsWhereItsPreviousTurnWent() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         List<String> firstHosts = new ArrayList<>();
         for (int c = 0; c < 6; c++) {
-            firstHosts.add(finish(PluginFixture.send(vm, PluginFixture.chat("system " + c, "question " + c))));
+            firstHosts.add(finish(PluginFixture.send(vm, ShellFixture.chat("system " + c, "question " + c))));
         }
         for (int c = 0; c < 6; c++) {
-            HttpStream second = PluginFixture.send(vm,
-                    PluginFixture.chat("system " + c, "question " + c, "answer " + c, "follow-up " + c));
+            HttpStream second = PluginFixture.send(
+                    vm, ShellFixture.chat("system " + c, "question " + c, "answer " + c, "follow-up " + c));
             String log = second.property("ai_log").orElseThrow();
             assertEquals(firstHosts.get(c), finish(second), "conversation " + c);
             assertTrue(log.contains("\"cache_hit\":\"true\""), log);
@@ -54,30 +55,30 @@ class PrefixCacheScenarioTest {
 
     @Test
     void anUnhealthyHolderIsSkippedAndThePathRewrittenToTheNewHost() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
-        String first = finish(PluginFixture.send(vm, PluginFixture.chat("sys", "q1")));
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        String first = finish(PluginFixture.send(vm, ShellFixture.chat("sys", "q1")));
 
-        List<UpstreamHost> holderDown = new ArrayList<>();
+        List<ClusterHost> holderDown = new ArrayList<>();
         for (String host : List.of(A, B, C)) {
-            holderDown.add(host.equals(first) ? new UpstreamHost(host, "Unhealthy", "") : UpstreamHost.healthy(host));
+            holderDown.add(host.equals(first) ? new ClusterHost(host, "Unhealthy", "") : ClusterHost.healthy(host));
         }
         HttpStream second = PluginFixture.stream(vm).withUpstreamHosts(holderDown);
         second.sendRequestHeaders(PluginFixture.post(), false);
-        second.sendRequestBody(PluginFixture.chat("sys", "q1", "a1", "q2"), true);
+        second.sendRequestBody(ShellFixture.chat("sys", "q1", "a1", "q2"), true);
         String moved = finish(second);
         assertNotEquals(first, moved);
 
-        String third = finish(PluginFixture.send(vm, PluginFixture.chat("sys", "q1", "a1", "q2", "a2", "q3")));
+        String third = finish(PluginFixture.send(vm, ShellFixture.chat("sys", "q1", "a1", "q2", "a2", "q3")));
         assertEquals(moved, third, "the whole conversation now points at the new holder");
     }
 
     @Test
     void prefixKeysOfDifferentRoutesNeverCollide() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
-        finish(PluginFixture.send(vm, PluginFixture.chat("same", "same")));
-        HttpStream other = vm.newHttpStream().withRouteName("another-route").withClusterName(PluginFixture.CLUSTER);
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        finish(PluginFixture.send(vm, ShellFixture.chat("same", "same")));
+        HttpStream other = vm.newHttpStream().withRouteName("another-route").withClusterName(ShellFixture.CLUSTER);
         other.sendRequestHeaders(PluginFixture.post(), false);
-        other.sendRequestBody(PluginFixture.chat("same", "same"), true);
+        other.sendRequestBody(ShellFixture.chat("same", "same"), true);
         other.complete();
 
         List<String> prefixKeys = PluginFixture.keys("*:p:*");
@@ -89,7 +90,7 @@ class PrefixCacheScenarioTest {
 
     @Test
     void aBodylessRequestIsRoutedByLeastRequestAtOnce() {
-        Vm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
 
         stream.sendRequestHeaders(PluginFixture.get(), true);

@@ -1,12 +1,9 @@
 package io.ailb.scenarios;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.ailb.emulator.RedisEndpoint;
-import io.ailb.lb.shell.AiLoadBalancerPlugin;
+import io.ailb.lb.shell.ShellFixture;
 import io.ailb.proxywasm.testkit.FakeHost;
 import io.ailb.proxywasm.testkit.FakeStream;
-import io.ailb.proxywasm.testkit.HigressHosts;
 import io.ailb.proxywasm.testkit.RealRedis;
 import java.util.List;
 import java.util.Map;
@@ -28,17 +25,13 @@ final class TestkitGateway implements SharedGateway {
             RedisEndpoint endpoint = PluginFixture.redis().endpoint();
             redis = RealRedis.at(endpoint.host(), endpoint.port(), endpoint.username(), endpoint.password());
         }
-        FakeHost host = new FakeHost().withPluginConfig(pluginConfig)
-                .withRedisCluster(PluginFixture.REDIS_CLUSTER, redis)
-                .withUpstreamHosts(List.of(HigressHosts.healthy(PluginFixture.A),
-                        HigressHosts.healthy(PluginFixture.B), HigressHosts.healthy(PluginFixture.C)));
-        assertTrue(host.start(AiLoadBalancerPlugin::main), host.logs().toString());
+        FakeHost host = ShellFixture.started(ShellFixture.host(pluginConfig, redis));
         return new TestkitGateway(host);
     }
 
     @Override
     public Stream newStream() {
-        FakeStream stream = host.newStream().withRouteName(PluginFixture.ROUTE).withClusterName(PluginFixture.CLUSTER);
+        FakeStream stream = ShellFixture.stream(host);
         return new Stream() {
             @Override
             public void sendRequestHeaders(List<Map.Entry<String, String>> headers, boolean endOfStream) {

@@ -3,13 +3,14 @@ package io.ailb.scenarios;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.bindings.LogLevel;
 import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.lb.redis.RedisTarget;
+import io.ailb.lb.shell.ShellFixture;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,14 +34,17 @@ class VmLifetimeScenarioTest {
 
     @Test
     void oneVmServesThousandsOfLeastBusyRequests() {
-        Vm vm = PluginFixture.gateway("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}")
-                .withUpstreamHosts(PluginFixture.CLUSTER, List.of(
-                        new UpstreamHost(PluginFixture.A, "Healthy", metrics(5, 0.5)),
-                        new UpstreamHost(PluginFixture.B, "Healthy", metrics(1, 0.1)),
-                        new UpstreamHost(PluginFixture.C, "Healthy", metrics(3, 0.3))))
-                .build().startVm();
+        PluginVm vm = PluginFixture.gateway("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}")
+                .withUpstreamHosts(
+                        ShellFixture.CLUSTER,
+                        List.of(
+                                new ClusterHost(ShellFixture.A, "Healthy", metrics(5, 0.5)),
+                                new ClusterHost(ShellFixture.B, "Healthy", metrics(1, 0.1)),
+                                new ClusterHost(ShellFixture.C, "Healthy", metrics(3, 0.3))))
+                .build()
+                .startVm();
 
-        long memoryAfterWarmUp = serve(vm, REQUESTS, PluginFixture.B);
+        long memoryAfterWarmUp = serve(vm, REQUESTS, ShellFixture.B);
 
         assertTrue(vm.isAlive());
         assertEquals(memoryAfterWarmUp, vm.memoryBytes(), "the heap grew after warm-up: a leak");
@@ -55,8 +59,10 @@ class VmLifetimeScenarioTest {
     @ParameterizedTest
     @MethodSource("redisPolicies")
     void oneVmServesThousandsOfRedisPolicyRequestsAndReleasesThemAll(String policy) {
-        Vm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{"
-                + PluginFixture.redisConfig("\"redisKeyTTL\":600") + "}}").build().startVm();
+        PluginVm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{"
+                        + ShellFixture.redisConfig("\"redisKeyTTL\":600") + "}}")
+                .build()
+                .startVm();
 
         long memoryAfterWarmUp = serve(vm, REQUESTS, null);
 
@@ -69,7 +75,7 @@ class VmLifetimeScenarioTest {
      * Sends {@code requests} whole chats (150 conversations, growing turn by turn) and ends each response; every one
      * must get a backend ({@code expected}, when given). Returns the VM's memory after the first tenth.
      */
-    private static long serve(Vm vm, int requests, String expected) {
+    private static long serve(PluginVm vm, int requests, String expected) {
         long memoryAfterWarmUp = 0;
         for (int i = 0; i < requests; i++) {
             int conversation = i % 150;
@@ -77,10 +83,11 @@ class VmLifetimeScenarioTest {
             for (int t = 0; t < turns.length; t++) {
                 turns[t] = "conversation " + conversation + " turn " + t + " " + "lorem ipsum ".repeat(20);
             }
-            HttpStream stream = PluginFixture.send(vm, PluginFixture.chat("system prompt " + conversation % 7, turns));
+            HttpStream stream = PluginFixture.send(vm, ShellFixture.chat("system prompt " + conversation % 7, turns));
             String chosen = stream.upstreamOverride().orElse("none");
             int request = i;
-            assertTrue(expected == null ? !chosen.equals("none") : chosen.equals(expected),
+            assertTrue(
+                    expected == null ? !chosen.equals("none") : chosen.equals(expected),
                     () -> "request " + request + " went to " + chosen + "; VM alive=" + vm.isAlive()
                             + vm.logs(LogLevel.ERROR));
             stream.sendResponseHeaders(HeaderMap.of(":status", "200"), false);

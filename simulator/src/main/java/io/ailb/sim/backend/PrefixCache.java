@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * vLLM-style automatic prefix cache: fixed-size blocks keyed by prefix-chained ids, a lookup matches the longest run
@@ -28,6 +29,7 @@ public final class PrefixCache {
     private final Map<Long, Entry> entries = new HashMap<>();
     /** Unpinned entries, least recently used first. */
     private final LinkedHashMap<Long, Entry> lru = new LinkedHashMap<>();
+
     private long usedTokens;
     private long pinnedTokens;
     private long pinnedBlocks;
@@ -42,6 +44,18 @@ public final class PrefixCache {
         int n = 0;
         for (Long id : ids) {
             if (!entries.containsKey(id)) {
+                break;
+            }
+            n++;
+        }
+        return n;
+    }
+
+    /** How many leading ids of {@code ids} are cached or in {@code soon} (blocks that will be cached by then). */
+    public int match(List<Long> ids, Set<Long> soon) {
+        int n = 0;
+        for (Long id : ids) {
+            if (!entries.containsKey(id) && !soon.contains(id)) {
                 break;
             }
             n++;

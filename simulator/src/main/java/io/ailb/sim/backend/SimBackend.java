@@ -1,15 +1,16 @@
 package io.ailb.sim.backend;
 
 import io.ailb.sim.engine.EventScheduler;
-import io.ailb.sim.model.BackendView;
 import io.ailb.sim.model.SimRequest;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
+import java.util.Set;
 
 /**
- * One simulated LLM instance, llm-d-inference-sim style.
+ * One simulated LLM instance, llm-d-inference-sim style: the {@link BackendConfig.Model#SERIAL} and
+ * {@link BackendConfig.Model#PARALLEL} models.
  *
  * <p>A request waits in a FIFO queue until it may enter the batch: fewer than {@code maxNumSeqs} sequences running,
  * its new blocks fit next to the pinned ones in the KV cache (or the batch is empty), and — with
@@ -18,15 +19,9 @@ import java.util.Locale;
  * prefill (its new blocks are allocated, counted in the KV usage, but not matchable yet) the first token is out
  * (TTFT = queue wait + that), all of its blocks are cached and pinned, and the decode
  * takes {@code (outputTokens − 1) × itlMs × loadFactor(running)} with the batch size of that moment. At completion its
- * blocks are unpinned (evictable, LRU).
+ * blocks are unpinned (evictable, LRU). Generated tokens are not cached.
  */
-public final class SimBackend implements BackendView {
-    /** Told about each request's first token and end. */
-    public interface Listener {
-        void onFirstToken(SimBackend backend, SimRequest request, double nowMs, int cachedTokens);
-
-        void onComplete(SimBackend backend, SimRequest request, double nowMs);
-    }
+public final class SimBackend extends QueuedBackend {
 
     private static final class Seq {
         final SimRequest request;
@@ -40,64 +35,33 @@ public final class SimBackend implements BackendView {
         }
     }
 
-    private record Snapshot(double timeMs, int running, int waiting, double kvUsage) {
-    }
-
-    private final int index;
-    private final String address;
-    private final BackendConfig config;
-    private final EventScheduler scheduler;
-    private final Listener listener;
-    private final PrefixCache cache;
     private final Deque<Seq> waiting = new ArrayDeque<>();
-    private final Deque<Snapshot> published = new ArrayDeque<>();
     private int running;
-    /** KV tokens of blocks being prefilled (allocated, not cached yet). */
-    private long reservedTokens;
-    private boolean prefillBusy;
+    /** Serial model: the sequence whose prefill runs, null when none does. */
+    private Seq prefilling;
+
     private double prefillEndsMs;
-    private boolean healthy = true;
-    private long prefillTokens;
-    private long cachedTokens;
-    private long inputTokens;
-    private long admitted;
     private int lastBlockTokens = 1;
 
     public SimBackend(int index, String address, BackendConfig config, EventScheduler scheduler, Listener listener) {
-        this.index = index;
-        this.address = address;
-        this.config = config;
-        this.scheduler = scheduler;
-        this.listener = listener;
-        this.cache = new PrefixCache(config.capacityTokens());
-        published.add(new Snapshot(Double.NEGATIVE_INFINITY, 0, 0, 0.0));
+        super(index, address, config, scheduler, listener);
     }
 
-    /** {@code 10.0.<i/250>.<i%250+1>:8000}. */
-    public static String addressOf(int index) {
-        return "10.0." + (index / 250) + "." + (index % 250 + 1) + ":8000";
-    }
-
-    /** A request arrives now. */
+    @Override
     public void submit(SimRequest request) {
-        admitted++;
         lastBlockTokens = request.blockTokens();
         waiting.add(new Seq(request, scheduler.nowMs()));
         startWhatFits();
         publish();
     }
 
-    public void setHealthy(boolean healthy) {
-        this.healthy = healthy;
-    }
-
     private void startWhatFits() {
-        while (!waiting.isEmpty() && running < config.maxNumSeqs() && !(config.serialPrefill() && prefillBusy)) {
+        while (!waiting.isEmpty() && running < config.maxNumSeqs() && !(config.serialPrefill() && prefilling != null)) {
             Seq head = waiting.peek();
             List<Long> ids = head.request.blockIds();
             int matched = cache.match(ids);
             long needed = (long) (ids.size() - matched) * head.request.blockTokens();
-            if (running > 0 && cache.pinnedTokens() + reservedTokens + needed > cache.capacityTokens()) {
+            if (!fits(needed)) {
                 return;
             }
             waiting.poll();
@@ -115,27 +79,13 @@ public final class SimBackend implements BackendView {
         running++;
         int uncached = r.inputTokens() - seq.cachedTokens;
         double duration = config.overheadMs() + uncached * config.prefillUsPerToken() / 1000.0;
-        prefillTokens += uncached;
-        cachedTokens += seq.cachedTokens;
-        inputTokens += r.inputTokens();
+        countAdmitted(r.inputTokens(), seq.cachedTokens);
         double end = scheduler.nowMs() + duration;
         if (config.serialPrefill()) {
-            prefillBusy = true;
+            prefilling = seq;
             prefillEndsMs = end;
         }
         scheduler.at(end, () -> prefillDone(seq));
-    }
-
-    /** Tokens covered by the first {@code blocks} blocks: full blocks, the last block holds the rest of the prompt. */
-    static int tokensOfLeadingBlocks(SimRequest r, int blocks) {
-        long tokens = 0;
-        int n = r.blockIds().size();
-        for (int i = 0; i < blocks; i++) {
-            long left = r.inputTokens() - tokens;
-            long block = i < n - 1 ? Math.min(r.blockTokens(), left) : left;
-            tokens += Math.max(0, block);
-        }
-        return (int) Math.min(tokens, r.inputTokens());
     }
 
     private void prefillDone(Seq seq) {
@@ -143,7 +93,9 @@ public final class SimBackend implements BackendView {
         List<Long> ids = r.blockIds();
         reservedTokens -= (long) (ids.size() - seq.matchedBlocks) * r.blockTokens();
         cache.pin(ids.subList(seq.matchedBlocks, ids.size()), r.blockTokens());
-        prefillBusy = false;
+        if (prefilling == seq) {
+            prefilling = null;
+        }
         double now = scheduler.nowMs();
         listener.onFirstToken(this, r, now, seq.cachedTokens);
         double decode = Math.max(0, r.outputTokens() - 1) * config.itlMs() * config.loadFactor(running);
@@ -160,36 +112,6 @@ public final class SimBackend implements BackendView {
         publish();
     }
 
-    private void publish() {
-        double now = scheduler.nowMs();
-        Snapshot last = published.peekLast();
-        Snapshot next = new Snapshot(now, running, waiting.size(), kvUsage());
-        if (last != null && last.timeMs() == now) {
-            published.pollLast();
-        }
-        published.add(next);
-    }
-
-    @Override
-    public int index() {
-        return index;
-    }
-
-    @Override
-    public String address() {
-        return address;
-    }
-
-    @Override
-    public boolean healthy() {
-        return healthy;
-    }
-
-    @Override
-    public int inFlight() {
-        return running + waiting.size();
-    }
-
     @Override
     public int waiting() {
         return waiting.size();
@@ -201,94 +123,41 @@ public final class SimBackend implements BackendView {
     }
 
     @Override
-    public double kvUsage() {
-        long capacity = cache.capacityTokens();
-        long used = cache.pinnedTokens() + reservedTokens;
-        return capacity == 0 ? (used > 0 ? 1.0 : 0.0) : Math.min(1.0, used / (double) capacity);
-    }
-
-    @Override
     public long activeBlocks() {
         long blockTokens = Math.max(1, lastBlockTokens);
         return cache.pinnedBlocks() + reservedTokens / blockTokens;
     }
 
+    /**
+     * Serial model: the rest of the running prefill, then each queued one, then this one. With {@code lookahead} the
+     * blocks of the running and queued prefills count as cached for the prefills after them (they will be by then);
+     * without, every prefill is judged against the cache as it is now. Parallel model: this prefill alone (queued
+     * prefills start at once, and in-flight ones are not matchable before they end).
+     */
     @Override
-    public String metricsText() {
-        double visible = scheduler.nowMs() - config.metricsStalenessMs();
-        while (published.size() > 1) {
-            Snapshot second = secondOf(published);
-            if (second.timeMs() <= visible) {
-                published.pollFirst();
-            } else {
-                break;
-            }
-        }
-        Snapshot s = published.peekFirst();
-        String label = "{model_name=\"sim\"}";
-        return "# TYPE vllm:num_requests_running gauge\n"
-                + "vllm:num_requests_running" + label + " " + s.running() + "\n"
-                + "# TYPE vllm:num_requests_waiting gauge\n"
-                + "vllm:num_requests_waiting" + label + " " + s.waiting() + "\n"
-                + "# TYPE vllm:gpu_cache_usage_perc gauge\n"
-                + "vllm:gpu_cache_usage_perc" + label + " " + format(s.kvUsage()) + "\n"
-                + "# TYPE vllm:kv_cache_usage_perc gauge\n"
-                + "vllm:kv_cache_usage_perc" + label + " " + format(s.kvUsage()) + "\n";
-    }
-
-    private static Snapshot secondOf(Deque<Snapshot> deque) {
-        var it = deque.iterator();
-        it.next();
-        return it.next();
-    }
-
-    private static String format(double v) {
-        return String.format(Locale.ROOT, "%.4f", v);
-    }
-
-    @Override
-    public int cachedPrefixBlocks(SimRequest request) {
-        return cache.match(request.blockIds());
-    }
-
-    @Override
-    public double estimatedTtftMs(SimRequest request) {
+    double estimate(SimRequest request, boolean lookahead) {
         double now = scheduler.nowMs();
         double wait = 0;
+        Set<Long> ahead = new HashSet<>();
         if (config.serialPrefill()) {
-            wait = prefillBusy ? Math.max(0, prefillEndsMs - now) : 0;
+            if (prefilling != null) {
+                wait = Math.max(0, prefillEndsMs - now);
+                if (lookahead) {
+                    ahead.addAll(prefilling.request.blockIds());
+                }
+            }
             for (Seq queued : waiting) {
-                int cached = tokensOfLeadingBlocks(queued.request, cache.match(queued.request.blockIds()));
-                wait += config.overheadMs()
-                        + (queued.request.inputTokens() - cached) * config.prefillUsPerToken() / 1000.0;
+                wait += prefillMs(queued.request, ahead);
+                if (lookahead) {
+                    ahead.addAll(queued.request.blockIds());
+                }
             }
         }
-        int cached = tokensOfLeadingBlocks(request, cache.match(request.blockIds()));
-        return wait + config.overheadMs() + (request.inputTokens() - cached) * config.prefillUsPerToken() / 1000.0;
+        return wait + prefillMs(request, ahead);
     }
 
-    /** Uncached prompt tokens this instance has prefilled so far. */
-    public long prefillTokens() {
-        return prefillTokens;
-    }
-
-    public long cachedTokens() {
-        return cachedTokens;
-    }
-
-    public long inputTokens() {
-        return inputTokens;
-    }
-
-    public long admitted() {
-        return admitted;
-    }
-
-    public PrefixCache cache() {
-        return cache;
-    }
-
-    public BackendConfig config() {
-        return config;
+    private double prefillMs(SimRequest r, Set<Long> ahead) {
+        int cached = tokensOfLeadingBlocks(r, cache.match(r.blockIds(), ahead));
+        return config.overheadMs() + (r.inputTokens() - cached) * config.prefillUsPerToken() / 1000.0;
     }
 }

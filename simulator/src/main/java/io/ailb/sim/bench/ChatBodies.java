@@ -10,12 +10,38 @@ import java.nio.charset.StandardCharsets;
  */
 final class ChatBodies {
     static final int MAX_MESSAGE_TEXT = 1024;
-    private static final String[] WORDS = {"the", "model", "token", "cache", "prefix", "request", "gateway",
-        "latency", "batch", "kv", "attention", "prompt", "reply", "stream", "route", "backend", "queue", "GPU",
-        "answer", "question", "context", "window", "decode", "prefill", "weights", "shard", "replica", "load"};
+    private static final String[] WORDS = {
+        "the",
+        "model",
+        "token",
+        "cache",
+        "prefix",
+        "request",
+        "gateway",
+        "latency",
+        "batch",
+        "kv",
+        "attention",
+        "prompt",
+        "reply",
+        "stream",
+        "route",
+        "backend",
+        "queue",
+        "GPU",
+        "answer",
+        "question",
+        "context",
+        "window",
+        "decode",
+        "prefill",
+        "weights",
+        "shard",
+        "replica",
+        "load"
+    };
 
-    private ChatBodies() {
-    }
+    private ChatBodies() {}
 
     /** A body of exactly {@code targetBytes} UTF-8 bytes (at least 200). */
     static byte[] chat(int targetBytes, long seed) {

@@ -10,8 +10,7 @@ import java.nio.charset.StandardCharsets;
 final class ConversationBodies {
     static final int MESSAGES = 10;
 
-    private ConversationBodies() {
-    }
+    private ConversationBodies() {}
 
     /** A body of exactly {@code targetBytes} UTF-8 bytes (at least 512). */
     static byte[] conversation(int targetBytes, long seed) {

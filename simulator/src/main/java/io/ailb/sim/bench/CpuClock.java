@@ -11,8 +11,7 @@ import java.lang.management.ThreadMXBean;
 final class CpuClock {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private CpuClock() {
-    }
+    private CpuClock() {}
 
     static void check() {
         if (!THREADS.isCurrentThreadCpuTimeSupported()) {

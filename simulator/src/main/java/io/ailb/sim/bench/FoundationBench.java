@@ -5,10 +5,12 @@ import io.ailb.emulator.GuestTrapException;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
 import io.ailb.emulator.bench.EmulatorBench;
 import io.ailb.sim.report.BenchmarksDoc;
+import io.ailb.sim.router.PluginRouter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,37 +34,64 @@ import java.util.function.Supplier;
 public final class FoundationBench {
     static final String COMMAND = "mvn -q -o -pl simulator compile exec:java@foundation";
 
-    private FoundationBench() {
-    }
+    private FoundationBench() {}
 
     /** One module's five numbers, as display text, plus how they were obtained. */
-    record Column(String module, String size, String compile, String instantiate, String request, String trivial,
-            String how) {
-    }
+    record Column(
+            String module,
+            String size,
+            String compile,
+            String instantiate,
+            String request,
+            String trivial,
+            String how) {}
 
     public static void main(String[] args) throws Exception {
-        Path probe = args.length > 0 ? Path.of(args[0])
-                : PluginCostBench.root().resolve("abi/example/target/wasm/probe.wasm");
-        Path pluginWasm = args.length > 1 ? Path.of(args[1])
-                : PluginCostBench.root().resolve("wasm-out/ai-load-balancer.wasm");
-        Path doc = args.length > 2 ? Path.of(args[2])
-                : PluginCostBench.root().resolve("docs/benchmarks.md");
+        Path probe = args.length > 0 ? Path.of(args[0]) : WasmArtifacts.path("probe");
+        Path pluginWasm = args.length > 1 ? Path.of(args[1]) : WasmArtifacts.path("ai-load-balancer");
+        // Labelled as the modules are called, not their files: an installed artifact's file carries Maven coordinates.
+        String probeName = args.length > 0 ? probe.getFileName().toString() : "probe.wasm";
+        String pluginName = args.length > 1 ? pluginWasm.getFileName().toString() : "ai-load-balancer.wasm";
+        Path doc = args.length > 2 ? Path.of(args[2]) : PluginCostBench.root().resolve("docs/benchmarks.md");
         int iterations = args.length > 3 ? Integer.parseInt(args[3]) : 5000;
         int warmUp = args.length > 4 ? Integer.parseInt(args[4]) : 2000;
         List<String> notes = new ArrayList<>();
 
-        Column probeColumn = viaEmulatorBench(probe, iterations, warmUp, notes);
+        Column probeColumn = viaEmulatorBench(probe, probeName, iterations, warmUp, notes);
         if (probeColumn == null) {
-            probeColumn = own(probe, "{}", iterations, warmUp, null, notes, FoundationBench::probeRequest,
+            probeColumn = own(
+                    probe,
+                    probeName,
+                    "{}",
+                    iterations,
+                    warmUp,
+                    null,
+                    notes,
+                    FoundationBench::probeRequest,
                     "probe request (x-probe-op get-header → local reply)");
         }
-        String why = tryEmulatorBenchOn(pluginWasm, notes);
+        String why = tryEmulatorBenchOn(pluginWasm, pluginName, notes);
         Column pluginColumn;
         try (LocalRedis redis = LocalRedis.start()) {
-            pluginColumn = own(pluginWasm, PolicyCase.LEAST_BUSY.configJson, iterations, warmUp, null, notes,
-                    FoundationBench::pluginRequest, "least_busy, 1 KiB chat POST → override → end; " + why);
-            Column withRedis = own(pluginWasm, PolicyCase.GLOBAL_LEAST_REQUEST.configJson, iterations / 5,
-                    warmUp / 5, redis, notes, FoundationBench::pluginRequest,
+            pluginColumn = own(
+                    pluginWasm,
+                    pluginName,
+                    PolicyCase.LEAST_BUSY.configJson,
+                    iterations,
+                    warmUp,
+                    null,
+                    notes,
+                    FoundationBench::pluginRequest,
+                    "least_busy, 1 KiB chat POST → override → end; " + why);
+            Column withRedis = own(
+                    pluginWasm,
+                    pluginName,
+                    PolicyCase.GLOBAL_LEAST_REQUEST.configJson,
+                    iterations / 5,
+                    warmUp / 5,
+                    redis,
+                    notes,
+                    FoundationBench::pluginRequest,
                     "global_least_request, 1 KiB chat POST, 2 real Redis round trips (wall time, included)");
             notes.add("ai-load-balancer.wasm full request with global_least_request (select.lua + release against"
                     + " embedded redis-server, median of " + iterations / 5 + "): " + withRedis.request());
@@ -71,12 +100,13 @@ public final class FoundationBench {
         System.out.println(markdown);
         if (!doc.toString().equals("-")) {
             BenchmarksDoc.replaceSection(doc, "foundation", markdown);
-            System.out.println("wrote section foundation of " + doc.toAbsolutePath().normalize());
+            System.out.println(
+                    "wrote section foundation of " + doc.toAbsolutePath().normalize());
         }
     }
 
     /** Runs EmulatorBench's main on {@code wasm} and reads its table back; null (with a note) if it failed. */
-    private static Column viaEmulatorBench(Path wasm, int iterations, int warmUp, List<String> notes) {
+    private static Column viaEmulatorBench(Path wasm, String name, int iterations, int warmUp, List<String> notes) {
         try {
             Path out = Files.createTempFile("emulator-bench", ".md");
             long before = hangMillis;
@@ -84,8 +114,9 @@ public final class FoundationBench {
             try {
                 timed(() -> {
                     try {
-                        EmulatorBench.main(new String[] {wasm.toString(), out.toString(), Integer.toString(iterations),
-                            Integer.toString(warmUp)});
+                        EmulatorBench.main(new String[] {
+                            wasm.toString(), out.toString(), Integer.toString(iterations), Integer.toString(warmUp)
+                        });
                     } catch (java.io.IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
@@ -96,7 +127,9 @@ public final class FoundationBench {
             List<String> values = new ArrayList<>();
             for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
                 String[] cells = line.split("\\|");
-                if (line.startsWith("| ") && cells.length >= 3 && !cells[1].trim().equals("measure")) {
+                if (line.startsWith("| ")
+                        && cells.length >= 3
+                        && !cells[1].trim().equals("measure")) {
                     values.add(cells[2].trim());
                 }
             }
@@ -105,18 +138,24 @@ public final class FoundationBench {
                 notes.add("EmulatorBench output not understood: " + values);
                 return null;
             }
-            return new Column(wasm.getFileName().toString(), values.get(0), values.get(1), values.get(2),
-                    values.get(3), values.get(4), "io.ailb.emulator.bench.EmulatorBench (probe request: headers →"
+            return new Column(
+                    name,
+                    values.get(0),
+                    values.get(1),
+                    values.get(2),
+                    values.get(3),
+                    values.get(4),
+                    "io.ailb.emulator.bench.EmulatorBench (probe request: headers →"
                             + " local reply → response callbacks → log/done/delete)");
         } catch (RuntimeException | java.io.IOException e) {
-            notes.add("EmulatorBench on " + wasm.getFileName() + " failed: `" + WasmDriver.firstLine(e.toString())
+            notes.add("EmulatorBench on " + name + " failed: `" + WasmDriver.firstLine(e.toString())
                     + "`; measured here with the same definitions, a fresh VM after each trap");
             return null;
         }
     }
 
     /** Why EmulatorBench's own request cannot measure the plugin (tried, so the reason is the real one). */
-    private static String tryEmulatorBenchOn(Path wasm, List<String> notes) {
+    private static String tryEmulatorBenchOn(Path wasm, String name, List<String> notes) {
         try {
             Path out = Files.createTempFile("emulator-bench", ".md");
             timed(() -> {
@@ -129,7 +168,7 @@ public final class FoundationBench {
             Files.deleteIfExists(out);
             return "EmulatorBench itself ran on it too";
         } catch (RuntimeException | java.io.IOException e) {
-            notes.add("EmulatorBench on " + wasm.getFileName() + ": `" + WasmDriver.firstLine(e.toString())
+            notes.add("EmulatorBench on " + name + ": `" + WasmDriver.firstLine(e.toString())
                     + "` (it sends the probe's request with config `{}`), so the plugin column uses the same"
                     + " definitions with a plugin request");
             return "measured by FoundationBench";
@@ -137,13 +176,24 @@ public final class FoundationBench {
     }
 
     private interface RequestOp {
-        void run(Vm vm);
+        void run(PluginVm vm);
     }
 
-    private static void probeRequest(Vm vm) {
+    private static void probeRequest(PluginVm vm) {
         HttpStream stream = vm.newHttpStream();
-        stream.sendRequestHeaders(HeaderMap.of(":method", "GET", ":path", "/bench", ":authority", "bench",
-                "x-probe-op", "get-header", "x-probe-arg", ":path"), true);
+        stream.sendRequestHeaders(
+                HeaderMap.of(
+                        ":method",
+                        "GET",
+                        ":path",
+                        "/bench",
+                        ":authority",
+                        "bench",
+                        "x-probe-op",
+                        "get-header",
+                        "x-probe-arg",
+                        ":path"),
+                true);
         if (stream.localReply().isEmpty()) {
             throw new IllegalStateException("the probe did not answer");
         }
@@ -151,10 +201,10 @@ public final class FoundationBench {
 
     private static final byte[] CHAT_1K = ChatBodies.chat(1024, 3);
 
-    private static void pluginRequest(Vm vm) {
+    private static void pluginRequest(PluginVm vm) {
         HttpStream stream = vm.newHttpStream().withRouteName(PolicyCase.ROUTE).withClusterName(PolicyCase.CLUSTER);
-        stream.sendRequestHeaders(HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions", ":authority",
-                PolicyCase.AUTHORITY, "content-type", PolicyCase.CONTENT_TYPE), false);
+        stream.sendRequestHeaders(
+                PluginRouter.chatRequestHeaders(PolicyCase.AUTHORITY, PolicyCase.CONTENT_TYPE), false);
         stream.sendRequestBody(CHAT_1K, true);
         if (stream.upstreamOverride().isEmpty()) {
             throw new IllegalStateException("the plugin did not route: " + vm.logs());
@@ -163,11 +213,20 @@ public final class FoundationBench {
     }
 
     /** EmulatorBench's definitions, measured here with a fresh VM after a trap (traps are counted in the notes). */
-    private static Column own(Path wasm, String config, int iterations, int warmUp, LocalRedis redis,
-            List<String> notes, RequestOp request, String how) {
+    private static Column own(
+            Path wasm,
+            String name,
+            String config,
+            int iterations,
+            int warmUp,
+            LocalRedis redis,
+            List<String> notes,
+            RequestOp request,
+            String how) {
         WasmPlugin plugin = WasmPlugin.load(wasm);
-        Supplier<Vm> vms = () -> {
-            Gateway.Builder builder = Gateway.builder(plugin).withPluginConfig(config)
+        Supplier<PluginVm> vms = () -> {
+            Gateway.Builder builder = Gateway.builder(plugin)
+                    .withPluginConfig(config)
                     .withUpstreamHosts(PolicyCase.CLUSTER, PolicyCase.HOSTS);
             if (redis != null) {
                 builder.withRedisCluster(PolicyCase.REDIS_CLUSTER, redis.endpoint());
@@ -178,7 +237,7 @@ public final class FoundationBench {
         for (int i = 0; i < instantiate.length; i++) {
             instantiate[i] = vms.get().instantiateNanos();
         }
-        Vm[] vm = {vms.get()};
+        PluginVm[] vm = {vms.get()};
         int[] traps = {0};
         int[] servedBeforeFirstTrap = {-1};
         int[] served = {0};
@@ -209,23 +268,29 @@ public final class FoundationBench {
         recycleEvery[0] = 0;
         served[0] = 0;
         vm[0] = vms.get();
-        long trivialMedian = median(measure(warmUp * 10, iterations * 10,
-                () -> guarded.accept(v -> v.callExport("proxy_on_memory_allocate", 16))));
+        long trivialMedian = median(measure(
+                warmUp * 10, iterations * 10, () -> guarded.accept(v -> v.callExport("proxy_on_memory_allocate", 16))));
         String trivialTraps = trapNote(traps[0], servedBeforeFirstTrap[0], recycleEvery[0]);
         if (!requestTraps.isEmpty() || !trivialTraps.isEmpty()) {
-            notes.add(wasm.getFileName() + " (" + how + "): " + (requestTraps.isEmpty() ? "" : "full request: "
-                    + requestTraps + ". ") + (trivialTraps.isEmpty() ? "" : "trivial call: " + trivialTraps + "."));
+            notes.add(name + " (" + how + "): " + (requestTraps.isEmpty() ? "" : "full request: " + requestTraps + ". ")
+                    + (trivialTraps.isEmpty() ? "" : "trivial call: " + trivialTraps + "."));
         }
-        return new Column(wasm.getFileName().toString(), String.format(Locale.ROOT, "%,d bytes", plugin.sizeBytes()),
-                Samples.millis(plugin.compileNanos()), Samples.millis(median(instantiate)),
+        return new Column(
+                name,
+                String.format(Locale.ROOT, "%,d bytes", plugin.sizeBytes()),
+                Samples.millis(plugin.compileNanos()),
+                Samples.millis(median(instantiate)),
                 String.format(Locale.ROOT, "%.2f µs", requestMedian / 1e3),
-                String.format(Locale.ROOT, "%.2f µs", trivialMedian / 1e3), how);
+                String.format(Locale.ROOT, "%.2f µs", trivialMedian / 1e3),
+                how);
     }
 
     private static String trapNote(int traps, int servedBeforeFirst, int recycleEvery) {
-        return traps == 0 ? "" : traps + " trap(s)/hang(s), the first after " + servedBeforeFirst
-                + " calls on one VM; those calls are not timed and from then on a fresh VM (start not timed) every "
-                + recycleEvery + " calls";
+        return traps == 0
+                ? ""
+                : traps + " trap(s)/hang(s), the first after " + servedBeforeFirst
+                        + " calls on one VM; those calls are not timed and from then on a fresh VM (start not timed) every "
+                        + recycleEvery + " calls";
     }
 
     private static final java.util.concurrent.ExecutorService WORKER =
@@ -251,7 +316,7 @@ public final class FoundationBench {
         } catch (java.util.concurrent.TimeoutException e) {
             call.cancel(true);
             try {
-                WORKER.submit(() -> { }).get();
+                WORKER.submit(() -> {}).get();
             } catch (InterruptedException | java.util.concurrent.ExecutionException ignored) {
                 // The worker is free again either way.
             }
@@ -307,26 +372,56 @@ public final class FoundationBench {
     static String markdown(Column probe, Column plugin, List<String> notes, int iterations, int warmUp) {
         StringBuilder md = new StringBuilder();
         md.append("## Foundation: SDK probe and plugin in the emulator (Chicory 1.7.5, runtime compiler)\n\n");
-        md.append("Command: `").append(COMMAND).append("` (FoundationBench). JDK ")
-                .append(System.getProperty("java.version")).append(", ")
-                .append(Runtime.getRuntime().availableProcessors()).append(" cores; wall-clock medians after ")
-                .append(warmUp).append(" warm-up runs (").append(iterations).append(" samples; the trivial call ten"
-                        + " times as many).\n\n");
-        md.append("| measure | ").append(probe.module()).append(" | ").append(plugin.module()).append(" |\n");
+        md.append("Command: `")
+                .append(COMMAND)
+                .append("` (FoundationBench). JDK ")
+                .append(System.getProperty("java.version"))
+                .append(", ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores; wall-clock medians after ")
+                .append(warmUp)
+                .append(" warm-up runs (")
+                .append(iterations)
+                .append(" samples; the trivial call ten" + " times as many).\n\n");
+        md.append("| measure | ")
+                .append(probe.module())
+                .append(" | ")
+                .append(plugin.module())
+                .append(" |\n");
         md.append("|---|---:|---:|\n");
-        md.append("| module size | ").append(probe.size()).append(" | ").append(plugin.size()).append(" |\n");
-        md.append("| compile, once per module (`WasmPlugin.load`) | ").append(probe.compile()).append(" | ")
-                .append(plugin.compile()).append(" |\n");
-        md.append("| instantiate a VM on the compiled code (median of 5) | ").append(probe.instantiate())
-                .append(" | ").append(plugin.instantiate()).append(" |\n");
-        md.append("| full request, stream created to log/done/delete | ").append(probe.request()).append(" | ")
-                .append(plugin.request()).append(" |\n");
-        md.append("| trivial export call, `proxy_on_memory_allocate(16)` | ").append(probe.trivial()).append(" | ")
-                .append(plugin.trivial()).append(" |\n\n");
+        md.append("| module size | ")
+                .append(probe.size())
+                .append(" | ")
+                .append(plugin.size())
+                .append(" |\n");
+        md.append("| compile, once per module (`WasmPlugin.load`) | ")
+                .append(probe.compile())
+                .append(" | ")
+                .append(plugin.compile())
+                .append(" |\n");
+        md.append("| instantiate a VM on the compiled code (median of 5) | ")
+                .append(probe.instantiate())
+                .append(" | ")
+                .append(plugin.instantiate())
+                .append(" |\n");
+        md.append("| full request, stream created to log/done/delete | ")
+                .append(probe.request())
+                .append(" | ")
+                .append(plugin.request())
+                .append(" |\n");
+        md.append("| trivial export call, `proxy_on_memory_allocate(16)` | ")
+                .append(probe.trivial())
+                .append(" | ")
+                .append(plugin.trivial())
+                .append(" |\n\n");
         md.append("- ").append(probe.module()).append(": ").append(probe.how()).append(".\n");
-        md.append("- ").append(plugin.module()).append(": ").append(plugin.how()).append(". No Redis in this"
-                + " request (least_busy reads the 3 hosts' metrics from the host info); it includes copying the body"
-                + " into guest memory and parsing it.\n");
+        md.append("- ")
+                .append(plugin.module())
+                .append(": ")
+                .append(plugin.how())
+                .append(". No Redis in this"
+                        + " request (least_busy reads the 3 hosts' metrics from the host info); it includes copying the body"
+                        + " into guest memory and parsing it.\n");
         md.append("- Instantiate = building the Chicory instance only; starting a VM also runs `_start`, context"
                 + " create, `proxy_on_vm_start` and `proxy_on_configure`.\n");
         for (String note : notes) {

@@ -2,8 +2,8 @@ package io.ailb.sim.bench;
 
 import io.ailb.codec.resp.RespDecoder;
 import io.ailb.codec.resp.RespValue;
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.RedisEndpoint;
-import io.ailb.emulator.UpstreamHost;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.flow.FlowHost;
 import io.ailb.lb.flow.RedisReplyHandler;
@@ -46,13 +46,14 @@ final class JvmCoreDriver implements AutoCloseable {
     private final RedisFlowHost host;
     /** Built once, as the shell keeps its endpoints while the host list does not change. */
     private final List<Endpoint> endpoints;
+
     private final Rng random = new Rng(42);
 
     JvmCoreDriver(PolicyCase policy, RedisEndpoint redis) throws ConfigException {
         this.table = RouteTable.parse(policy.configJson.getBytes(StandardCharsets.UTF_8));
         this.host = new RedisFlowHost(redis);
         List<Endpoint> built = new ArrayList<>();
-        for (UpstreamHost upstream : PolicyCase.HOSTS) {
+        for (ClusterHost upstream : PolicyCase.HOSTS) {
             built.add(Endpoint.fromHostInfo(upstream.address(), upstream.infoJson()));
         }
         this.endpoints = List.copyOf(built);
@@ -66,9 +67,15 @@ final class JvmCoreDriver implements AutoCloseable {
                 ? RequestParser.parse(PolicyCase.CONTENT_TYPE, null, body, body.length, route.readsPrompt())
                 : RequestInfo.unparsed(0);
         RequestFlow flow = new RequestFlow(route, host);
-        RequestContext ctx = RequestContext.builder().routeName(PolicyCase.ROUTE).clusterName(PolicyCase.CLUSTER)
-                .authority(PolicyCase.AUTHORITY).request(info).endpoints(endpoints)
-                .nowMillis(System.currentTimeMillis()).random(random).build();
+        RequestContext ctx = RequestContext.builder()
+                .routeName(PolicyCase.ROUTE)
+                .clusterName(PolicyCase.CLUSTER)
+                .authority(PolicyCase.AUTHORITY)
+                .request(info)
+                .endpoints(endpoints)
+                .nowMillis(System.currentTimeMillis())
+                .random(random)
+                .build();
         flow.start(ctx);
         host.deliverPending();
         flow.onStreamEnd();
@@ -170,16 +177,13 @@ final class JvmCoreDriver implements AutoCloseable {
         }
 
         @Override
-        public void resume() {
-        }
+        public void resume() {}
 
         @Override
-        public void localReply(int status, String body) {
-        }
+        public void localReply(int status, String body) {}
 
         @Override
-        public void decided(Map<String, String> attributes) {
-        }
+        public void decided(Map<String, String> attributes) {}
 
         @Override
         public void count(String metric) {
@@ -187,12 +191,10 @@ final class JvmCoreDriver implements AutoCloseable {
         }
 
         @Override
-        public void record(String metric, long value) {
-        }
+        public void record(String metric, long value) {}
 
         @Override
-        public void warn(String message) {
-        }
+        public void warn(String message) {}
 
         @Override
         public long nowMillis() {

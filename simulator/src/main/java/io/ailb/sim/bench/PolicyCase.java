@@ -1,6 +1,6 @@
 package io.ailb.sim.bench;
 
-import io.ailb.emulator.UpstreamHost;
+import io.ailb.emulator.ClusterHost;
 import io.ailb.sim.router.PluginRouter;
 import java.util.List;
 
@@ -24,8 +24,10 @@ enum PolicyCase {
             "vllm:num_requests_waiting 3\nvllm:num_requests_running 4\nvllm:gpu_cache_usage_perc 0.5\n";
 
     /** Three healthy vLLM backends, metrics in the host info as Higress reports them. */
-    static final List<UpstreamHost> HOSTS = List.of(new UpstreamHost("10.0.0.1:8000", "Healthy", BUSY),
-            new UpstreamHost("10.0.0.2:8000", "Healthy", IDLE), new UpstreamHost("10.0.0.3:8000", "Healthy", MEDIUM));
+    static final List<ClusterHost> HOSTS = List.of(
+            new ClusterHost("10.0.0.1:8000", "Healthy", BUSY),
+            new ClusterHost("10.0.0.2:8000", "Healthy", IDLE),
+            new ClusterHost("10.0.0.3:8000", "Healthy", MEDIUM));
 
     final String policyName;
     final String configJson;

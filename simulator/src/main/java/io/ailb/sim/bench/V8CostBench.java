@@ -2,6 +2,7 @@ package io.ailb.sim.bench;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.ailb.emulator.LocalRedis;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.sim.report.BenchmarksDoc;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,10 +36,13 @@ public final class V8CostBench {
             + "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}";
     /** Every policy, as PolicyCase configures the first three for the emulator's benchmark. */
     static final List<V8Host.Policy> POLICIES = List.of(
-            policy(PolicyCase.LEAST_BUSY), policy(PolicyCase.GLOBAL_LEAST_REQUEST), policy(PolicyCase.PREFIX_CACHE),
+            policy(PolicyCase.LEAST_BUSY),
+            policy(PolicyCase.GLOBAL_LEAST_REQUEST),
+            policy(PolicyCase.PREFIX_CACHE),
             new V8Host.Policy("cache_aware", CACHE_AWARE_CONFIG));
     /** Envoy's default level for Wasm plugin logs: the guest's debug lines are not built. */
     static final int LOG_LEVEL_INFO = 2;
+
     private static final int BODY_SEED = 7;
     private static final String PROFILE_POLICY = "prefix_cache";
     private static final int PROFILE_SIZE = 256 << 10;
@@ -46,6 +50,7 @@ public final class V8CostBench {
     private static final int PROFILE_TOP = 10;
     /** Where the profile's module with a name section is built: a copy, the shipped build stays as it is. */
     static final String NAMED_WASM = "simulator/target/v8-cost/ai-load-balancer-names.wasm";
+
     static final String NAMED_BUILD = "mvn -B -o -q -pl plugin-src/shell -am -DskipTests package"
             + " dependency:build-classpath -Dmdep.includeScope=compile"
             + " -Dmdep.outputFile=$PWD/simulator/target/v8-cost/shell-cp.txt\n"
@@ -63,11 +68,15 @@ public final class V8CostBench {
 
     /** The two body shapes. */
     enum Shape {
-        CONVERSATION("conversation", "a system prompt and 5 user / 4 assistant turns (10 messages) whose text grows"
-                + " with the body (the shape of issue 9's Go figures; `ConversationBodies`)",
+        CONVERSATION(
+                "conversation",
+                "a system prompt and 5 user / 4 assistant turns (10 messages) whose text grows"
+                        + " with the body (the shape of issue 9's Go figures; `ConversationBodies`)",
                 size -> ConversationBodies.conversation(size, BODY_SEED)),
-        MANY_MESSAGES("many-messages", "a system prompt and alternating turns of ≈ size/8, at most 1 KiB of text"
-                + " each, so ≈ size/1 KiB messages (`ChatBodies`, the plugin-cost section's bodies)",
+        MANY_MESSAGES(
+                "many-messages",
+                "a system prompt and alternating turns of ≈ size/8, at most 1 KiB of text"
+                        + " each, so ≈ size/1 KiB messages (`ChatBodies`, the plugin-cost section's bodies)",
                 size -> ChatBodies.chat(size, BODY_SEED));
 
         final String label;
@@ -91,51 +100,41 @@ public final class V8CostBench {
     }
 
     /** Command-line options. */
-    static final class Options {
-        Path wasm = PluginCostBench.root().resolve("wasm-out/ai-load-balancer.wasm");
-        Path doc = PluginCostBench.root().resolve("docs/benchmarks.md");
+    static final class Options extends CostBenchOptions {
         boolean docGiven;
         Path workDir = PluginCostBench.root().resolve("simulator/target/v8-cost");
         String node = "node";
-        int[] sizes = DEFAULT_SIZES;
         List<Shape> shapes = List.of(Shape.values());
         List<V8Host.Policy> policies = POLICIES;
-        double warmUpSeconds = 5;
         int warmUpMin = 3;
-        int warmUpMax = 2000;
-        double measureSeconds = 5;
-        int minSamples = 10;
-        int maxSamples = 2000;
-        double hangSeconds = 300;
         boolean quick;
         Path profileWasm;
-        String commandLine = COMMAND;
+
+        Options() {
+            super(DEFAULT_SIZES, COMMAND);
+            warmUpSeconds = 5;
+            measureSeconds = 5;
+            minSamples = 10;
+            hangSeconds = 300;
+        }
 
         static Options parse(String[] args) {
             Options o = new Options();
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
                 switch (args[i]) {
-                    case "--wasm" -> o.wasm = Path.of(value);
                     case "--doc" -> {
                         o.doc = Path.of(value);
                         o.docGiven = true;
                     }
                     case "--work-dir" -> o.workDir = Path.of(value);
                     case "--node" -> o.node = value;
-                    case "--sizes" -> o.sizes = Arrays.stream(value.split(",")).mapToInt(PluginCostBench::parseSize)
-                            .toArray();
-                    case "--shapes" -> o.shapes = Arrays.stream(value.split(",")).map(Shape::byLabel).toList();
-                    case "--policies" -> o.policies = Arrays.stream(value.split(",")).map(V8CostBench::policyNamed)
+                    case "--shapes" -> o.shapes =
+                            Arrays.stream(value.split(",")).map(Shape::byLabel).toList();
+                    case "--policies" -> o.policies = Arrays.stream(value.split(","))
+                            .map(V8CostBench::policyNamed)
                             .toList();
-                    case "--warmup-seconds" -> o.warmUpSeconds = Double.parseDouble(value);
-                    case "--warmup-max" -> o.warmUpMax = Integer.parseInt(value);
-                    case "--measure-seconds" -> o.measureSeconds = Double.parseDouble(value);
-                    case "--max-samples" -> o.maxSamples = Integer.parseInt(value);
-                    case "--min-samples" -> o.minSamples = Integer.parseInt(value);
-                    case "--hang-seconds" -> o.hangSeconds = Double.parseDouble(value);
                     case "--profile" -> o.profileWasm = Path.of(value);
-                    case "--command" -> o.commandLine = value;
                     case "--quick" -> {
                         o.quick = true;
                         o.warmUpSeconds = 0.5;
@@ -146,11 +145,16 @@ public final class V8CostBench {
                         i--;
                     }
                     default -> {
-                        usage();
-                        System.exit(args[i].equals("--help") ? 0 : 2);
+                        if (!o.readShared(args[i], value)) {
+                            usage();
+                            System.exit(args[i].equals("--help") ? 0 : 2);
+                        }
                     }
                 }
                 i++;
+            }
+            if (o.wasm == null) {
+                o.wasm = WasmArtifacts.path("ai-load-balancer");
             }
             return o;
         }
@@ -177,22 +181,21 @@ public final class V8CostBench {
     }
 
     /** One table row: a policy on one body; {@code cell} is null when the run failed before reaching the body. */
-    record Row(String policy, V8Host.Body body, V8Host.Cell cell, String failure) {
-    }
+    record Row(String policy, V8Host.Body body, V8Host.Cell cell, String failure) {}
 
     /** A trap and the policy whose run it happened in. */
-    record PolicyTrap(String policy, V8Host.Trap trap) {
-    }
+    record PolicyTrap(String policy, V8Host.Trap trap) {}
 
-    private V8CostBench() {
-    }
+    private V8CostBench() {}
 
     static V8Host.Policy policy(PolicyCase policy) {
         return new V8Host.Policy(policy.policyName, policy.configJson);
     }
 
     static V8Host.Policy policyNamed(String name) {
-        return POLICIES.stream().filter(p -> p.name().equals(name)).findFirst()
+        return POLICIES.stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown policy " + name));
     }
 
@@ -207,7 +210,8 @@ public final class V8CostBench {
         Path wasm = options.profileWasm != null ? options.profileWasm : options.wasm;
         if (!Files.isRegularFile(wasm)) {
             System.err.println(wasm.toAbsolutePath() + " is missing: "
-                    + (options.profileWasm != null ? "build the named module first (see --help)"
+                    + (options.profileWasm != null
+                            ? "build the named module first (see --help)"
                             : "build the plugin first (mvn -B -o -q -DskipTests package)"));
             System.exit(1);
         }
@@ -227,11 +231,19 @@ public final class V8CostBench {
             List<V8Host.Body> bodies = writeBodies(options, bodyDir);
             try (LocalRedis redis = LocalRedis.start()) {
                 for (V8Host.Policy policy : options.policies) {
-                    V8Host.Run run = new V8Host.Run(options.wasm, policy, redis.endpoint(), true, options.limits(),
-                            LOG_LEVEL_INFO, false, List.of(), options.hangSeconds);
+                    V8Host.Run run = new V8Host.Run(
+                            options.wasm,
+                            policy,
+                            redis.endpoint(),
+                            true,
+                            options.limits(),
+                            LOG_LEVEL_INFO,
+                            false,
+                            List.of(),
+                            options.hangSeconds);
                     System.out.println("== " + policy.name());
-                    V8Host.Report report = node.run(run, bodies, options.workDir,
-                            line -> progress(policy.name(), line, bodies));
+                    V8Host.Report report =
+                            node.run(run, bodies, options.workDir, line -> progress(policy.name(), line, bodies));
                     if (engine == null && report.moduleBytes() >= 0) {
                         engine = report;
                     }
@@ -248,7 +260,8 @@ public final class V8CostBench {
         Path target = options.target();
         if (!target.toString().equals("-")) {
             BenchmarksDoc.replaceSection(target, "v8-cost", markdown);
-            System.out.println("wrote section v8-cost of " + target.toAbsolutePath().normalize());
+            System.out.println(
+                    "wrote section v8-cost of " + target.toAbsolutePath().normalize());
         }
         return rows.stream().anyMatch(r -> r.failure() != null) ? 1 : 0;
     }
@@ -269,12 +282,16 @@ public final class V8CostBench {
     private static void collect(String policy, List<V8Host.Body> bodies, V8Host.Report report, List<Row> rows) {
         for (V8Host.Body body : bodies) {
             V8Host.Cell cell = report.cells().stream()
-                    .filter(c -> c.shape().equals(body.shape()) && c.bytes() == body.bytes()).findFirst().orElse(null);
+                    .filter(c -> c.shape().equals(body.shape()) && c.bytes() == body.bytes())
+                    .findFirst()
+                    .orElse(null);
             String failure = null;
             if (cell == null) {
-                failure = report.failure() == null ? "not reported"
+                failure = report.failure() == null
+                        ? "not reported"
                         : (body.shape() + " " + body.bytes() + " bytes").equals(report.lastBody())
-                                ? "run failed here: " + report.failure() : "not run: the run failed earlier";
+                                ? "run failed here: " + report.failure()
+                                : "not run: the run failed earlier";
             }
             rows.add(new Row(policy, body, cell, failure));
         }
@@ -286,13 +303,27 @@ public final class V8CostBench {
     private static void progress(String policy, String line, List<V8Host.Body> bodies) {
         if (line.startsWith("cell\t")) {
             V8Host.Cell cell = V8Host.cell(line);
-            int messages = bodies.stream().filter(b -> b.shape().equals(cell.shape()) && b.bytes() == cell.bytes())
-                    .mapToInt(V8Host.Body::messages).findFirst().orElse(-1);
-            System.out.printf(Locale.ROOT, "%-21s %-13s %8s %5d msgs  guest median %10s  p90 %10s  wall %10s"
-                            + "  cpu %10s  n=%d  routed %d/%d  traps %d  %s%n", policy, cell.shape(),
-                    PluginCostBench.sizeName(cell.bytes()), messages, Samples.micros(cell.medianNs()),
-                    Samples.micros(cell.p90Ns()), Samples.micros(cell.wallMedianNs()),
-                    Samples.micros(cell.cpuMedianNs()), cell.samples(), cell.routed(), cell.requests(), cell.traps(),
+            int messages = bodies.stream()
+                    .filter(b -> b.shape().equals(cell.shape()) && b.bytes() == cell.bytes())
+                    .mapToInt(V8Host.Body::messages)
+                    .findFirst()
+                    .orElse(-1);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-21s %-13s %8s %5d msgs  guest median %10s  p90 %10s  wall %10s"
+                            + "  cpu %10s  n=%d  routed %d/%d  traps %d  %s%n",
+                    policy,
+                    cell.shape(),
+                    PluginCostBench.sizeName(cell.bytes()),
+                    messages,
+                    Samples.micros(cell.medianNs()),
+                    Samples.micros(cell.p90Ns()),
+                    Samples.micros(cell.wallMedianNs()),
+                    Samples.micros(cell.cpuMedianNs()),
+                    cell.samples(),
+                    cell.routed(),
+                    cell.requests(),
+                    cell.traps(),
                     cell.status());
         } else if (line.startsWith("trap\t") || line.startsWith("error\t")) {
             System.out.println("  " + line.replace('\t', ' '));
@@ -308,7 +339,9 @@ public final class V8CostBench {
         }
 
         double guestSelf() {
-            return self.entrySet().stream().filter(e -> guest.contains(e.getKey())).mapToDouble(Map.Entry::getValue)
+            return self.entrySet().stream()
+                    .filter(e -> guest.contains(e.getKey()))
+                    .mapToDouble(Map.Entry::getValue)
                     .sum();
         }
     }
@@ -317,7 +350,8 @@ public final class V8CostBench {
         Path dir = options.workDir.resolve("profile");
         Files.createDirectories(dir);
         try (Stream<Path> old = Files.list(dir)) {
-            for (Path file : old.filter(p -> p.toString().endsWith(".cpuprofile")).toList()) {
+            for (Path file :
+                    old.filter(p -> p.toString().endsWith(".cpuprofile")).toList()) {
                 Files.delete(file);
             }
         }
@@ -329,13 +363,23 @@ public final class V8CostBench {
             Path file = bodyDir.resolve("conversation-" + PROFILE_SIZE + ".json");
             Files.write(file, bytes);
             body = new V8Host.Body(Shape.CONVERSATION.label, PROFILE_SIZE, ChatBodies.messageCount(bytes), file);
-            List<String> flags = List.of("--cpu-prof", "--cpu-prof-dir=" + dir.toAbsolutePath(),
+            List<String> flags = List.of(
+                    "--cpu-prof",
+                    "--cpu-prof-dir=" + dir.toAbsolutePath(),
                     "--cpu-prof-interval=" + PROFILE_INTERVAL_MICROS);
             // Most samples should be steady-state code: a short warm-up, then many timed requests.
             V8Host.Limits limits = new V8Host.Limits(2, 3, 200, options.quick ? 2 : 20, 20, 1000);
             try (LocalRedis redis = LocalRedis.start()) {
-                V8Host.Run run = new V8Host.Run(options.profileWasm, policyNamed(PROFILE_POLICY), redis.endpoint(),
-                        true, limits, LOG_LEVEL_INFO, false, flags, options.hangSeconds);
+                V8Host.Run run = new V8Host.Run(
+                        options.profileWasm,
+                        policyNamed(PROFILE_POLICY),
+                        redis.endpoint(),
+                        true,
+                        limits,
+                        LOG_LEVEL_INFO,
+                        false,
+                        flags,
+                        options.hangSeconds);
                 report = node.run(run, List.of(body), dir, line -> progress(PROFILE_POLICY, line, List.of(body)));
             }
         } finally {
@@ -347,7 +391,8 @@ public final class V8CostBench {
         }
         Path profileFile;
         try (Stream<Path> files = Files.list(dir)) {
-            profileFile = files.filter(p -> p.toString().endsWith(".cpuprofile")).findFirst()
+            profileFile = files.filter(p -> p.toString().endsWith(".cpuprofile"))
+                    .findFirst()
                     .orElseThrow(() -> new IOException("node wrote no .cpuprofile into " + dir));
         }
         String markdown = profileMarkdown(options, report, body, profileFile);
@@ -356,7 +401,8 @@ public final class V8CostBench {
         Path target = options.target();
         if (!target.toString().equals("-")) {
             BenchmarksDoc.replaceSection(target, "v8-profile", markdown);
-            System.out.println("wrote section v8-profile of " + target.toAbsolutePath().normalize());
+            System.out.println(
+                    "wrote section v8-profile of " + target.toAbsolutePath().normalize());
         }
         return 0;
     }
@@ -410,34 +456,63 @@ public final class V8CostBench {
     private static String profileMarkdown(Options options, V8Host.Report report, V8Host.Body body, Path profileFile)
             throws IOException {
         FunctionTimes times = functionTimes(profileFile);
-        double sampled = times.self().values().stream().mapToDouble(Double::doubleValue).sum();
+        double sampled =
+                times.self().values().stream().mapToDouble(Double::doubleValue).sum();
         double guestSelf = times.guestSelf();
         Comparator<String> bySelfTime = Comparator.comparingDouble(times::self);
-        List<String> top = times.guest().stream().sorted(bySelfTime.reversed()).limit(PROFILE_TOP).toList();
+        List<String> top = times.guest().stream()
+                .sorted(bySelfTime.reversed())
+                .limit(PROFILE_TOP)
+                .toList();
         V8Host.Cell cell = report.cells().get(0);
         int requests = cell.warmUp() + cell.requests();
         StringBuilder md = new StringBuilder();
         md.append("### Where the guest's time goes: V8 CPU profile, prefix_cache, ")
-                .append(PluginCostBench.sizeName(body.bytes())).append(" conversation body\n\n");
+                .append(PluginCostBench.sizeName(body.bytes()))
+                .append(" conversation body\n\n");
         md.append("Commands: build a copy of the plugin with a name section (the shipped build plus `--names true`),"
                 + " then profile it:\n\n");
-        md.append("```bash\n").append(NAMED_BUILD).append('\n').append(options.commandLine)
-                .append(" -Dexec.args=\"--profile ").append(NAMED_WASM).append("\"\n```\n\n");
-        md.append(String.format(Locale.ROOT, "Node %s (V8 %s), `--cpu-prof --cpu-prof-interval=%d` (µs) over the"
+        md.append("```bash\n")
+                .append(NAMED_BUILD)
+                .append('\n')
+                .append(options.commandLine)
+                .append(" -Dexec.args=\"--profile ")
+                .append(NAMED_WASM)
+                .append("\"\n```\n\n");
+        md.append(String.format(
+                Locale.ROOT,
+                "Node %s (V8 %s), `--cpu-prof --cpu-prof-interval=%d` (µs) over the"
                         + " whole process: %d requests (%d warm-up, %d timed; guest median %s with the named module"
                         + " and the profiler on). Of %.0f ms sampled, guest (Wasm) functions ran %.0f ms (%.0f %%),"
                         + " V8's own GC %.0f ms, idle (waiting for Redis) %.0f ms, the rest is host JavaScript and"
                         + " Node. The %d guest functions with the most self time (TeaVM names: `meth_` + abbreviated"
                         + " package + class + method; **total** includes the functions they call; per request = self"
-                        + " time / requests):\n\n", report.nodeVersion(), report.v8Version(), PROFILE_INTERVAL_MICROS,
-                requests, cell.warmUp(), cell.requests(), Samples.micros(cell.medianNs()), sampled, guestSelf,
-                100 * guestSelf / sampled, times.self("(garbage collector)"), times.self("(idle)"), top.size()));
+                        + " time / requests):\n\n",
+                report.nodeVersion(),
+                report.v8Version(),
+                PROFILE_INTERVAL_MICROS,
+                requests,
+                cell.warmUp(),
+                cell.requests(),
+                Samples.micros(cell.medianNs()),
+                sampled,
+                guestSelf,
+                100 * guestSelf / sampled,
+                times.self("(garbage collector)"),
+                times.self("(idle)"),
+                top.size()));
         md.append("| # | guest function | self time | share of guest self time | total | self per request |\n");
         md.append("|---:|---|---:|---:|---:|---:|\n");
         for (int i = 0; i < top.size(); i++) {
             String name = top.get(i);
-            md.append(String.format(Locale.ROOT, "| %d | `%s` | %.0f ms | %.1f %% | %.0f ms | %s |\n", i + 1, name,
-                    times.self(name), 100 * times.self(name) / guestSelf, times.total().get(name),
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %d | `%s` | %.0f ms | %.1f %% | %.0f ms | %s |\n",
+                    i + 1,
+                    name,
+                    times.self(name),
+                    100 * times.self(name) / guestSelf,
+                    times.total().get(name),
                     Samples.micros((long) (times.self(name) * 1e6 / requests))));
         }
         return md.toString();
@@ -445,18 +520,27 @@ public final class V8CostBench {
 
     // ---- markdown ---------------------------------------------------------------------------------------------------
 
-    static String markdown(Options options, V8Host node, V8Host.Report engine, List<Row> rows,
-            List<PolicyTrap> traps) {
+    static String markdown(Options options, V8Host node, V8Host.Report engine, List<Row> rows, List<PolicyTrap> traps) {
         StringBuilder md = new StringBuilder();
         md.append("## Guest time per request on V8 (Node): whole requests, real Redis, every policy\n\n");
-        md.append("Command: `").append(options.commandLine).append("` (V8CostBench; `-Dexec.args=\"--help\"` for"
-                + " options, `--quick` for a short run). ");
+        md.append("Command: `")
+                .append(options.commandLine)
+                .append("` (V8CostBench; `-Dexec.args=\"--help\"` for" + " options, `--quick` for a short run). ");
         if (engine != null) {
-            md.append("Module `").append(options.wasm.getFileName()).append("` ")
-                    .append(Samples.bytes(engine.moduleBytes())).append(String.format(Locale.ROOT,
+            md.append("Module `")
+                    .append(options.wasm.getFileName())
+                    .append("` ")
+                    .append(Samples.bytes(engine.moduleBytes()))
+                    .append(String.format(
+                            Locale.ROOT,
                             ", compiled by V8 in %.1f ms; Node %s, V8 %s; %s, %d cores (shared with other work);"
-                                    + " embedded redis-server %s.", engine.compileMillis(), engine.nodeVersion(),
-                            engine.v8Version(), engine.cpuModel(), engine.cpus(), engine.redisVersion()));
+                                    + " embedded redis-server %s.",
+                            engine.compileMillis(),
+                            engine.nodeVersion(),
+                            engine.v8Version(),
+                            engine.cpuModel(),
+                            engine.cpus(),
+                            engine.redisVersion()));
         } else {
             md.append("Node ").append(node.version()).append('.');
         }
@@ -488,17 +572,27 @@ public final class V8CostBench {
                 + " all threads, `process.cpuUsage()`) over the whole request: guest, host JavaScript and socket"
                 + " work, not the waits, and not inflated by other processes; guest time well above it means the"
                 + " machine was contended. p90 = nearest rank.\n");
-        md.append(String.format(Locale.ROOT, "- **Runs**: per cell a warm-up of ≤ %s s / ≤ %d requests (at least"
+        md.append(String.format(
+                Locale.ROOT,
+                "- **Runs**: per cell a warm-up of ≤ %s s / ≤ %d requests (at least"
                         + " %d; V8 tiers the module up from Liftoff to TurboFan meanwhile), then ≤ %s s / ≤ %d timed"
                         + " requests (at least %d). **routed** = timed requests whose override was set before the"
                         + " request headers went on (the others would not be routed by the plugin). A **trap** (an"
                         + " exception out of a guest export) kills the VM as in Envoy: it is reported below, a"
-                        + " fresh VM (start untimed) takes the next request.\n", trim(options.warmUpSeconds),
-                options.warmUpMax, options.warmUpMin, trim(options.measureSeconds), options.maxSamples,
+                        + " fresh VM (start untimed) takes the next request.\n",
+                trim(options.warmUpSeconds),
+                options.warmUpMax,
+                options.warmUpMin,
+                trim(options.measureSeconds),
+                options.maxSamples,
                 options.minSamples));
         md.append("- **Bodies**:\n");
         for (Shape shape : options.shapes) {
-            md.append("  - *").append(shape.label).append("*: ").append(shape.description).append(";\n");
+            md.append("  - *")
+                    .append(shape.label)
+                    .append("*: ")
+                    .append(shape.description)
+                    .append(";\n");
         }
         md.append("  all `{\"model\",\"stream\",\"max_tokens\",\"messages\"}` with deterministic text and occasional"
                 + " JSON escapes. The JVM-core and Chicory figures for the many-messages shape are in the"
@@ -508,21 +602,45 @@ public final class V8CostBench {
         md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Row row : rows) {
             V8Host.Cell cell = row.cell();
-            md.append("| ").append(row.policy()).append(" | ").append(PluginCostBench.sizeName(row.body().bytes()))
-                    .append(" | ").append(row.body().shape()).append(" | ").append(row.body().messages())
+            md.append("| ")
+                    .append(row.policy())
+                    .append(" | ")
+                    .append(PluginCostBench.sizeName(row.body().bytes()))
+                    .append(" | ")
+                    .append(row.body().shape())
+                    .append(" | ")
+                    .append(row.body().messages())
                     .append(" | ");
             if (cell == null) {
-                md.append("n/a | n/a | n/a | n/a | 0 | — | — | — | ").append(row.failure()).append(" |\n");
+                md.append("n/a | n/a | n/a | n/a | 0 | — | — | — | ")
+                        .append(row.failure())
+                        .append(" |\n");
                 continue;
             }
-            md.append("**").append(Samples.micros(cell.samples() == 0 ? -1 : cell.medianNs())).append("** | ")
-                    .append(Samples.micros(cell.samples() == 0 ? -1 : cell.p90Ns())).append(" | ")
-                    .append(Samples.micros(cell.samples() == 0 ? -1 : cell.wallMedianNs())).append(" | ")
-                    .append(Samples.micros(cell.samples() == 0 ? -1 : cell.cpuMedianNs())).append(" | ")
-                    .append(cell.samples()).append(" | ").append(cell.routed()).append(" / ").append(cell.requests())
-                    .append(" | ").append(cell.requests() == 0 ? "—" : String.format(Locale.ROOT, "%.1f",
-                            (double) cell.redisCalls() / cell.requests()))
-                    .append(" | ").append(cell.traps()).append(" | ").append(note(cell)).append(" |\n");
+            md.append("**")
+                    .append(Samples.micros(cell.samples() == 0 ? -1 : cell.medianNs()))
+                    .append("** | ")
+                    .append(Samples.micros(cell.samples() == 0 ? -1 : cell.p90Ns()))
+                    .append(" | ")
+                    .append(Samples.micros(cell.samples() == 0 ? -1 : cell.wallMedianNs()))
+                    .append(" | ")
+                    .append(Samples.micros(cell.samples() == 0 ? -1 : cell.cpuMedianNs()))
+                    .append(" | ")
+                    .append(cell.samples())
+                    .append(" | ")
+                    .append(cell.routed())
+                    .append(" / ")
+                    .append(cell.requests())
+                    .append(" | ")
+                    .append(
+                            cell.requests() == 0
+                                    ? "—"
+                                    : String.format(Locale.ROOT, "%.1f", (double) cell.redisCalls() / cell.requests()))
+                    .append(" | ")
+                    .append(cell.traps())
+                    .append(" | ")
+                    .append(note(cell))
+                    .append(" |\n");
         }
         goReference(md, rows);
         md.append("\n### Traps\n\n");
@@ -531,10 +649,19 @@ public final class V8CostBench {
         } else {
             for (PolicyTrap policyTrap : traps) {
                 V8Host.Trap trap = policyTrap.trap();
-                md.append("- ").append(policyTrap.policy()).append(", ").append(trap.shape()).append(' ')
-                        .append(PluginCostBench.sizeName(trap.bytes())).append(": VM died in `").append(trap.export())
-                        .append("` after ").append(trap.requestsOnVm()).append(" requests: ")
-                        .append(shorten(trap.message(), 400)).append('\n');
+                md.append("- ")
+                        .append(policyTrap.policy())
+                        .append(", ")
+                        .append(trap.shape())
+                        .append(' ')
+                        .append(PluginCostBench.sizeName(trap.bytes()))
+                        .append(": VM died in `")
+                        .append(trap.export())
+                        .append("` after ")
+                        .append(trap.requestsOnVm())
+                        .append(" requests: ")
+                        .append(shorten(trap.message(), 400))
+                        .append('\n');
             }
         }
         return md.toString();
@@ -548,17 +675,32 @@ public final class V8CostBench {
                 + " issue 9: ours ≤ 0.5× Go in every cell.\n\n");
         md.append("| policy | body | Go plugin (issue 9) | ours, V8 guest median (conversation) | **ours / Go** |\n");
         md.append("|---|---|---:|---:|---:|\n");
-        for (Map.Entry<String, Map<Integer, Double>> policy : new TreeMap<>(GO_REFERENCE_MILLIS)
-                .descendingMap().entrySet()) {
+        for (Map.Entry<String, Map<Integer, Double>> policy :
+                new TreeMap<>(GO_REFERENCE_MILLIS).descendingMap().entrySet()) {
             for (Map.Entry<Integer, Double> go : new TreeMap<>(policy.getValue()).entrySet()) {
-                V8Host.Cell ours = rows.stream().filter(r -> r.policy().equals(policy.getKey())
-                        && r.body().shape().equals(Shape.CONVERSATION.label) && r.body().bytes() == go.getKey()
-                        && r.cell() != null && r.cell().samples() > 0).map(Row::cell).findFirst().orElse(null);
-                md.append("| ").append(policy.getKey()).append(" | ").append(PluginCostBench.sizeName(go.getKey()))
-                        .append(" | ").append(String.format(Locale.ROOT, "%.1f ms", go.getValue())).append(" | ")
-                        .append(ours == null ? "not measured" : Samples.micros(ours.medianNs())).append(" | **")
-                        .append(ours == null ? "n/a" : String.format(Locale.ROOT, "%.2f×",
-                                ours.medianNs() / (go.getValue() * 1e6))).append("** |\n");
+                V8Host.Cell ours = rows.stream()
+                        .filter(r -> r.policy().equals(policy.getKey())
+                                && r.body().shape().equals(Shape.CONVERSATION.label)
+                                && r.body().bytes() == go.getKey()
+                                && r.cell() != null
+                                && r.cell().samples() > 0)
+                        .map(Row::cell)
+                        .findFirst()
+                        .orElse(null);
+                md.append("| ")
+                        .append(policy.getKey())
+                        .append(" | ")
+                        .append(PluginCostBench.sizeName(go.getKey()))
+                        .append(" | ")
+                        .append(String.format(Locale.ROOT, "%.1f ms", go.getValue()))
+                        .append(" | ")
+                        .append(ours == null ? "not measured" : Samples.micros(ours.medianNs()))
+                        .append(" | **")
+                        .append(
+                                ours == null
+                                        ? "n/a"
+                                        : String.format(Locale.ROOT, "%.2f×", ours.medianNs() / (go.getValue() * 1e6)))
+                        .append("** |\n");
             }
         }
     }

@@ -1,8 +1,8 @@
 package io.ailb.sim.bench;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.RedisEndpoint;
-import io.ailb.emulator.UpstreamHost;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,46 +36,81 @@ final class V8Host {
     private static final String END_OF_STREAM = "\u0000end of stream";
 
     /** A request body sent to the host, written to {@code file}. */
-    record Body(String shape, int bytes, int messages, Path file) {
-    }
+    record Body(String shape, int bytes, int messages, Path file) {}
 
     /** A plugin configuration under test. */
-    record Policy(String name, String configJson) {
-    }
+    record Policy(String name, String configJson) {}
 
     /** Warm-up and measurement bounds of every body. */
-    record Limits(double warmUpSeconds, int warmUpMin, int warmUpMax, double measureSeconds, int minSamples,
-            int maxSamples) {
-    }
+    record Limits(
+            double warmUpSeconds,
+            int warmUpMin,
+            int warmUpMax,
+            double measureSeconds,
+            int minSamples,
+            int maxSamples) {}
 
     /** What one run needs besides the bodies. */
-    record Run(Path wasm, Policy policy, RedisEndpoint redis, boolean flushRedis, Limits limits, int logLevel,
-            boolean trace, List<String> nodeFlags, double hangSeconds) {
-    }
+    record Run(
+            Path wasm,
+            Policy policy,
+            RedisEndpoint redis,
+            boolean flushRedis,
+            Limits limits,
+            int logLevel,
+            boolean trace,
+            List<String> nodeFlags,
+            double hangSeconds) {}
 
     /**
      * The result of one body: guest time per request (ns), the whole request's wall time and the node process's CPU
      * time per request, and what the requests got.
      */
-    record Cell(String shape, int bytes, int warmUp, int samples, long medianNs, long p90Ns, long wallMedianNs,
-            long cpuMedianNs, int routed, int localReplies, int stalled, int traps, int redisCalls, int requests,
-            int errorsLogged, String firstError, String status) {
-    }
+    record Cell(
+            String shape,
+            int bytes,
+            int warmUp,
+            int samples,
+            long medianNs,
+            long p90Ns,
+            long wallMedianNs,
+            long cpuMedianNs,
+            int routed,
+            int localReplies,
+            int stalled,
+            int traps,
+            int redisCalls,
+            int requests,
+            int errorsLogged,
+            String firstError,
+            String status) {}
 
     /** A guest trap: the VM died and was replaced. */
-    record Trap(String shape, int bytes, int requestsOnVm, String export, String message) {
-    }
+    record Trap(String shape, int bytes, int requestsOnVm, String export, String message) {}
 
     /** One request in trace mode: the override and every Redis command word and raw reply, in order. */
-    record Trace(int request, String override, boolean routed, String localReply, List<String> commands,
-            List<byte[]> replies) {
-    }
+    record Trace(
+            int request,
+            String override,
+            boolean routed,
+            String localReply,
+            List<String> commands,
+            List<byte[]> replies) {}
 
     /** Everything one node process reported; {@code failure} is null when it ended normally. */
-    record Report(String nodeVersion, String v8Version, String cpuModel, int cpus, long moduleBytes,
-            double compileMillis, String redisVersion, List<Cell> cells, List<Trap> traps, List<Trace> traces,
-            String failure, String lastBody) {
-    }
+    record Report(
+            String nodeVersion,
+            String v8Version,
+            String cpuModel,
+            int cpus,
+            long moduleBytes,
+            double compileMillis,
+            String redisVersion,
+            List<Cell> cells,
+            List<Trap> traps,
+            List<Trace> traces,
+            String failure,
+            String lastBody) {}
 
     private final String executable;
     private final String version;
@@ -88,7 +123,9 @@ final class V8Host {
     /** The node executable if it runs ({@code node --version}), else empty. */
     static Optional<V8Host> find(String executable) {
         try {
-            Process process = new ProcessBuilder(executable, "--version").redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(executable, "--version")
+                    .redirectErrorStream(true)
+                    .start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             if (!process.waitFor(VERSION_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
@@ -135,8 +172,10 @@ final class V8Host {
         command.addAll(run.nodeFlags());
         command.add(script.toString());
         command.add(config.toString());
-        Process process = new ProcessBuilder(command).directory(workDir.toFile())
-                .redirectError(stderr.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectError(stderr.toFile())
+                .start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> readLines(process.getInputStream(), lines), "v8-host-reader");
         reader.setDaemon(true);
@@ -147,8 +186,8 @@ final class V8Host {
             String line = lines.poll((long) (run.hangSeconds() * 1000), TimeUnit.MILLISECONDS);
             if (line == null) {
                 process.destroyForcibly();
-                failure = String.format(Locale.ROOT, "no output for %.0f s (a request hung?), node killed",
-                        run.hangSeconds());
+                failure = String.format(
+                        Locale.ROOT, "no output for %.0f s (a request hung?), node killed", run.hangSeconds());
                 break;
             }
             if (line.equals(END_OF_STREAM)) {
@@ -198,12 +237,13 @@ final class V8Host {
         redis.put("password", run.redis().password());
         redis.put("flush", run.flushRedis());
         List<Map<String, Object>> hosts = new ArrayList<>();
-        for (UpstreamHost host : PolicyCase.HOSTS) {
+        for (ClusterHost host : PolicyCase.HOSTS) {
             hosts.add(Map.of("address", host.address(), "info", host.infoJson()));
         }
         List<Map<String, Object>> files = new ArrayList<>();
         for (Body body : bodies) {
-            files.add(Map.of("shape", body.shape(), "file", body.file().toAbsolutePath().toString()));
+            files.add(Map.of(
+                    "shape", body.shape(), "file", body.file().toAbsolutePath().toString()));
         }
         Limits limits = run.limits();
         Map<String, Object> config = new LinkedHashMap<>();
@@ -216,12 +256,16 @@ final class V8Host {
         config.put("path", "/v1/chat/completions");
         config.put("contentType", PolicyCase.CONTENT_TYPE);
         config.put("hosts", hosts);
-        config.put("policy", Map.of("name", run.policy().name(), "config", run.policy().configJson()));
+        config.put(
+                "policy",
+                Map.of("name", run.policy().name(), "config", run.policy().configJson()));
         config.put("bodies", files);
-        config.put("warmup", Map.of("seconds", limits.warmUpSeconds(), "min", limits.warmUpMin(),
-                "max", limits.warmUpMax()));
-        config.put("measure", Map.of("seconds", limits.measureSeconds(), "min", limits.minSamples(),
-                "max", limits.maxSamples()));
+        config.put(
+                "warmup",
+                Map.of("seconds", limits.warmUpSeconds(), "min", limits.warmUpMin(), "max", limits.warmUpMax()));
+        config.put(
+                "measure",
+                Map.of("seconds", limits.measureSeconds(), "min", limits.minSamples(), "max", limits.maxSamples()));
         config.put("trace", run.trace());
         return JSON.std.asString(config);
     }
@@ -229,10 +273,24 @@ final class V8Host {
     /** A {@code cell} record line. */
     static Cell cell(String line) {
         String[] f = line.split("\t", -1);
-        return new Cell(f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]),
-                Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]),
-                Integer.parseInt(f[9]), Integer.parseInt(f[10]), Integer.parseInt(f[11]), Integer.parseInt(f[12]),
-                Integer.parseInt(f[13]), Integer.parseInt(f[14]), Integer.parseInt(f[15]), f[16], f[17]);
+        return new Cell(
+                f[1],
+                Integer.parseInt(f[2]),
+                Integer.parseInt(f[3]),
+                Integer.parseInt(f[4]),
+                Long.parseLong(f[5]),
+                Long.parseLong(f[6]),
+                Long.parseLong(f[7]),
+                Long.parseLong(f[8]),
+                Integer.parseInt(f[9]),
+                Integer.parseInt(f[10]),
+                Integer.parseInt(f[11]),
+                Integer.parseInt(f[12]),
+                Integer.parseInt(f[13]),
+                Integer.parseInt(f[14]),
+                Integer.parseInt(f[15]),
+                f[16],
+                f[17]);
     }
 
     /** Turns the record lines into a {@link Report}. */
@@ -267,10 +325,17 @@ final class V8Host {
                 case "redis-version" -> redisVersion = f[1];
                 case "begin" -> lastBody = f[1] + " " + f[2] + " bytes";
                 case "trap" -> traps.add(new Trap(f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), f[4], f[5]));
-                case "trace" -> traces.add(new Trace(Integer.parseInt(f[1]), f[2], f[3].equals("1"), f[4],
+                case "trace" -> traces.add(new Trace(
+                        Integer.parseInt(f[1]),
+                        f[2],
+                        f[3].equals("1"),
+                        f[4],
                         f[5].equals("-") ? List.of() : List.of(f[5].split(",")),
-                        f[6].equals("-") ? List.of()
-                                : Arrays.stream(f[6].split(",")).map(Base64.getDecoder()::decode).toList()));
+                        f[6].equals("-")
+                                ? List.of()
+                                : Arrays.stream(f[6].split(","))
+                                        .map(Base64.getDecoder()::decode)
+                                        .toList()));
                 case "cell" -> cells.add(cell(line));
                 case "error" -> error = f[1];
                 case "end" -> ended = true;
@@ -281,8 +346,19 @@ final class V8Host {
         }
 
         Report report(String failure) {
-            return new Report(nodeVersion, v8Version, cpuModel, cpus, moduleBytes, compileMillis, redisVersion,
-                    List.copyOf(cells), List.copyOf(traps), List.copyOf(traces), failure, lastBody);
+            return new Report(
+                    nodeVersion,
+                    v8Version,
+                    cpuModel,
+                    cpus,
+                    moduleBytes,
+                    compileMillis,
+                    redisVersion,
+                    List.copyOf(cells),
+                    List.copyOf(traps),
+                    List.copyOf(traces),
+                    failure,
+                    lastBody);
         }
     }
 }

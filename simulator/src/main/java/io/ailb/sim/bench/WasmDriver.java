@@ -4,9 +4,10 @@ import io.ailb.emulator.Gateway;
 import io.ailb.emulator.GuestTrapException;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.RedisEndpoint;
-import io.ailb.emulator.Vm;
 import io.ailb.emulator.WasmPlugin;
+import io.ailb.sim.router.PluginRouter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -22,8 +23,8 @@ import java.util.concurrent.TimeoutException;
  * {@link #recycleEvery} set, VMs are also replaced proactively, outside the timed region.
  */
 final class WasmDriver implements AutoCloseable {
-    private static final HeaderMap POST = HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions",
-            ":authority", PolicyCase.AUTHORITY, "content-type", PolicyCase.CONTENT_TYPE);
+    private static final HeaderMap POST =
+            PluginRouter.chatRequestHeaders(PolicyCase.AUTHORITY, PolicyCase.CONTENT_TYPE);
 
     /** A guest call that did not return in time and was interrupted; the VM is dead. */
     static final class HangException extends RuntimeException {
@@ -38,8 +39,7 @@ final class WasmDriver implements AutoCloseable {
     }
 
     /** A trap: which VM, after how many completed requests on it, with what message. */
-    record Trap(int requestsBefore, String message) {
-    }
+    record Trap(int requestsBefore, String message) {}
 
     private final WasmPlugin plugin;
     private final PolicyCase policy;
@@ -55,9 +55,10 @@ final class WasmDriver implements AutoCloseable {
     long hangMillis = 30_000;
     /** CPU and wall nanoseconds of the last {@link #request}, measured on the thread that ran the guest. */
     long lastCpuNanos;
+
     long lastWallNanos;
     private Gateway gateway;
-    private Vm vm;
+    private PluginVm vm;
     private int requestsOnVm;
     private int vmsStarted;
     private long retiredRedisTrips;
@@ -83,9 +84,11 @@ final class WasmDriver implements AutoCloseable {
             gateway.close();
         }
         // One gateway per VM: a gateway keeps every VM it started, and a benchmark may start hundreds.
-        gateway = Gateway.builder(plugin).withPluginConfig(policy.configJson)
+        gateway = Gateway.builder(plugin)
+                .withPluginConfig(policy.configJson)
                 .withRedisCluster(PolicyCase.REDIS_CLUSTER, redis)
-                .withUpstreamHosts(PolicyCase.CLUSTER, PolicyCase.HOSTS).build();
+                .withUpstreamHosts(PolicyCase.CLUSTER, PolicyCase.HOSTS)
+                .build();
         vm = gateway.startVm();
         requestsOnVm = 0;
         vmsStarted++;
@@ -100,7 +103,8 @@ final class WasmDriver implements AutoCloseable {
         Future<String> call = worker.submit(() -> {
             long wall0 = System.nanoTime();
             long cpu0 = CpuClock.now();
-            HttpStream stream = vm.newHttpStream().withRouteName(PolicyCase.ROUTE).withClusterName(PolicyCase.CLUSTER);
+            HttpStream stream =
+                    vm.newHttpStream().withRouteName(PolicyCase.ROUTE).withClusterName(PolicyCase.CLUSTER);
             stream.sendRequestHeaders(POST.copy(), false);
             stream.sendRequestBody(body, true);
             String override = stream.upstreamOverride().orElse(null);
@@ -136,13 +140,13 @@ final class WasmDriver implements AutoCloseable {
     /** Waits until the interrupted guest call has unwound (the worker then runs the next task). */
     private void awaitWorker() {
         try {
-            worker.submit(() -> { }).get(60, TimeUnit.SECONDS);
+            worker.submit(() -> {}).get(60, TimeUnit.SECONDS);
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
             throw new IllegalStateException("the wasm worker did not stop after an interrupt", e);
         }
     }
 
-    Vm vm() {
+    PluginVm vm() {
         return vm;
     }
 

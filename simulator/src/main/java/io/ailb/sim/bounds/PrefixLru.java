@@ -36,6 +36,7 @@ public final class PrefixLru {
     private Node head;
     /** Least recently used end. */
     private Node tail;
+
     private long size;
     private long evictions;
 

@@ -1,7 +1,7 @@
 package io.ailb.sim.engine;
 
+import io.ailb.sim.backend.Backend;
 import io.ailb.sim.backend.BackendConfig;
-import io.ailb.sim.backend.SimBackend;
 import io.ailb.sim.model.BackendView;
 import io.ailb.sim.model.ClusterView;
 import io.ailb.sim.model.SimRequest;
@@ -18,15 +18,15 @@ import java.util.PriorityQueue;
 import java.util.function.Supplier;
 
 /**
- * Discrete-event replay of a {@link Workload} through one {@link Router} in front of fresh {@link SimBackend}s, on a
+ * Discrete-event replay of a {@link Workload} through one {@link Router} in front of fresh {@link Backend}s, on a
  * virtual clock: arrival → {@code router.route} → backend queue / batch → first token → completion. Deterministic for
  * a given workload, settings and (deterministic) router. {@link #runAll} runs several routers on identical workloads
  * with fresh, identical backends each.
  */
 public final class Simulation implements EventScheduler {
     /** Run settings shared by every router. */
-    public record Settings(int backends, BackendConfig backend, long seed, double sampleEveryMs,
-            List<HealthChange> healthChanges) {
+    public record Settings(
+            int backends, BackendConfig backend, long seed, double sampleEveryMs, List<HealthChange> healthChanges) {
         public Settings {
             if (backends < 1) {
                 throw new IllegalArgumentException("at least one backend");
@@ -48,19 +48,17 @@ public final class Simulation implements EventScheduler {
     }
 
     /** Failure injection: at {@code atMs} backend {@code backend} becomes (un)healthy. */
-    public record HealthChange(double atMs, int backend, boolean healthy) {
-    }
+    public record HealthChange(double atMs, int backend, boolean healthy) {}
 
     /** Told about progress: requests finished out of the total. */
     public interface Progress {
         void update(String router, long done, long total);
     }
 
-    private record Event(double timeMs, long seq, Runnable action) {
-    }
+    private record Event(double timeMs, long seq, Runnable action) {}
 
-    private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.timeMs != b.timeMs
-            ? Double.compare(a.timeMs, b.timeMs) : Long.compare(a.seq, b.seq));
+    private final PriorityQueue<Event> events = new PriorityQueue<>(
+            (a, b) -> a.timeMs != b.timeMs ? Double.compare(a.timeMs, b.timeMs) : Long.compare(a.seq, b.seq));
     private long nextSeq;
     private double now;
 
@@ -68,7 +66,7 @@ public final class Simulation implements EventScheduler {
     private final Router router;
     private final Settings settings;
     private final Progress progress;
-    private final List<SimBackend> backends = new ArrayList<>();
+    private final List<Backend> backends = new ArrayList<>();
     private final List<BackendView> views;
     private final ClusterView cluster;
     private final Map<Long, Double> arrivals = new HashMap<>();
@@ -93,19 +91,19 @@ public final class Simulation implements EventScheduler {
         this.router = router;
         this.settings = settings;
         this.progress = progress;
-        SimBackend.Listener listener = new SimBackend.Listener() {
+        Backend.Listener listener = new Backend.Listener() {
             @Override
-            public void onFirstToken(SimBackend backend, SimRequest request, double nowMs, int cachedTokens) {
+            public void onFirstToken(Backend backend, SimRequest request, double nowMs, int cachedTokens) {
                 firstToken(backend, request, nowMs, cachedTokens);
             }
 
             @Override
-            public void onComplete(SimBackend backend, SimRequest request, double nowMs) {
+            public void onComplete(Backend backend, SimRequest request, double nowMs) {
                 complete(backend, request, nowMs);
             }
         };
         for (int i = 0; i < settings.backends(); i++) {
-            backends.add(new SimBackend(i, SimBackend.addressOf(i), settings.backend(), this, listener));
+            backends.add(Backend.create(i, settings.backend(), this, listener));
         }
         this.views = Collections.unmodifiableList(new ArrayList<>(backends));
         this.cluster = new ClusterView() {
@@ -144,8 +142,8 @@ public final class Simulation implements EventScheduler {
     }
 
     /** One run per router, each created fresh by its supplier, on the same workload and identical new backends. */
-    public static List<RunResult> runAll(Workload workload, List<Supplier<Router>> routers, Settings settings,
-            Progress progress) {
+    public static List<RunResult> runAll(
+            Workload workload, List<Supplier<Router>> routers, Settings settings, Progress progress) {
         List<RunResult> results = new ArrayList<>();
         for (Supplier<Router> factory : routers) {
             results.add(run(workload, factory.get(), settings, progress));
@@ -232,18 +230,25 @@ public final class Simulation implements EventScheduler {
         backends.get(index).submit(request);
     }
 
-    private void firstToken(SimBackend backend, SimRequest request, double t, int cachedTokens) {
+    private void firstToken(Backend backend, SimRequest request, double t, int cachedTokens) {
         firstTokens.put(request.id(), t);
         cachedById.put(request.id(), cachedTokens);
         router.onFirstToken(request, backend.index(), (long) Math.floor(t));
     }
 
-    private void complete(SimBackend backend, SimRequest request, double t) {
+    private void complete(Backend backend, SimRequest request, double t) {
         double arrival = arrivals.remove(request.id());
         double first = firstTokens.remove(request.id());
         int cached = cachedById.remove(request.id());
-        records.add(new RunResult.RequestRecord(request.id(), backend.index(), arrival, first - arrival, t - arrival,
-                request.inputTokens(), cached, request.outputTokens()));
+        records.add(new RunResult.RequestRecord(
+                request.id(),
+                backend.index(),
+                arrival,
+                first - arrival,
+                t - arrival,
+                request.inputTokens(),
+                cached,
+                request.outputTokens()));
         completed++;
         outputTokens += request.outputTokens();
         lastCompletion = Math.max(lastCompletion, t);
@@ -296,7 +301,7 @@ public final class Simulation implements EventScheduler {
         double[] kv = new double[n];
         long[] prefill = new long[n];
         for (int i = 0; i < n; i++) {
-            SimBackend b = backends.get(i);
+            Backend b = backends.get(i);
             running[i] = b.running();
             waiting[i] = b.waiting();
             kv[i] = b.kvUsage();
@@ -331,8 +336,25 @@ public final class Simulation implements EventScheduler {
             plugin = measured.pluginStats();
             gateways = measured.gateways();
         }
-        return new RunResult(router.name(), workload.name(), n, gateways, settings.seed(), sent, completed, input,
-                cached, outputTokens, duration, RunResult.Latency.of(ttft), RunResult.Latency.of(e2e), prefill,
-                requestsPerBackend, routedToUnhealthy, plugin, samples, records);
+        return new RunResult(
+                router.name(),
+                workload.name(),
+                n,
+                gateways,
+                settings.seed(),
+                sent,
+                completed,
+                input,
+                cached,
+                outputTokens,
+                duration,
+                RunResult.Latency.of(ttft),
+                RunResult.Latency.of(e2e),
+                prefill,
+                requestsPerBackend,
+                routedToUnhealthy,
+                plugin,
+                samples,
+                records);
     }
 }

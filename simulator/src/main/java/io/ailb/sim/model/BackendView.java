@@ -2,8 +2,9 @@ package io.ailb.sim.model;
 
 /**
  * What can be known about one simulated LLM instance. Routers that model a real product use only what that product
- * can see (in-flight counts it tracks itself, {@link #metricsText()} with its staleness); {@link #cachedPrefixBlocks}
- * and {@link #estimatedTtftMs} are the perfect knowledge reserved for the oracle and the bounds.
+ * can see (in-flight counts it tracks itself, {@link #metricsText()} with its staleness); {@link #cachedPrefixBlocks},
+ * {@link #cachedBlocks}, {@link #estimatedTtftMs} and {@link #lookaheadTtftMs} are perfect knowledge, for the
+ * reference routers and for modelling products that receive the engines' KV events.
  */
 public interface BackendView {
     int index();
@@ -34,6 +35,19 @@ public interface BackendView {
     /** Perfect knowledge: how many leading blocks of {@code request} this instance's cache holds now. */
     int cachedPrefixBlocks(SimRequest request);
 
-    /** Perfect knowledge: the TTFT this instance would give {@code request} if it arrived now, in ms. */
+    /** Perfect knowledge: blocks in this instance's prefix cache. */
+    long cachedBlocks();
+
+    /**
+     * Perfect knowledge: the TTFT this instance would give {@code request} if it arrived now, in ms, judging every
+     * queued prefill and this one against the cache as it is now (blind to what the queued requests will have cached
+     * by the time this one runs).
+     */
     double estimatedTtftMs(SimRequest request);
+
+    /**
+     * Perfect knowledge: as {@link #estimatedTtftMs} but each prefill counts the blocks of the prefills queued ahead of
+     * it as cached (they will be by then); no future arrivals, no eviction.
+     */
+    double lookaheadTtftMs(SimRequest request);
 }

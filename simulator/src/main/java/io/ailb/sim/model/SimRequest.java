@@ -7,6 +7,10 @@ import java.util.Objects;
  * One request of a workload. {@code blockIds} are prefix-chained: two requests share an id at position i only when
  * their first i+1 blocks of {@code blockTokens} tokens are equal, as in the Mooncake traces. {@code body} is the
  * OpenAI chat-completions JSON a text- or message-based router (the plugin) sees; it carries the same reuse.
+ * {@code outputBlockIds} (may be empty: unknown) continue the chain into the answer: the ids of the full blocks of
+ * prompt + output after the prompt's full blocks, the i-th full once the sequence holds
+ * {@code (inputTokens / blockTokens + i + 1) × blockTokens} tokens. A follow-up turn that sends the answer back
+ * carries the same ids, so an engine that caches generated blocks serves them from cache.
  */
 public final class SimRequest {
     private final long id;
@@ -17,9 +21,30 @@ public final class SimRequest {
     private final int blockTokens;
     private final List<Long> blockIds;
     private final String body;
+    private final List<Long> outputBlockIds;
 
-    public SimRequest(long id, long arrivalMs, String sessionId, int inputTokens, int outputTokens, int blockTokens,
-            List<Long> blockIds, String body) {
+    public SimRequest(
+            long id,
+            long arrivalMs,
+            String sessionId,
+            int inputTokens,
+            int outputTokens,
+            int blockTokens,
+            List<Long> blockIds,
+            String body) {
+        this(id, arrivalMs, sessionId, inputTokens, outputTokens, blockTokens, blockIds, body, List.of());
+    }
+
+    public SimRequest(
+            long id,
+            long arrivalMs,
+            String sessionId,
+            int inputTokens,
+            int outputTokens,
+            int blockTokens,
+            List<Long> blockIds,
+            String body,
+            List<Long> outputBlockIds) {
         this.id = id;
         this.arrivalMs = arrivalMs;
         this.sessionId = sessionId;
@@ -28,6 +53,12 @@ public final class SimRequest {
         this.blockTokens = blockTokens;
         this.blockIds = List.copyOf(blockIds);
         this.body = Objects.requireNonNull(body, "body");
+        this.outputBlockIds = List.copyOf(outputBlockIds);
+    }
+
+    /** This request with {@code ids} as its {@link #outputBlockIds()}. */
+    public SimRequest withOutputBlockIds(List<Long> ids) {
+        return new SimRequest(id, arrivalMs, sessionId, inputTokens, outputTokens, blockTokens, blockIds, body, ids);
     }
 
     public long id() {
@@ -62,5 +93,9 @@ public final class SimRequest {
 
     public String body() {
         return body;
+    }
+
+    public List<Long> outputBlockIds() {
+        return outputBlockIds;
     }
 }

@@ -11,14 +11,14 @@ import java.nio.file.Path;
  * erases the others' numbers.
  */
 public final class BenchmarksDoc {
-    private BenchmarksDoc() {
-    }
+    private BenchmarksDoc() {}
 
     public static void replaceSection(Path doc, String name, String markdown) throws IOException {
         String begin = "<!-- BEGIN " + name + " -->";
         String end = "<!-- END " + name + " -->";
         String block = begin + "\n" + markdown.strip() + "\n" + end;
-        String text = Files.exists(doc) ? Files.readString(doc, StandardCharsets.UTF_8)
+        String text = Files.exists(doc)
+                ? Files.readString(doc, StandardCharsets.UTF_8)
                 : "# Benchmarks\n\nEach section is rewritten by the command named in it; numbers are from one run on"
                         + " the machine stated there. Compare ratios within a section, not absolute times across runs.\n";
         int from = text.indexOf(begin);

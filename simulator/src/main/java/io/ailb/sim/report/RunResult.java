@@ -42,8 +42,13 @@ public final class RunResult {
             for (double v : sorted) {
                 sum += v;
             }
-            return new Latency(sorted.length, sum / sorted.length, percentile(sorted, 0.50), percentile(sorted, 0.90),
-                    percentile(sorted, 0.99), sorted[sorted.length - 1]);
+            return new Latency(
+                    sorted.length,
+                    sum / sorted.length,
+                    percentile(sorted, 0.50),
+                    percentile(sorted, 0.90),
+                    percentile(sorted, 0.99),
+                    sorted[sorted.length - 1]);
         }
 
         /** Nearest-rank percentile of sorted values. */
@@ -65,8 +70,16 @@ public final class RunResult {
     }
 
     /** What running the real plugin cost. */
-    public record PluginStats(Latency decisionMicros, long redisRoundTrips, long redisBytes, long overrides,
-            long fallbacks, long rejects, long vmTraps, int vmsStarted, long requests) {
+    public record PluginStats(
+            Latency decisionMicros,
+            long redisRoundTrips,
+            long redisBytes,
+            long overrides,
+            long fallbacks,
+            long rejects,
+            long vmTraps,
+            int vmsStarted,
+            long requests) {
         public double redisRoundTripsPerRequest() {
             return requests == 0 ? 0 : (double) redisRoundTrips / requests;
         }
@@ -92,13 +105,18 @@ public final class RunResult {
     }
 
     /** Per-backend state at one instant. */
-    public record LoadSample(double timeMs, int[] running, int[] waiting, double[] kvUsage, long[] prefillTokens) {
-    }
+    public record LoadSample(double timeMs, int[] running, int[] waiting, double[] kvUsage, long[] prefillTokens) {}
 
     /** One finished request. */
-    public record RequestRecord(long id, int backend, double arrivalMs, double ttftMs, double e2eMs, int inputTokens,
-            int cachedTokens, int outputTokens) {
-    }
+    public record RequestRecord(
+            long id,
+            int backend,
+            double arrivalMs,
+            double ttftMs,
+            double e2eMs,
+            int inputTokens,
+            int cachedTokens,
+            int outputTokens) {}
 
     private final String router;
     private final String workload;
@@ -120,10 +138,26 @@ public final class RunResult {
     private final List<LoadSample> samples;
     private final List<RequestRecord> records;
 
-    public RunResult(String router, String workload, int backends, int gateways, long seed, long requests,
-            long completed, long inputTokens, long cachedTokens, long outputTokens, double durationMs, Latency ttft,
-            Latency e2e, long[] prefillTokens, long[] requestsPerBackend, long routedToUnhealthy, PluginStats plugin,
-            List<LoadSample> samples, List<RequestRecord> records) {
+    public RunResult(
+            String router,
+            String workload,
+            int backends,
+            int gateways,
+            long seed,
+            long requests,
+            long completed,
+            long inputTokens,
+            long cachedTokens,
+            long outputTokens,
+            double durationMs,
+            Latency ttft,
+            Latency e2e,
+            long[] prefillTokens,
+            long[] requestsPerBackend,
+            long routedToUnhealthy,
+            PluginStats plugin,
+            List<LoadSample> samples,
+            List<RequestRecord> records) {
         this.router = router;
         this.workload = workload;
         this.backends = backends;

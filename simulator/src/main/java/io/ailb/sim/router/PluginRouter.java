@@ -1,14 +1,14 @@
 package io.ailb.sim.router;
 
 import io.ailb.codec.json.Json;
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LocalRedis;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.RedisStats;
-import io.ailb.emulator.UpstreamHost;
 import io.ailb.emulator.VirtualClock;
-import io.ailb.emulator.Vm;
 import io.ailb.emulator.WasmPlugin;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigView;
@@ -51,8 +51,8 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
     public static final String REDIS_CLUSTER = "outbound|6379||redis.static";
 
     /** How to run the plugin. */
-    public record Options(String name, String pluginConfigJson, int gateways, int requestsPerVm, long seed,
-            long guestTimeoutMs) {
+    public record Options(
+            String name, String pluginConfigJson, int gateways, int requestsPerVm, long seed, long guestTimeoutMs) {
         public Options {
             if (gateways < 1) {
                 throw new IllegalArgumentException("at least one gateway");
@@ -67,6 +67,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
 
     /** A guest call running longer than this (wall time) is interrupted and its VM replaced; 0 = no limit. */
     public static final long DEFAULT_GUEST_TIMEOUT_MS = 20_000;
+
     private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "plugin-router-watchdog");
         t.setDaemon(true);
@@ -82,6 +83,19 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         return "{\"lb_policy\":\"" + policy + "\",\"lb_config\":" + lbConfig + "}";
     }
 
+    /** The request headers of a chat completion POSTed to {@code authority}, as the plugin's stream sees them. */
+    public static HeaderMap chatRequestHeaders(String authority, String contentType) {
+        return HeaderMap.of(
+                ":method",
+                "POST",
+                ":path",
+                "/v1/chat/completions",
+                ":authority",
+                authority,
+                "content-type",
+                contentType);
+    }
+
     /**
      * Whether a registered policy talks to Redis, as the policy itself reports it ({@code redisTargets()}) once built
      * by the core's registry with the simulator's Redis; so a new policy needs no entry here. Fails, naming the
@@ -89,11 +103,13 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
      */
     public static boolean usesRedis(String policy) {
         try {
-            return !PolicyRegistry.create(policy, "lb_policy",
-                    ConfigView.of(Json.parse("{" + REDIS_FIELDS + "}"), "lb_config")).redisTargets().isEmpty();
+            return !PolicyRegistry.create(
+                            policy, "lb_policy", ConfigView.of(Json.parse("{" + REDIS_FIELDS + "}"), "lb_config"))
+                    .redisTargets()
+                    .isEmpty();
         } catch (ConfigException e) {
-            throw new IllegalArgumentException("plugin:" + policy + " cannot run in the simulator: " + e.getMessage(),
-                    e);
+            throw new IllegalArgumentException(
+                    "plugin:" + policy + " cannot run in the simulator: " + e.getMessage(), e);
         }
     }
 
@@ -101,7 +117,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         final int number;
         Gateway gateway;
         VirtualClock clock;
-        Vm vm;
+        PluginVm vm;
         int served;
 
         Slot(int number) {
@@ -132,8 +148,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         }
     }
 
-    private record Open(Gateway gateway, HttpStream stream) {
-    }
+    private record Open(Gateway gateway, HttpStream stream) {}
 
     private static final boolean DEBUG = System.getenv("AILB_SIM_DEBUG") != null;
     private final WasmPlugin plugin;
@@ -189,20 +204,23 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         slot.served++;
 
         List<BackendView> backends = cluster.backends();
-        List<UpstreamHost> hosts = new ArrayList<>(backends.size());
+        List<ClusterHost> hosts = new ArrayList<>(backends.size());
         Map<String, Integer> byAddress = new HashMap<>();
         for (BackendView b : backends) {
-            hosts.add(new UpstreamHost(b.address(), b.healthy() ? "Healthy" : "Unhealthy", b.metricsText()));
+            hosts.add(new ClusterHost(b.address(), b.healthy() ? "Healthy" : "Unhealthy", b.metricsText()));
             byAddress.put(b.address(), b.index());
         }
-        HttpStream stream = slot.vm.newHttpStream().withRouteName(ROUTE).withClusterName(CLUSTER)
-                .withUpstreamHosts(hosts).withRequestId("sim-" + request.id());
+        HttpStream stream = slot.vm
+                .newHttpStream()
+                .withRouteName(ROUTE)
+                .withClusterName(CLUSTER)
+                .withUpstreamHosts(hosts)
+                .withRequestId("sim-" + request.id());
         Optional<String> override = Optional.empty();
         long started = System.nanoTime();
         ScheduledFuture<?> watchdog = arm();
         try {
-            stream.sendRequestHeaders(HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions",
-                    ":authority", "llm.sim", "content-type", "application/json"), false);
+            stream.sendRequestHeaders(chatRequestHeaders("llm.sim", "application/json"), false);
             stream.sendRequestBody(request.body(), true);
             override = stream.upstreamOverride();
         } catch (RuntimeException trap) {
@@ -215,9 +233,15 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         }
         record(System.nanoTime() - started);
         if (DEBUG) {
-            System.err.printf("plugin %s: request %d (%d body chars) on gateway %d/VM %d: %.1f ms -> %s%n", name(),
-                    request.id(), request.body().length(), slot.number, vmsStarted,
-                    (System.nanoTime() - started) / 1e6, override.orElse("fallback"));
+            System.err.printf(
+                    "plugin %s: request %d (%d body chars) on gateway %d/VM %d: %.1f ms -> %s%n",
+                    name(),
+                    request.id(),
+                    request.body().length(),
+                    slot.number,
+                    vmsStarted,
+                    (System.nanoTime() - started) / 1e6,
+                    override.orElse("fallback"));
         }
 
         if (stream.localReply().isPresent()) {
@@ -281,7 +305,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             return;
         }
         lastNowMs = nowMs;
-        Vm vm = o.stream().vm();
+        PluginVm vm = o.stream().vm();
         if (vm.isAlive() && !o.stream().isEnded()) {
             ScheduledFuture<?> watchdog = arm();
             try {
@@ -334,8 +358,16 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             trips += stats.roundTrips();
             bytes += stats.bytesSent() + stats.bytesReceived();
         }
-        return new RunResult.PluginStats(RunResult.Latency.of(Arrays.copyOf(decisionMicros, decisions)), trips, bytes,
-                overrides, fallbacks, rejects, traps, vmsStarted, decisions);
+        return new RunResult.PluginStats(
+                RunResult.Latency.of(Arrays.copyOf(decisionMicros, decisions)),
+                trips,
+                bytes,
+                overrides,
+                fallbacks,
+                rejects,
+                traps,
+                vmsStarted,
+                decisions);
     }
 
     @Override

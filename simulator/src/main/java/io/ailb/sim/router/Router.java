@@ -15,10 +15,8 @@ public interface Router {
     int route(SimRequest request, ClusterView cluster);
 
     /** The first output token of {@code request} was produced by {@code backend}. */
-    default void onFirstToken(SimRequest request, int backend, long nowMs) {
-    }
+    default void onFirstToken(SimRequest request, int backend, long nowMs) {}
 
     /** {@code request} finished on {@code backend}. */
-    default void onComplete(SimRequest request, int backend, long nowMs) {
-    }
+    default void onComplete(SimRequest request, int backend, long nowMs) {}
 }

@@ -1,6 +1,7 @@
 package io.ailb.sim.router;
 
 import io.ailb.emulator.LocalRedis;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
 import io.ailb.sim.router.baseline.Baselines;
 import java.io.IOException;
@@ -17,6 +18,9 @@ import java.util.function.Supplier;
  * {@link Baselines} router.
  */
 public final class Routers {
+    /** The {@link WasmArtifacts} name of the plugin module. */
+    static final String PLUGIN_MODULE = "ai-load-balancer";
+
     /** Plugin-related resources, created on first use and shared by every plugin router of one invocation. */
     public static final class PluginEnvironment implements AutoCloseable {
         private final Path wasm;
@@ -30,6 +34,7 @@ public final class Routers {
             this(wasm, gateways, requestsPerVm, PluginRouter.DEFAULT_GUEST_TIMEOUT_MS);
         }
 
+        /** @param wasm the module to run; null for {@link #defaultWasm()}, looked up when a plugin router first runs */
         public PluginEnvironment(Path wasm, int gateways, int requestsPerVm, long guestTimeoutMs) {
             this.wasm = wasm;
             this.gateways = gateways;
@@ -38,7 +43,9 @@ public final class Routers {
         }
 
         synchronized WasmPlugin plugin() {
-            if (plugin == null) {
+            if (plugin == null && wasm == null) {
+                plugin = WasmArtifacts.load(PLUGIN_MODULE);
+            } else if (plugin == null) {
                 if (!Files.isRegularFile(wasm)) {
                     throw new IllegalStateException(wasm + " is missing: build plugin-src/shell first");
                 }
@@ -63,19 +70,11 @@ public final class Routers {
         }
     }
 
-    private Routers() {
-    }
+    private Routers() {}
 
-    /** The wasm built by plugin-src/shell: {@code wasm-out/ai-load-balancer.wasm} here or in a parent directory. */
+    /** The module plugin-src/shell built, as the Maven build resolves it ({@link WasmArtifacts}). */
     public static Path defaultWasm() {
-        Path cwd = Path.of("").toAbsolutePath();
-        for (Path dir = cwd; dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("wasm-out/ai-load-balancer.wasm");
-            if (Files.isRegularFile(candidate)) {
-                return candidate;
-            }
-        }
-        return cwd.resolve("wasm-out/ai-load-balancer.wasm");
+        return WasmArtifacts.path(PLUGIN_MODULE);
     }
 
     /** Splits a comma-separated list of specs, keeping commas inside a {@code plugin:{…}} JSON. */
@@ -125,9 +124,11 @@ public final class Routers {
                 name = spec;
             }
             String finalConfig = config;
-            return () -> new PluginRouter(env.plugin(), env.redis(),
-                    new PluginRouter.Options(name, finalConfig, env.gateways, env.requestsPerVm, seed,
-                            env.guestTimeoutMs));
+            return () -> new PluginRouter(
+                    env.plugin(),
+                    env.redis(),
+                    new PluginRouter.Options(
+                            name, finalConfig, env.gateways, env.requestsPerVm, seed, env.guestTimeoutMs));
         }
         Baselines.create(spec, seed); // fails now, naming the known routers, for an unknown spec
         return () -> Baselines.create(spec, seed);

@@ -9,33 +9,76 @@ import java.util.Random;
 /**
  * Synthetic multi-turn chat: {@code groups} system prompts, {@code sessions} conversations (session s uses group
  * s mod groups) of {@code turns} turns; turn t sends [system, user1, assistant1, …, user t] where the assistant
- * messages are the earlier turns' outputs. Lengths are normal(mean, stddev) clipped at 1. Closed loop
+ * messages are the earlier turns' outputs (each request knows the block ids its answer will have, so an engine that
+ * caches generated blocks serves them to the next turn). Lengths are normal(mean, stddev) clipped at 1. Closed loop
  * ({@code concurrency} sessions at a time, next turn {@code thinkMs} after the previous completes) or open loop
  * (sessions start as a Poisson process of {@code sessionsPerSecond}, turns {@code thinkMs} apart).
  */
 public final class ChatWorkload {
     /** Generator settings; {@link #HIGRESS_ARTICLE} reproduces Higress's published prefix_cache benchmark. */
-    public record Spec(int groups, int sessions, int turns, int systemTokens, double inputMean, double inputStddev,
-            double outputMean, double outputStddev, int concurrency, double sessionsPerSecond, double thinkMs,
+    public record Spec(
+            int groups,
+            int sessions,
+            int turns,
+            int systemTokens,
+            double inputMean,
+            double inputStddev,
+            double outputMean,
+            double outputStddev,
+            int concurrency,
+            double sessionsPerSecond,
+            double thinkMs,
             int blockTokens) {
         public Spec {
-            if (groups < 1 || sessions < 1 || turns < 1 || systemTokens < 0 || inputMean < 1 || outputMean < 1
-                    || blockTokens < 1 || (concurrency < 1 && sessionsPerSecond <= 0)) {
+            if (groups < 1
+                    || sessions < 1
+                    || turns < 1
+                    || systemTokens < 0
+                    || inputMean < 1
+                    || outputMean < 1
+                    || blockTokens < 1
+                    || (concurrency < 1 && sessionsPerSecond <= 0)) {
                 throw new IllegalArgumentException("invalid chat workload: " + this);
             }
         }
 
         public Spec withSessions(int value) {
-            return new Spec(groups, value, turns, systemTokens, inputMean, inputStddev, outputMean, outputStddev,
-                    concurrency, sessionsPerSecond, thinkMs, blockTokens);
+            return new Spec(
+                    groups,
+                    value,
+                    turns,
+                    systemTokens,
+                    inputMean,
+                    inputStddev,
+                    outputMean,
+                    outputStddev,
+                    concurrency,
+                    sessionsPerSecond,
+                    thinkMs,
+                    blockTokens);
+        }
+
+        public Spec withSessionsPerSecond(double value) {
+            return new Spec(
+                    groups,
+                    sessions,
+                    turns,
+                    systemTokens,
+                    inputMean,
+                    inputStddev,
+                    outputMean,
+                    outputStddev,
+                    concurrency,
+                    value,
+                    thinkMs,
+                    blockTokens);
         }
     }
 
     /** GenAI-Perf run of Higress's article: 200 input / 800 output tokens per turn, 5 turns, 60 sessions, 20 at a time. */
     public static final Spec HIGRESS_ARTICLE = new Spec(1, 60, 5, 0, 200, 0, 800, 0, 20, 0, 0, 16);
 
-    private ChatWorkload() {
-    }
+    private ChatWorkload() {}
 
     public static Workload generate(Spec spec, long seed) {
         Random random = new Random(seed);
@@ -59,20 +102,26 @@ public final class ChatWorkload {
                 prompt.add(new Segment(TextBlocks.mix(sessionKey, 2L * t), input));
                 int tokens = prompt.stream().mapToInt(Segment::tokens).sum();
                 long arrival = spec.concurrency() > 0 ? 0 : Math.round(start + t * spec.thinkMs());
-                turns.add(new SimRequest(id++, arrival, "s" + s, tokens, output, spec.blockTokens(),
-                        TextBlocks.chainIds(prompt, spec.blockTokens()), body(spec, prompt)));
+                List<Long> ids = TextBlocks.chainIds(prompt, spec.blockTokens());
+                String body = body(spec, prompt);
                 prompt.add(new Segment(TextBlocks.mix(sessionKey, 2L * t + 1), output));
+                List<Long> withAnswer = TextBlocks.chainIds(prompt, spec.blockTokens());
+                List<Long> answerIds =
+                        withAnswer.subList(tokens / spec.blockTokens(), (tokens + output) / spec.blockTokens());
+                turns.add(new SimRequest(
+                        id++, arrival, "s" + s, tokens, output, spec.blockTokens(), ids, body, answerIds));
             }
             sessions.add(turns);
         }
         String name = "chat " + spec.sessions() + "x" + spec.turns() + " turns";
         if (spec.concurrency() > 0) {
-            return Workload.closedLoop(name + ", concurrency " + spec.concurrency(), sessions, spec.concurrency(),
-                    spec.thinkMs(), null);
+            return Workload.closedLoop(
+                    name + ", concurrency " + spec.concurrency(), sessions, spec.concurrency(), spec.thinkMs(), null);
         }
         List<SimRequest> all = new ArrayList<>();
         sessions.forEach(all::addAll);
-        all.sort((a, b) -> a.arrivalMs() != b.arrivalMs() ? Long.compare(a.arrivalMs(), b.arrivalMs())
+        all.sort((a, b) -> a.arrivalMs() != b.arrivalMs()
+                ? Long.compare(a.arrivalMs(), b.arrivalMs())
                 : Long.compare(a.id(), b.id()));
         return Workload.openLoop(name + ", poisson " + spec.sessionsPerSecond() + " sessions/s", all, null);
     }
@@ -97,8 +146,11 @@ public final class ChatWorkload {
             if (i > 0) {
                 body.append(',');
             }
-            body.append("{\"role\":\"").append(role).append("\",\"content\":\"")
-                    .append(TextBlocks.text(s.id(), s.tokens() * TextBlocks.CHARS_PER_TOKEN)).append("\"}");
+            body.append("{\"role\":\"")
+                    .append(role)
+                    .append("\",\"content\":\"")
+                    .append(TextBlocks.text(s.id(), s.tokens() * TextBlocks.CHARS_PER_TOKEN))
+                    .append("\"}");
             i++;
         }
         return body.append("]}").toString();

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,8 +28,7 @@ public final class MooncakeTrace {
     public static final int BLOCK_CHARS = BLOCK_TOKENS * TextBlocks.CHARS_PER_TOKEN;
     public static final String FILE_NAME = "mooncake_conversation_trace.jsonl";
 
-    private MooncakeTrace() {
-    }
+    private MooncakeTrace() {}
 
     /** The trace shipped with the project: {@code ../shared/traces} from the project root (or from a module). */
     public static Path defaultTrace() {
@@ -70,12 +70,50 @@ public final class MooncakeTrace {
                 for (Object h : (List<?>) row.get("hash_ids")) {
                     ids.add(((Number) h).longValue());
                 }
-                requests.add(new SimRequest(id++, Math.round(ts / speedup), null, input, output, BLOCK_TOKENS, ids,
-                        ""));
+                requests.add(
+                        new SimRequest(id++, Math.round(ts / speedup), null, input, output, BLOCK_TOKENS, ids, ""));
             }
         }
         String name = "mooncake-conversation" + (speedup == 1.0 ? "" : " x" + trim(speedup));
-        return Workload.openLoop(name, requests, MooncakeTrace::body);
+        return Workload.openLoop(name, withAnswerBlocks(requests), MooncakeTrace::body);
+    }
+
+    /** Each request with the answer blocks its first continuation in {@code requests} reveals (see class comment). */
+    static List<SimRequest> withAnswerBlocks(List<SimRequest> requests) {
+        Map<Long, List<Integer>> holders = new HashMap<>();
+        for (int i = 0; i < requests.size(); i++) {
+            for (Long id : requests.get(i).blockIds()) {
+                holders.computeIfAbsent(id, k -> new ArrayList<>()).add(i);
+            }
+        }
+        List<SimRequest> out = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            SimRequest a = requests.get(i);
+            int promptFull = a.inputTokens() / a.blockTokens();
+            int answerFull = (a.inputTokens() + a.outputTokens()) / a.blockTokens();
+            SimRequest next =
+                    promptFull == 0 || answerFull <= promptFull || a.blockIds().size() < promptFull
+                            ? null
+                            : continuation(
+                                    requests,
+                                    holders.get(a.blockIds().get(promptFull - 1)),
+                                    i,
+                                    promptFull,
+                                    a.inputTokens() + a.outputTokens());
+            out.add(next == null ? a : a.withOutputBlockIds(next.blockIds().subList(promptFull, answerFull)));
+        }
+        return out;
+    }
+
+    private static SimRequest continuation(
+            List<SimRequest> requests, List<Integer> sharing, int after, int promptFull, int minInput) {
+        for (int j : sharing) {
+            SimRequest b = requests.get(j);
+            if (j > after && b.blockIds().size() > promptFull && b.inputTokens() >= minInput) {
+                return b;
+            }
+        }
+        return null;
     }
 
     static String trim(double v) {
@@ -85,13 +123,16 @@ public final class MooncakeTrace {
     /** The first block as the system message, then one user message per block. */
     public static String body(SimRequest r) {
         StringBuilder body = new StringBuilder(r.blockIds().size() * (BLOCK_CHARS + 32) + 64);
-        body.append("{\"model\":\"sim\",\"stream\":true,\"max_tokens\":").append(r.outputTokens())
+        body.append("{\"model\":\"sim\",\"stream\":true,\"max_tokens\":")
+                .append(r.outputTokens())
                 .append(",\"messages\":[");
         for (int i = 0; i < r.blockIds().size(); i++) {
             if (i > 0) {
                 body.append(',');
             }
-            body.append("{\"role\":\"").append(i == 0 ? "system" : "user").append("\",\"content\":\"")
+            body.append("{\"role\":\"")
+                    .append(i == 0 ? "system" : "user")
+                    .append("\",\"content\":\"")
                     .append(TextBlocks.text(r.blockIds().get(i), BLOCK_CHARS))
                     .append("\"}");
         }

@@ -7,10 +7,10 @@ import java.util.List;
 public final class TextBlocks {
     /** Characters per token assumed when turning token counts into text and back. */
     public static final int CHARS_PER_TOKEN = 4;
+
     private static final String LETTERS = "etaoinshrdlcumwfgypbvkjxqz";
 
-    private TextBlocks() {
-    }
+    private TextBlocks() {}
 
     /** SplitMix64's finaliser: a well-mixed 64-bit function of {@code x}. */
     public static long mix(long x) {
@@ -57,8 +57,7 @@ public final class TextBlocks {
     }
 
     /** A piece of a prompt with its own identity, {@code tokens} long. */
-    public record Segment(long id, int tokens) {
-    }
+    public record Segment(long id, int tokens) {}
 
     /**
      * Prefix-chained ids of the {@code blockTokens}-token blocks of a prompt made of {@code segments}: block i's id

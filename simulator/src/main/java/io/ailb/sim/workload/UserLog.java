@@ -22,8 +22,7 @@ import java.util.Map;
 public final class UserLog {
     public static final int BLOCK_TOKENS = 16;
 
-    private UserLog() {
-    }
+    private UserLog() {}
 
     public static Workload load(Path file, double speedup, int limit) throws IOException {
         List<SimRequest> requests = new ArrayList<>();
@@ -42,7 +41,8 @@ public final class UserLog {
                 }
             }
         }
-        requests.sort((a, b) -> a.arrivalMs() != b.arrivalMs() ? Long.compare(a.arrivalMs(), b.arrivalMs())
+        requests.sort((a, b) -> a.arrivalMs() != b.arrivalMs()
+                ? Long.compare(a.arrivalMs(), b.arrivalMs())
                 : Long.compare(a.id(), b.id()));
         return Workload.openLoop("log " + file.getFileName(), requests, null);
     }
@@ -64,19 +64,26 @@ public final class UserLog {
                 if (m instanceof Map<?, ?> message) {
                     String role = String.valueOf(message.get("role"));
                     String text = contentText(message.get("content"));
-                    int tokens = Math.max(1, (text.length() + TextBlocks.CHARS_PER_TOKEN - 1)
-                            / TextBlocks.CHARS_PER_TOKEN);
+                    int tokens =
+                            Math.max(1, (text.length() + TextBlocks.CHARS_PER_TOKEN - 1) / TextBlocks.CHARS_PER_TOKEN);
                     segments.add(new Segment(TextBlocks.hash(role + "\u0000" + text), tokens));
                 }
             }
         } else if (request.get("prompt") instanceof String prompt) {
-            segments.add(new Segment(TextBlocks.hash(prompt), Math.max(1, prompt.length() / TextBlocks.CHARS_PER_TOKEN)));
+            segments.add(
+                    new Segment(TextBlocks.hash(prompt), Math.max(1, prompt.length() / TextBlocks.CHARS_PER_TOKEN)));
         }
         int input = segments.stream().mapToInt(Segment::tokens).sum();
         Object session = row.get("session_id");
-        return new SimRequest(id, Math.round(((Number) arrival).doubleValue() / speedup),
-                session == null ? null : session.toString(), input, Math.max(1, ((Number) output).intValue()),
-                BLOCK_TOKENS, TextBlocks.chainIds(segments, BLOCK_TOKENS), body);
+        return new SimRequest(
+                id,
+                Math.round(((Number) arrival).doubleValue() / speedup),
+                session == null ? null : session.toString(),
+                input,
+                Math.max(1, ((Number) output).intValue()),
+                BLOCK_TOKENS,
+                TextBlocks.chainIds(segments, BLOCK_TOKENS),
+                body);
     }
 
     @SuppressWarnings("unchecked")

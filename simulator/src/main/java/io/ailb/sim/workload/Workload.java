@@ -23,8 +23,13 @@ public final class Workload {
     private final double thinkMs;
     private final Function<SimRequest, String> bodies;
 
-    private Workload(String name, List<SimRequest> requests, List<List<SimRequest>> sessions, int concurrency,
-            double thinkMs, Function<SimRequest, String> bodies) {
+    private Workload(
+            String name,
+            List<SimRequest> requests,
+            List<List<SimRequest>> sessions,
+            int concurrency,
+            double thinkMs,
+            Function<SimRequest, String> bodies) {
         this.name = name;
         this.requests = List.copyOf(requests);
         this.sessions = sessions;
@@ -39,7 +44,11 @@ public final class Workload {
     }
 
     /** Sessions of turns, {@code concurrency} sessions at a time. */
-    public static Workload closedLoop(String name, List<List<SimRequest>> sessions, int concurrency, double thinkMs,
+    public static Workload closedLoop(
+            String name,
+            List<List<SimRequest>> sessions,
+            int concurrency,
+            double thinkMs,
             Function<SimRequest, String> bodies) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be at least 1");
@@ -95,8 +104,16 @@ public final class Workload {
         if (arrivalMs == stored.arrivalMs() && body.equals(stored.body())) {
             return stored;
         }
-        return new SimRequest(stored.id(), arrivalMs, stored.sessionId(), stored.inputTokens(),
-                stored.outputTokens(), stored.blockTokens(), stored.blockIds(), body);
+        return new SimRequest(
+                stored.id(),
+                arrivalMs,
+                stored.sessionId(),
+                stored.inputTokens(),
+                stored.outputTokens(),
+                stored.blockTokens(),
+                stored.blockIds(),
+                body,
+                stored.outputBlockIds());
     }
 
     /** The first {@code limit} requests (open loop) or sessions (closed loop); 0 = all. */
@@ -105,10 +122,12 @@ public final class Workload {
             return this;
         }
         if (closedLoop()) {
-            return limit >= sessions.size() ? this
+            return limit >= sessions.size()
+                    ? this
                     : closedLoop(name, sessions.subList(0, limit), concurrency, thinkMs, bodies);
         }
-        return limit >= requests.size() ? this
+        return limit >= requests.size()
+                ? this
                 : new Workload(name, requests.subList(0, limit), List.of(), 0, 0, bodies);
     }
 

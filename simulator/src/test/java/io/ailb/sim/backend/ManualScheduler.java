@@ -5,11 +5,10 @@ import java.util.PriorityQueue;
 
 /** A bare event loop for driving one backend by hand. */
 final class ManualScheduler implements EventScheduler {
-    private record Event(double time, long seq, Runnable action) {
-    }
+    private record Event(double time, long seq, Runnable action) {}
 
-    private final PriorityQueue<Event> queue = new PriorityQueue<>((a, b) -> a.time != b.time
-            ? Double.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+    private final PriorityQueue<Event> queue = new PriorityQueue<>(
+            (a, b) -> a.time != b.time ? Double.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
     private double now;
     private long seq;
 

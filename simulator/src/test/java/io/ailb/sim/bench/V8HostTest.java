@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.codec.resp.RespDecoder;
 import io.ailb.codec.resp.RespValue;
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.LocalRedis;
-import io.ailb.emulator.UpstreamHost;
+import io.ailb.emulator.WasmArtifacts;
 import io.ailb.lb.redis.RedisKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,27 +32,35 @@ class V8HostTest {
     void everyPolicyRoutesOneRequestAndReleasesItInRedis(@TempDir Path dir) throws Exception {
         V8Host node = V8Host.find(System.getProperty("node.executable", "node")).orElse(null);
         Assumptions.assumeTrue(node != null, "node is not on PATH (or -Dnode.executable is wrong): V8 host skipped");
-        Path wasm = Path.of(System.getProperty("ailb.wasm", "../wasm-out/ai-load-balancer.wasm")).toAbsolutePath()
-                .normalize();
-        assertTrue(Files.isRegularFile(wasm), wasm + " is missing: it is built by plugin-src/shell");
+        Path wasm = WasmArtifacts.path("ai-load-balancer");
         byte[] bytes = ConversationBodies.conversation(1 << 10, 7);
         Path file = dir.resolve("body.json");
         Files.write(file, bytes);
         V8Host.Body body = new V8Host.Body("conversation", bytes.length, ConversationBodies.MESSAGES, file);
-        List<String> hosts = PolicyCase.HOSTS.stream().map(UpstreamHost::address).toList();
+        List<String> hosts = PolicyCase.HOSTS.stream().map(ClusterHost::address).toList();
         RedisKeys keys = RedisKeys.of(PolicyCase.ROUTE, PolicyCase.CLUSTER);
 
         try (LocalRedis redis = LocalRedis.start()) {
             for (V8Host.Policy policy : V8CostBench.POLICIES) {
-                V8Host.Run run = new V8Host.Run(wasm, policy, redis.endpoint(), true,
-                        new V8Host.Limits(0, 0, 0, 0, 1, 1), V8CostBench.LOG_LEVEL_INFO, true, List.of(), 60);
-                V8Host.Report report = node.run(run, List.of(body), dir, line -> { });
+                V8Host.Run run = new V8Host.Run(
+                        wasm,
+                        policy,
+                        redis.endpoint(),
+                        true,
+                        new V8Host.Limits(0, 0, 0, 0, 1, 1),
+                        V8CostBench.LOG_LEVEL_INFO,
+                        true,
+                        List.of(),
+                        60);
+                V8Host.Report report = node.run(run, List.of(body), dir, line -> {});
                 String what = policy.name() + ": " + report;
 
                 assertNull(report.failure(), what);
                 assertEquals(1, report.cells().size(), what);
                 V8Host.Cell cell = report.cells().get(0);
-                assertEquals(List.of(1, 1, 0, 0), List.of(cell.samples(), cell.routed(), cell.traps(), cell.stalled()),
+                assertEquals(
+                        List.of(1, 1, 0, 0),
+                        List.of(cell.samples(), cell.routed(), cell.traps(), cell.stalled()),
                         what);
                 assertTrue(cell.medianNs() > 0, what);
                 assertEquals(1, report.traces().size(), what);
@@ -66,10 +75,13 @@ class V8HostTest {
                     continue;
                 }
                 List<RespValue> replies = trace.replies().stream()
-                        .map(reply -> RespDecoder.DEFAULT.decodeExactly(reply, 0, reply.length)).toList();
+                        .map(reply -> RespDecoder.DEFAULT.decodeExactly(reply, 0, reply.length))
+                        .toList();
                 RespValue decision = replies.stream()
-                        .filter(r -> r.kind() == RespValue.Kind.ARRAY && r.elements().get(0).asString().equals("ok"))
-                        .findFirst().orElse(null);
+                        .filter(r -> r.kind() == RespValue.Kind.ARRAY
+                                && r.elements().get(0).asString().equals("ok"))
+                        .findFirst()
+                        .orElse(null);
                 assertNotNull(decision, what + " " + replies);
                 // The guest routed to the host in the script's reply, which counted this request as the only one.
                 assertEquals(trace.override(), decision.elements().get(1).asString(), what);

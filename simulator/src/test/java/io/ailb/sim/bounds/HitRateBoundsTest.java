@@ -1,5 +1,6 @@
 package io.ailb.sim.bounds;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +36,21 @@ class HitRateBoundsTest {
         assertEquals(1424.0 / 3600, r.infiniteHitRate(), 1e-12);
         // the pool is large enough: same as infinite
         assertEquals(r.infiniteHitTokens(), r.pooledHitTokens());
+    }
+
+    @Test
+    void withCachedOutputsAnAnswersBlocksCountForTheNextTurn() {
+        // turn 1: 1024 prompt tokens (blocks 1, 2) and an answer that fills block 3; turn 2 sends all three and more
+        SimRequest first = req(1, 0, 1024, 1L, 2L).withOutputBlockIds(List.of(3L));
+        List<SimRequest> w = List.of(first, req(2, 10, 1600, 1L, 2L, 3L, 4L));
+        assertEquals(1024, HitRateBounds.compute(w, 1, 1_000_000).infiniteHitTokens());
+        assertEquals(1536, HitRateBounds.compute(w, 1, 1_000_000, true).infiniteHitTokens());
+        assertEquals(1536, HitRateBounds.compute(w, 1, 1_000_000, true).pooledHitTokens());
+        assertArrayEquals(new long[] {0, 1536}, HitRateBounds.infiniteHitTokens(w, true));
+        assertArrayEquals(
+                new long[] {1024, 0},
+                HitRateBounds.infiniteHitTokens(List.of(w.get(1), first), false),
+                "per request, in the list's order, replayed by arrival");
     }
 
     @Test
@@ -93,9 +109,15 @@ class HitRateBoundsTest {
                 for (Object h : (List<?>) o.get("hash_ids")) {
                     ids.add(((Number) h).longValue());
                 }
-                out.add(new SimRequest(id++, ((Number) o.get("timestamp")).longValue(), null,
-                        ((Number) o.get("input_length")).intValue(), ((Number) o.get("output_length")).intValue(),
-                        512, ids, "{}"));
+                out.add(new SimRequest(
+                        id++,
+                        ((Number) o.get("timestamp")).longValue(),
+                        null,
+                        ((Number) o.get("input_length")).intValue(),
+                        ((Number) o.get("output_length")).intValue(),
+                        512,
+                        ids,
+                        "{}"));
             }
         }
         return out;

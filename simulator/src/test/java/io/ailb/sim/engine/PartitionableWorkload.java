@@ -18,8 +18,7 @@ final class PartitionableWorkload {
     static final int PREFIX_BLOCKS = 4;
     static final long CAPACITY_TOKENS = (3 * PREFIX_BLOCKS + 3) * 512L;
 
-    private PartitionableWorkload() {
-    }
+    private PartitionableWorkload() {}
 
     static Workload create(int requests, long seed) {
         Random random = new Random(seed);

@@ -6,8 +6,7 @@ import io.ailb.sim.workload.Workload;
 public final class PartitionableWorkloadAccess {
     public static final long CAPACITY = PartitionableWorkload.CAPACITY_TOKENS;
 
-    private PartitionableWorkloadAccess() {
-    }
+    private PartitionableWorkloadAccess() {}
 
     public static Workload create(int requests, long seed) {
         return PartitionableWorkload.create(requests, seed);

@@ -17,8 +17,8 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class SimulationTest {
-    private static final Simulation.Settings THREE = Simulation.Settings.of(3,
-            BackendConfig.DEFAULT.withCapacityTokens(PartitionableWorkload.CAPACITY_TOKENS), 7);
+    private static final Simulation.Settings THREE = Simulation.Settings.of(
+            3, BackendConfig.DEFAULT.withCapacityTokens(PartitionableWorkload.CAPACITY_TOKENS), 7);
 
     /** Sends each group to one backend: group g (from its first block id) → g mod N. */
     static final class GroupAffinity implements Router {
@@ -43,8 +43,10 @@ class SimulationTest {
         Workload chat = ChatWorkload.generate(ChatWorkload.HIGRESS_ARTICLE.withSessions(12), 3);
         Simulation.Settings settings = Simulation.Settings.of(3, BackendConfig.DEFAULT.withCapacityTokens(20_000), 3);
         RunResult a = Simulation.run(chat, baseline("random").get(), settings);
-        RunResult b = Simulation.run(ChatWorkload.generate(ChatWorkload.HIGRESS_ARTICLE.withSessions(12), 3),
-                baseline("random").get(), settings);
+        RunResult b = Simulation.run(
+                ChatWorkload.generate(ChatWorkload.HIGRESS_ARTICLE.withSessions(12), 3),
+                baseline("random").get(),
+                settings);
 
         assertEquals(60, a.completed());
         assertEquals(a.records(), b.records());
@@ -54,8 +56,8 @@ class SimulationTest {
     @Test
     void everyRouterSeesTheSameArrivalsAndFreshBackends() {
         Workload w = PartitionableWorkload.create(60, 1);
-        List<RunResult> results = Simulation.runAll(w, List.of(baseline("round_robin"), baseline("round_robin")),
-                THREE, null);
+        List<RunResult> results =
+                Simulation.runAll(w, List.of(baseline("round_robin"), baseline("round_robin")), THREE, null);
         assertEquals(results.get(0).toMap(), results.get(1).toMap(), "no state leaks from one run into the next");
         assertEquals(60, results.get(0).requests());
         assertEquals(w.totalInputTokens(), results.get(0).inputTokens());
@@ -71,7 +73,8 @@ class SimulationTest {
         // less because unique blocks can push a prefix out of an LRU cache sized for three groups
         assertTrue(affinity.hitRate() > 0.6 && affinity.hitRate() <= 0.72, "affinity " + affinity.hitRate());
         System.out.printf("partitionable: affinity %.3f, round robin %.3f%n", affinity.hitRate(), roundRobin.hitRate());
-        assertTrue(affinity.hitRate() >= 2 * roundRobin.hitRate(),
+        assertTrue(
+                affinity.hitRate() >= 2 * roundRobin.hitRate(),
                 "affinity " + affinity.hitRate() + " vs round robin " + roundRobin.hitRate());
         assertTrue(affinity.ttft().mean() < roundRobin.ttft().mean());
     }

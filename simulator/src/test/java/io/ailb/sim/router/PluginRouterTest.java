@@ -9,8 +9,6 @@ import io.ailb.sim.backend.BackendConfig;
 import io.ailb.sim.engine.Simulation;
 import io.ailb.sim.report.RunResult;
 import io.ailb.sim.workload.Workload;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,10 +22,7 @@ class PluginRouterTest {
 
     @BeforeAll
     static void start() {
-        Path wasm = Path.of(System.getProperty("ailb.wasm", "../wasm-out/ai-load-balancer.wasm")).toAbsolutePath()
-                .normalize();
-        assertTrue(Files.isRegularFile(wasm), wasm + " is missing: it is built by plugin-src/shell");
-        env = new Routers.PluginEnvironment(wasm, 2, 15, 10_000);
+        env = new Routers.PluginEnvironment(Routers.defaultWasm(), 2, 15, 10_000);
     }
 
     @AfterAll
@@ -40,10 +35,15 @@ class PluginRouterTest {
     @Test
     void prefixCacheThroughTheWasmBeatsRoundRobinOnAPartitionableWorkload() {
         Workload w = io.ailb.sim.engine.PartitionableWorkloadAccess.create(90, 1);
-        Simulation.Settings settings = Simulation.Settings.of(3,
-                BackendConfig.DEFAULT.withCapacityTokens(io.ailb.sim.engine.PartitionableWorkloadAccess.CAPACITY), 7);
-        List<RunResult> results = Simulation.runAll(w, List.of(Routers.resolve("plugin:prefix_cache", 7, env),
-                Routers.resolve("round_robin", 7, env)), settings, null);
+        Simulation.Settings settings = Simulation.Settings.of(
+                3,
+                BackendConfig.DEFAULT.withCapacityTokens(io.ailb.sim.engine.PartitionableWorkloadAccess.CAPACITY),
+                7);
+        List<RunResult> results = Simulation.runAll(
+                w,
+                List.of(Routers.resolve("plugin:prefix_cache", 7, env), Routers.resolve("round_robin", 7, env)),
+                settings,
+                null);
         RunResult plugin = results.get(0);
         RunResult roundRobin = results.get(1);
 
@@ -55,7 +55,8 @@ class PluginRouterTest {
         assertTrue(stats.overrides() >= 80, "the plugin decided (almost) every request: " + stats);
         assertTrue(stats.redisRoundTripsPerRequest() >= 1.0, stats.toString());
         assertTrue(stats.decisionMicros().mean() > 0);
-        assertTrue(plugin.hitRate() >= 2 * roundRobin.hitRate(),
+        assertTrue(
+                plugin.hitRate() >= 2 * roundRobin.hitRate(),
                 "prefix_cache " + plugin.hitRate() + " vs round robin " + roundRobin.hitRate());
     }
 
@@ -64,7 +65,9 @@ class PluginRouterTest {
     void everyRegisteredPolicyRunsThroughTheWasmFromItsNameAlone() {
         for (String policy : PolicyRegistry.names()) {
             Workload w = io.ailb.sim.engine.PartitionableWorkloadAccess.create(20, 5);
-            RunResult r = Simulation.run(w, Routers.resolve("plugin:" + policy, 5, env).get(),
+            RunResult r = Simulation.run(
+                    w,
+                    Routers.resolve("plugin:" + policy, 5, env).get(),
                     Simulation.Settings.of(3, BackendConfig.DEFAULT, 5));
             RunResult.PluginStats stats = r.plugin();
             assertEquals(20, r.completed(), policy);
@@ -76,23 +79,30 @@ class PluginRouterTest {
 
     @Test
     void anUnregisteredPolicyIsRefusedWhenTheRouterIsResolved() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Routers.resolve("plugin:round_robin", 1, env));
-        assertTrue(e.getMessage().startsWith("plugin:round_robin cannot run in the simulator: lb_policy: unknown"
-                + " policy \"round_robin\""), e.getMessage());
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> Routers.resolve("plugin:round_robin", 1, env));
+        assertTrue(
+                e.getMessage()
+                        .startsWith("plugin:round_robin cannot run in the simulator: lb_policy: unknown"
+                                + " policy \"round_robin\""),
+                e.getMessage());
     }
 
     @Test
     void onlyPoliciesThatReportARedisGetTheSimulatorsRedis() {
-        assertEquals("{\"lb_policy\":\"cache_aware\",\"lb_config\":{\"serviceFQDN\":\"redis.static\","
-                + "\"servicePort\":6379}}", PluginRouter.configFor("cache_aware"));
+        assertEquals(
+                "{\"lb_policy\":\"cache_aware\",\"lb_config\":{\"serviceFQDN\":\"redis.static\","
+                        + "\"servicePort\":6379}}",
+                PluginRouter.configFor("cache_aware"));
         assertEquals("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}", PluginRouter.configFor("least_busy"));
     }
 
     @Test
     void leastBusyReadsTheBackendsMetricsFromTheHostInfo() {
         Workload w = io.ailb.sim.engine.PartitionableWorkloadAccess.create(30, 3);
-        RunResult r = Simulation.run(w, Routers.resolve("plugin:least_busy", 3, env).get(),
+        RunResult r = Simulation.run(
+                w,
+                Routers.resolve("plugin:least_busy", 3, env).get(),
                 Simulation.Settings.of(3, BackendConfig.DEFAULT, 3));
         assertEquals(30, r.completed());
         assertTrue(r.plugin().overrides() >= 25, r.plugin().toString());

@@ -39,7 +39,9 @@ class WorkloadTest {
     @Test
     void aMooncakeLineBecomesTheSystemMessageThenOneUserMessagePerBlock(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("t.jsonl");
-        Files.writeString(trace, """
+        Files.writeString(
+                trace,
+                """
                 {"timestamp": 0, "input_length": 1000, "output_length": 5, "hash_ids": [0, 1]}
                 {"timestamp": 400, "input_length": 1300, "output_length": 7, "hash_ids": [0, 1, 2]}
                 {"timestamp": 800, "input_length": 10, "output_length": 1, "hash_ids": [0]}
@@ -77,7 +79,9 @@ class WorkloadTest {
         assertEquals(60, w.sessions().size());
         assertEquals(300, w.requests().size());
         List<SimRequest> s = w.sessions().get(0);
-        assertEquals(List.of(200, 1200, 2200, 3200, 4200), s.stream().map(SimRequest::inputTokens).toList());
+        assertEquals(
+                List.of(200, 1200, 2200, 3200, 4200),
+                s.stream().map(SimRequest::inputTokens).toList());
         assertEquals(800, s.get(0).outputTokens());
         // turn 2 starts with turn 1's prompt (12 full 16-token blocks of its 200 tokens)
         assertEquals(s.get(0).blockIds().subList(0, 12), s.get(1).blockIds().subList(0, 12));
@@ -87,14 +91,50 @@ class WorkloadTest {
     }
 
     @Test
+    void aChatTurnKnowsTheBlocksOfItsAnswerWhichTheNextTurnSendsBack() {
+        List<SimRequest> s = ChatWorkload.generate(ChatWorkload.HIGRESS_ARTICLE, 1)
+                .sessions()
+                .get(0);
+        SimRequest first = s.get(0);
+        SimRequest second = s.get(1);
+        // 200 prompt tokens (12 full 16-token blocks) + 800 answer tokens = 1000 tokens: 62 full blocks, 50 of them
+        // after the prompt's full blocks
+        assertEquals(50, first.outputBlockIds().size());
+        assertEquals(first.outputBlockIds(), second.blockIds().subList(12, 62));
+        assertEquals(second.outputBlockIds().get(0), s.get(2).blockIds().get(1200 / 16));
+    }
+
+    @Test
+    void aMooncakeRequestsAnswerBlocksComeFromItsContinuation(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("t.jsonl");
+        // request 0: 1100 prompt tokens (2 full blocks), 600 answer tokens → blocks 2 and 3 of the next turn (full
+        // once the sequence holds 1536 tokens); request 1 continues it; request 2 only shares block 0
+        Files.writeString(
+                trace,
+                """
+                {"timestamp": 0, "input_length": 1100, "output_length": 600, "hash_ids": [0, 1, 2]}
+                {"timestamp": 10, "input_length": 700, "output_length": 5, "hash_ids": [0, 5]}
+                {"timestamp": 400, "input_length": 2000, "output_length": 7, "hash_ids": [0, 1, 7, 8]}
+                """);
+        List<SimRequest> r = MooncakeTrace.load(trace, 1.0, 0).requests();
+        assertEquals(List.of(7L), r.get(0).outputBlockIds(), "1700 tokens: 3 full blocks, one after the prompt's 2");
+        assertEquals(List.of(), r.get(1).outputBlockIds(), "no continuation");
+        assertEquals(List.of(), r.get(2).outputBlockIds());
+    }
+
+    @Test
     void aUserLogDerivesBlocksFromItsMessages(@TempDir Path dir) throws Exception {
         String system = "You are a helpful assistant. ".repeat(10);
         Path log = dir.resolve("log.jsonl");
-        Files.writeString(log, "{\"arrival_ms\": 50, \"output_tokens\": 20, \"body\": {\"model\": \"m\", \"messages\": "
-                + "[{\"role\": \"system\", \"content\": \"" + system + "\"}, {\"role\": \"user\", \"content\": \"hi\"}]}}\n"
-                + "{\"arrival_ms\": 10, \"output_tokens\": 30, \"session_id\": \"x\", \"body\": \"{\\\"messages\\\": "
-                + "[{\\\"role\\\": \\\"system\\\", \\\"content\\\": \\\"" + system + "\\\"}, {\\\"role\\\": \\\"user\\\","
-                + " \\\"content\\\": \\\"hello there\\\"}]}\"}\n");
+        Files.writeString(
+                log,
+                "{\"arrival_ms\": 50, \"output_tokens\": 20, \"body\": {\"model\": \"m\", \"messages\": "
+                        + "[{\"role\": \"system\", \"content\": \"" + system
+                        + "\"}, {\"role\": \"user\", \"content\": \"hi\"}]}}\n"
+                        + "{\"arrival_ms\": 10, \"output_tokens\": 30, \"session_id\": \"x\", \"body\": \"{\\\"messages\\\": "
+                        + "[{\\\"role\\\": \\\"system\\\", \\\"content\\\": \\\"" + system
+                        + "\\\"}, {\\\"role\\\": \\\"user\\\","
+                        + " \\\"content\\\": \\\"hello there\\\"}]}\"}\n");
         Workload w = UserLog.load(log, 1.0, 0);
         SimRequest first = w.requests().get(0);
         SimRequest second = w.requests().get(1);

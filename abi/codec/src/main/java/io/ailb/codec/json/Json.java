@@ -9,8 +9,7 @@ import java.util.Map;
 
 /** Builds {@link JsonValue} trees for small documents, iteratively from a {@link JsonReader}. */
 public final class Json {
-    private Json() {
-    }
+    private Json() {}
 
     public static JsonValue parse(String text) {
         return parse(Utf8.encode(text));

@@ -5,8 +5,7 @@ public final class JsonNumbers {
     /** Beyond 2^53 a double no longer holds every integer, so fraction/exponent forms stop being exact there. */
     private static final double EXACT_DOUBLE_LIMIT = 9007199254740992.0;
 
-    private JsonNumbers() {
-    }
+    private JsonNumbers() {}
 
     /** True when {@code s} is exactly an RFC 8259 number: {@code -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?}. */
     public static boolean isValidLexeme(String s) {

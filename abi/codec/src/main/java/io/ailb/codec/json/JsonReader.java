@@ -15,7 +15,17 @@ import java.nio.charset.StandardCharsets;
 public final class JsonReader {
 
     public enum Token {
-        BEGIN_OBJECT, END_OBJECT, BEGIN_ARRAY, END_ARRAY, NAME, STRING, NUMBER, TRUE, FALSE, NULL, END_DOCUMENT
+        BEGIN_OBJECT,
+        END_OBJECT,
+        BEGIN_ARRAY,
+        END_ARRAY,
+        NAME,
+        STRING,
+        NUMBER,
+        TRUE,
+        FALSE,
+        NULL,
+        END_DOCUMENT
     }
 
     public static final int DEFAULT_MAX_DEPTH = 64;
@@ -40,6 +50,7 @@ public final class JsonReader {
     private final boolean[] objectAt;
     /** One encoded escape for {@link #stringUtf8(ByteSink)}. */
     private final byte[] scratch = new byte[4];
+
     private int depth;
     private int pos;
     private int state = START;
@@ -659,7 +670,9 @@ public final class JsonReader {
     }
 
     private int hex4(int i) {
-        return (hexDigit(data[i]) << 12) | (hexDigit(data[i + 1]) << 8) | (hexDigit(data[i + 2]) << 4)
+        return (hexDigit(data[i]) << 12)
+                | (hexDigit(data[i + 1]) << 8)
+                | (hexDigit(data[i + 2]) << 4)
                 | hexDigit(data[i + 3]);
     }
 

@@ -12,7 +12,14 @@ import java.util.Map;
  */
 public final class JsonValue {
 
-    public enum Kind { OBJECT, ARRAY, STRING, NUMBER, BOOLEAN, NULL }
+    public enum Kind {
+        OBJECT,
+        ARRAY,
+        STRING,
+        NUMBER,
+        BOOLEAN,
+        NULL
+    }
 
     public static final JsonValue NULL = new JsonValue(Kind.NULL, null, null, null, false);
     public static final JsonValue TRUE = new JsonValue(Kind.BOOLEAN, null, null, null, true);
@@ -21,6 +28,7 @@ public final class JsonValue {
     private final Kind kind;
     /** String content, or the number lexeme. */
     private final String text;
+
     private final Map<String, JsonValue> members;
     private final List<JsonValue> elements;
     private final boolean bool;
@@ -58,8 +66,7 @@ public final class JsonValue {
 
     /** An object with the members in the map's iteration order (copied). */
     public static JsonValue object(Map<String, JsonValue> members) {
-        return new JsonValue(Kind.OBJECT, null,
-                Collections.unmodifiableMap(new LinkedHashMap<>(members)), null, false);
+        return new JsonValue(Kind.OBJECT, null, Collections.unmodifiableMap(new LinkedHashMap<>(members)), null, false);
     }
 
     /** An array of the given elements (copied). */

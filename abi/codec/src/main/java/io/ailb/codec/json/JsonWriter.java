@@ -13,6 +13,7 @@ public final class JsonWriter {
     private final StringBuilder out = new StringBuilder();
     /** One entry per open container: true until its first element is written. */
     private boolean[] first = new boolean[16];
+
     private int depth;
     private boolean afterName;
 

@@ -14,8 +14,7 @@ public final class ProxyMaps {
     private static final int COUNT_BYTES = 4;
     private static final int SIZES_PER_ENTRY = 8;
 
-    private ProxyMaps() {
-    }
+    private ProxyMaps() {}
 
     /** Serializes text entries as UTF-8. */
     public static byte[] encode(List<Map.Entry<String, String>> entries) {
@@ -124,7 +123,9 @@ public final class ProxyMaps {
     }
 
     private static long readU32(byte[] data, int at) {
-        return (data[at] & 0xFFL) | (data[at + 1] & 0xFFL) << 8 | (data[at + 2] & 0xFFL) << 16
+        return (data[at] & 0xFFL)
+                | (data[at + 1] & 0xFFL) << 8
+                | (data[at + 2] & 0xFFL) << 16
                 | (data[at + 3] & 0xFFL) << 24;
     }
 

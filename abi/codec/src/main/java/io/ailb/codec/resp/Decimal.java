@@ -2,8 +2,7 @@ package io.ailb.codec.resp;
 
 /** Parses ASCII decimal longs straight from bytes (no intermediate String). */
 final class Decimal {
-    private Decimal() {
-    }
+    private Decimal() {}
 
     /** An optional '-' and one or more digits in {@code [from, to)}; {@code null} if malformed or out of range. */
     static Long parse(byte[] data, int from, int to) {

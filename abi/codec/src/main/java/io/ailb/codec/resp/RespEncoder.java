@@ -7,8 +7,7 @@ import java.util.List;
 
 /** Encodes Redis commands (arrays of bulk strings) and arbitrary replies into exactly-sized byte arrays. */
 public final class RespEncoder {
-    private RespEncoder() {
-    }
+    private RespEncoder() {}
 
     /** {@code *N\r\n} then {@code $len\r\narg\r\n} per argument, each argument as UTF-8. */
     public static byte[] command(String... args) {

@@ -14,7 +14,14 @@ import java.util.List;
 public final class RespValue {
 
     /** RESP2 kinds; RESP3 replies are mapped onto these by {@link RespDecoder}. */
-    public enum Kind { SIMPLE_STRING, ERROR, INTEGER, BULK_STRING, ARRAY, NULL }
+    public enum Kind {
+        SIMPLE_STRING,
+        ERROR,
+        INTEGER,
+        BULK_STRING,
+        ARRAY,
+        NULL
+    }
 
     /** The null bulk string / null array ({@code $-1}, {@code *-1}). */
     public static final RespValue NULL = new RespValue(Kind.NULL, null, 0, null);

@@ -4,8 +4,7 @@ package io.ailb.codec.util;
 public final class Hex {
     private static final char[] DIGITS = "0123456789abcdef".toCharArray();
 
-    private Hex() {
-    }
+    private Hex() {}
 
     public static String encode(byte[] data) {
         char[] out = new char[data.length * 2];

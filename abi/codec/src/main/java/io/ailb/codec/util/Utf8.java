@@ -9,8 +9,7 @@ import java.nio.charset.StandardCharsets;
  * Anything else takes the JDK path, so results are identical.
  */
 public final class Utf8 {
-    private Utf8() {
-    }
+    private Utf8() {}
 
     public static String decode(byte[] data) {
         return decode(data, 0, data.length);

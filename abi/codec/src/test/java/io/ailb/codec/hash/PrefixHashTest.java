@@ -105,10 +105,14 @@ final class PrefixHashTest {
 
     @Test
     void trailingZerosTheKeyAndEveryBitChangeTheDigest() {
-        assertNotEquals(hashed(0, 0, new byte[0]).hex(), hashed(0, 0, new byte[1]).hex());
-        assertNotEquals(hashed(0, 0, new byte[15]).hex(), hashed(0, 0, new byte[16]).hex());
-        assertNotEquals(hashed(0, 0, new byte[4]).hex(), hashed(0, 1, new byte[4]).hex());
-        assertNotEquals(hashed(0, 0, new byte[4]).hex(), hashed(1, 0, new byte[4]).hex());
+        assertNotEquals(
+                hashed(0, 0, new byte[0]).hex(), hashed(0, 0, new byte[1]).hex());
+        assertNotEquals(
+                hashed(0, 0, new byte[15]).hex(), hashed(0, 0, new byte[16]).hex());
+        assertNotEquals(
+                hashed(0, 0, new byte[4]).hex(), hashed(0, 1, new byte[4]).hex());
+        assertNotEquals(
+                hashed(0, 0, new byte[4]).hex(), hashed(1, 0, new byte[4]).hex());
         byte[] data = new byte[40];
         Set<String> seen = new HashSet<>();
         seen.add(hashed(0, 0, data).hex());

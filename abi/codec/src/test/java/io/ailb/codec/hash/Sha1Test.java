@@ -18,7 +18,8 @@ final class Sha1Test {
     void knownVectorsFromFips180() {
         assertEquals("da39a3ee5e6b4b0d3255bfef95601890afd80709", Sha1.hex(Sha1.digest(new byte[0])));
         assertEquals("a9993e364706816aba3e25717850c26c9cd0d89d", Sha1.hex(Sha1.digest(ascii("abc"))));
-        assertEquals("84983e441c3bd26ebaae4aa1f95129e5e54670f1",
+        assertEquals(
+                "84983e441c3bd26ebaae4aa1f95129e5e54670f1",
                 Sha1.hex(Sha1.digest(ascii("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))));
     }
 

@@ -41,24 +41,90 @@ class JsonReaderTest {
 
     @Test
     void objectMembersProduceNameAndValueTokens() {
-        assertEquals(List.of(Token.BEGIN_OBJECT, Token.NAME, Token.STRING, Token.NAME, Token.BEGIN_ARRAY,
-                        Token.NUMBER, Token.TRUE, Token.FALSE, Token.NULL, Token.END_ARRAY, Token.END_OBJECT,
+        assertEquals(
+                List.of(
+                        Token.BEGIN_OBJECT,
+                        Token.NAME,
+                        Token.STRING,
+                        Token.NAME,
+                        Token.BEGIN_ARRAY,
+                        Token.NUMBER,
+                        Token.TRUE,
+                        Token.FALSE,
+                        Token.NULL,
+                        Token.END_ARRAY,
+                        Token.END_OBJECT,
                         Token.END_DOCUMENT),
                 tokens(" {\"a\" : \"x\", \"b\":[1,true,false,null]}\n"));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"0", "-0", "1.5", "-1.5e10", "1E+2", "1e-2", "\"\"", "true", "null", "[]", "{}",
-            "[[]]", "{\"\":{}}", "\"\\u0000\"", " \t\r\n1 \t\r\n", "123456789012345678901234567890"})
+    @ValueSource(
+            strings = {
+                "0",
+                "-0",
+                "1.5",
+                "-1.5e10",
+                "1E+2",
+                "1e-2",
+                "\"\"",
+                "true",
+                "null",
+                "[]",
+                "{}",
+                "[[]]",
+                "{\"\":{}}",
+                "\"\\u0000\"",
+                " \t\r\n1 \t\r\n",
+                "123456789012345678901234567890"
+            })
     void validDocumentsAreAccepted(String json) {
         assertEquals(Token.END_DOCUMENT, tokens(json).get(tokens(json).size() - 1));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", " ", "01", "-", "+1", "1.", ".5", "1e", "1e+", "0x10", "NaN", "Infinity", "tru",
-            "nul", "True", "[1,]", "[,1]", "{\"a\":1,}", "{,}", "{\"a\"}", "{\"a\" 1}", "{a:1}", "{'a':1}",
-            "[1 2]", "[1", "{\"a\":1", "1 2", "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\u12G4\"", "\"tab\there\"",
-            "[1]]", "{}}", "\u00a0 1", "// c\n1", "[\"a\" \"b\"]", "-01", "1.e5"})
+    @ValueSource(
+            strings = {
+                "",
+                " ",
+                "01",
+                "-",
+                "+1",
+                "1.",
+                ".5",
+                "1e",
+                "1e+",
+                "0x10",
+                "NaN",
+                "Infinity",
+                "tru",
+                "nul",
+                "True",
+                "[1,]",
+                "[,1]",
+                "{\"a\":1,}",
+                "{,}",
+                "{\"a\"}",
+                "{\"a\" 1}",
+                "{a:1}",
+                "{'a':1}",
+                "[1 2]",
+                "[1",
+                "{\"a\":1",
+                "1 2",
+                "\"abc",
+                "\"\\x\"",
+                "\"\\u12\"",
+                "\"\\u12G4\"",
+                "\"tab\there\"",
+                "[1]]",
+                "{}}",
+                "\u00a0 1",
+                "// c\n1",
+                "[\"a\" \"b\"]",
+                "-01",
+                "1.e5"
+            })
     void invalidDocumentsAreRejected(String json) {
         assertThrows(JsonException.class, () -> tokens(json));
     }
@@ -66,11 +132,11 @@ class JsonReaderTest {
     @Test
     void invalidUtf8InsideAStringIsRejected() {
         byte[][] bad = {
-            {'"', (byte) 0xC0, (byte) 0x80, '"'},               // overlong NUL
-            {'"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"'},  // encoded surrogate
+            {'"', (byte) 0xC0, (byte) 0x80, '"'}, // overlong NUL
+            {'"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"'}, // encoded surrogate
             {'"', (byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80, '"'}, // above U+10FFFF
-            {'"', (byte) 0xE2, (byte) 0x82, '"'},               // truncated sequence
-            {'"', (byte) 0x80, '"'},                            // lone continuation byte
+            {'"', (byte) 0xE2, (byte) 0x82, '"'}, // truncated sequence
+            {'"', (byte) 0x80, '"'}, // lone continuation byte
         };
         for (byte[] doc : bad) {
             JsonReader r = new JsonReader(doc, 0, doc.length);
@@ -281,8 +347,11 @@ class JsonReaderTest {
             if (i > 0) {
                 sb.append(',');
             }
-            sb.append("{\"role\":\"user\",\"content\":\"line ").append(i)
-                    .append(" caf\u00e9 \\\"quoted\\\" \\u20ac\\n\",\"n\":[").append(i).append(",1.5e3,true,null]}");
+            sb.append("{\"role\":\"user\",\"content\":\"line ")
+                    .append(i)
+                    .append(" caf\u00e9 \\\"quoted\\\" \\u20ac\\n\",\"n\":[")
+                    .append(i)
+                    .append(",1.5e3,true,null]}");
             i++;
         }
         sb.append("]}");

@@ -10,17 +10,30 @@ class JsonWriterTest {
 
     @Test
     void writesCompactNestedStructuresWithCommas() {
-        String json = new JsonWriter().beginObject()
-                .name("a").value(1)
-                .name("b").beginArray().value("x").value(true).nullValue().beginObject().endObject().endArray()
-                .name("c").value(2.5)
-                .endObject().toString();
+        String json = new JsonWriter()
+                .beginObject()
+                .name("a")
+                .value(1)
+                .name("b")
+                .beginArray()
+                .value("x")
+                .value(true)
+                .nullValue()
+                .beginObject()
+                .endObject()
+                .endArray()
+                .name("c")
+                .value(2.5)
+                .endObject()
+                .toString();
         assertEquals("{\"a\":1,\"b\":[\"x\",true,null,{}],\"c\":2.5}", json);
     }
 
     @Test
     void escapesQuotesBackslashesAndControlCharacters() {
-        assertEquals("\"q\\\"b\\\\n\\nt\\tc\\u0001\"", new JsonWriter().value("q\"b\\n\nt\tc\u0001").toString());
+        assertEquals(
+                "\"q\\\"b\\\\n\\nt\\tc\\u0001\"",
+                new JsonWriter().value("q\"b\\n\nt\tc\u0001").toString());
     }
 
     @Test
@@ -36,7 +49,9 @@ class JsonWriterTest {
 
     @Test
     void integralDoublesAreWrittenWithoutAFraction() {
-        assertEquals("[3,0.1]", new JsonWriter().beginArray().value(3.0).value(0.1).endArray().toString());
+        assertEquals(
+                "[3,0.1]",
+                new JsonWriter().beginArray().value(3.0).value(0.1).endArray().toString());
     }
 
     @Test
@@ -46,7 +61,12 @@ class JsonWriterTest {
 
     @Test
     void writerOutputParsesBack() {
-        String json = new JsonWriter().beginObject().name("k\u0000").value("v\u001f").endObject().toString();
+        String json = new JsonWriter()
+                .beginObject()
+                .name("k\u0000")
+                .value("v\u001f")
+                .endObject()
+                .toString();
         assertEquals("v\u001f", Json.parse(json).get("k\u0000").asString());
     }
 }

@@ -17,10 +17,7 @@ final class ProxyMapsTest {
     void encodesTheDocumentedLayout() {
         byte[] encoded = ProxyMaps.encode(List.of(Map.entry(":path", "/v1"), Map.entry("a", "")));
         byte[] expected = {
-            2, 0, 0, 0,
-            5, 0, 0, 0, 3, 0, 0, 0,
-            1, 0, 0, 0, 0, 0, 0, 0,
-            ':', 'p', 'a', 't', 'h', 0, '/', 'v', '1', 0,
+            2, 0, 0, 0, 5, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, ':', 'p', 'a', 't', 'h', 0, '/', 'v', '1', 0,
             'a', 0, 0,
         };
         assertArrayEquals(expected, encoded);
@@ -74,8 +71,8 @@ final class ProxyMapsTest {
         byte[] encoded = ProxyMaps.encode(List.of(Map.entry("host", "a.example"), Map.entry("id", "7")));
         for (int cut = 1; cut < encoded.length; cut++) {
             int length = cut;
-            ProxyMapException e = assertThrows(ProxyMapException.class,
-                    () -> ProxyMaps.decode(encoded, 0, length), "cut at " + cut);
+            ProxyMapException e =
+                    assertThrows(ProxyMapException.class, () -> ProxyMaps.decode(encoded, 0, length), "cut at " + cut);
             assertTrue(e.offset() >= 0 && e.offset() <= length, e.getMessage());
         }
     }

@@ -66,8 +66,12 @@ final class RespDecoderTest {
     void decodesEmptyAndNestedArrays() {
         assertEquals(List.of(), decode("*0\r\n").elements());
         RespValue nested = decode("*3\r\n:1\r\n$-1\r\n*2\r\n+a\r\n*0\r\n");
-        assertEquals(RespValue.array(RespValue.integer(1), RespValue.NULL,
-                RespValue.array(RespValue.simpleString("a"), RespValue.array())), nested);
+        assertEquals(
+                RespValue.array(
+                        RespValue.integer(1),
+                        RespValue.NULL,
+                        RespValue.array(RespValue.simpleString("a"), RespValue.array())),
+                nested);
     }
 
     @Test
@@ -83,7 +87,9 @@ final class RespDecoderTest {
     @Test
     void decodesBinaryBulkStrings() {
         byte[] reply = {'$', '3', '\r', '\n', 0, (byte) 0xFF, '\n', '\r', '\n'};
-        assertArrayEquals(new byte[] {0, (byte) 0xFF, '\n'}, decoder.decodeExactly(reply, 0, reply.length).asBytes());
+        assertArrayEquals(
+                new byte[] {0, (byte) 0xFF, '\n'},
+                decoder.decodeExactly(reply, 0, reply.length).asBytes());
     }
 
     @Test
@@ -96,8 +102,12 @@ final class RespDecoderTest {
         assertTrue(blobError.isError());
         assertEquals("SYNTAX", blobError.errorCode());
         assertEquals(RespValue.bulkString("Some string"), decode("=15\r\ntxt:Some string\r\n"));
-        assertEquals(RespValue.array(RespValue.simpleString("first"), RespValue.integer(1),
-                RespValue.simpleString("second"), RespValue.integer(2)),
+        assertEquals(
+                RespValue.array(
+                        RespValue.simpleString("first"),
+                        RespValue.integer(1),
+                        RespValue.simpleString("second"),
+                        RespValue.integer(2)),
                 decode("%2\r\n+first\r\n:1\r\n+second\r\n:2\r\n"));
         assertEquals(RespValue.array(RespValue.integer(1), RespValue.integer(2)), decode("~2\r\n:1\r\n:2\r\n"));
         assertEquals(2, decode(">2\r\n+message\r\n$2\r\nhi\r\n").elements().size());
@@ -177,7 +187,9 @@ final class RespDecoderTest {
     void depthLimitAllowsExactlyTheConfiguredNesting() {
         RespDecoder shallow = new RespDecoder(3, 100, 100);
         RespValue three = shallow.decodeExactly(ascii("*1\r\n*1\r\n*1\r\n:1\r\n"), 0, 16);
-        assertEquals(RespValue.integer(1), three.elements().get(0).elements().get(0).elements().get(0));
+        assertEquals(
+                RespValue.integer(1),
+                three.elements().get(0).elements().get(0).elements().get(0));
         assertMalformedAt(shallow, "*1\r\n*1\r\n*1\r\n*1\r\n:1\r\n", 13);
         // Empty arrays open no level, so they are allowed at the deepest level.
         assertEquals(4, depthOf(shallow.decodeExactly(ascii("*1\r\n*1\r\n*1\r\n*0\r\n"), 0, 16)));
@@ -206,7 +218,8 @@ final class RespDecoderTest {
         RespValue value = generous.decodeExactly(data, 0, data.length);
         assertEquals(100_000, depthOf(value));
         assertEquals(value, generous.decodeExactly(data, 0, data.length));
-        assertEquals(value.hashCode(), generous.decodeExactly(data, 0, data.length).hashCode());
+        assertEquals(
+                value.hashCode(), generous.decodeExactly(data, 0, data.length).hashCode());
         assertTrue(value.toString().startsWith("[[[["));
         assertArrayEquals(data, RespEncoder.encode(value));
     }
@@ -214,10 +227,15 @@ final class RespDecoderTest {
     @Test
     void elementAndBulkLimitsRejectOversizedDeclarations() {
         RespDecoder small = new RespDecoder(4, 3, 5);
-        assertEquals(3, small.decodeExactly(ascii("*3\r\n:1\r\n:2\r\n:3\r\n"), 0, 16).elements().size());
+        assertEquals(
+                3,
+                small.decodeExactly(ascii("*3\r\n:1\r\n:2\r\n:3\r\n"), 0, 16)
+                        .elements()
+                        .size());
         assertMalformedAt(small, "*4\r\n", 1);
         assertMalformedAt(small, "%2\r\n", 1);
-        assertEquals("12345", small.decodeExactly(ascii("$5\r\n12345\r\n"), 0, 11).asString());
+        assertEquals(
+                "12345", small.decodeExactly(ascii("$5\r\n12345\r\n"), 0, 11).asString());
         assertMalformedAt(small, "$6\r\n", 1);
         assertMalformedAt(small, "+123456\r\n", 1);
         assertMalformedAt(decoder, "$2147483648\r\n", 1);
@@ -225,11 +243,11 @@ final class RespDecoderTest {
 
     @Test
     void decodeExactlyRejectsTruncatedAndTrailingBytes() {
-        RespException truncated = assertThrows(RespException.class,
-                () -> decoder.decodeExactly(ascii("$5\r\nab"), 0, 6));
+        RespException truncated =
+                assertThrows(RespException.class, () -> decoder.decodeExactly(ascii("$5\r\nab"), 0, 6));
         assertEquals(6, truncated.offset());
-        RespException trailing = assertThrows(RespException.class,
-                () -> decoder.decodeExactly(ascii(":1\r\n:2\r\n"), 0, 8));
+        RespException trailing =
+                assertThrows(RespException.class, () -> decoder.decodeExactly(ascii(":1\r\n:2\r\n"), 0, 8));
         assertEquals(4, trailing.offset());
     }
 
@@ -248,7 +266,8 @@ final class RespDecoderTest {
             RespDecoder.Result result = decoder.decode(encoded, 0, encoded.length);
             assertEquals(value, result.value());
             assertEquals(encoded.length, result.consumed());
-            assertFalse(decoder.decode(encoded, 0, random.nextInt(encoded.length)).isComplete());
+            assertFalse(
+                    decoder.decode(encoded, 0, random.nextInt(encoded.length)).isComplete());
         }
     }
 
@@ -292,8 +311,8 @@ final class RespDecoderTest {
 
     private static void assertMalformedAt(RespDecoder decoder, String reply, int offset) {
         byte[] data = ascii(reply);
-        RespException e = assertThrows(RespException.class, () -> decoder.decode(data, 0, data.length),
-                () -> escape(reply));
+        RespException e =
+                assertThrows(RespException.class, () -> decoder.decode(data, 0, data.length), () -> escape(reply));
         assertEquals(offset, e.offset(), () -> escape(reply) + ": " + e.getMessage());
     }
 

@@ -13,12 +13,16 @@ final class RespEncoderTest {
 
     @Test
     void commandMatchesTheWireFormatHigressSends() {
-        byte[] encoded = RespEncoder.command("hincrby",
+        byte[] encoded = RespEncoder.command(
+                "hincrby",
                 "higress:global_least_request_table:ai-route-route-1.internal:outbound|443||provider-2.dns",
-                "127.0.0.1:50003", "-1");
-        assertEquals("*4\r\n$7\r\nhincrby\r\n$89\r\n"
-                + "higress:global_least_request_table:ai-route-route-1.internal:outbound|443||provider-2.dns\r\n"
-                + "$15\r\n127.0.0.1:50003\r\n$2\r\n-1\r\n", text(encoded));
+                "127.0.0.1:50003",
+                "-1");
+        assertEquals(
+                "*4\r\n$7\r\nhincrby\r\n$89\r\n"
+                        + "higress:global_least_request_table:ai-route-route-1.internal:outbound|443||provider-2.dns\r\n"
+                        + "$15\r\n127.0.0.1:50003\r\n$2\r\n-1\r\n",
+                text(encoded));
     }
 
     @Test
@@ -30,7 +34,9 @@ final class RespEncoderTest {
     void binaryArgumentsAreCopiedVerbatimIncludingCrLf() {
         byte[] binary = {0, '\r', '\n', (byte) 0xFF};
         byte[] encoded = RespEncoder.command(List.of("SET".getBytes(StandardCharsets.US_ASCII), binary));
-        byte[] expected = concat("*2\r\n$3\r\nSET\r\n$4\r\n".getBytes(StandardCharsets.US_ASCII), binary,
+        byte[] expected = concat(
+                "*2\r\n$3\r\nSET\r\n$4\r\n".getBytes(StandardCharsets.US_ASCII),
+                binary,
                 "\r\n".getBytes(StandardCharsets.US_ASCII));
         assertArrayEquals(expected, encoded);
     }
@@ -53,7 +59,8 @@ final class RespEncoderTest {
     @Test
     void encodesEveryReplyKind() {
         assertEquals("+OK\r\n", text(RespEncoder.encode(RespValue.simpleString("OK"))));
-        assertEquals("-NOSCRIPT No matching script.\r\n",
+        assertEquals(
+                "-NOSCRIPT No matching script.\r\n",
                 text(RespEncoder.encode(RespValue.error("NOSCRIPT No matching script."))));
         assertEquals(":-42\r\n", text(RespEncoder.encode(RespValue.integer(-42))));
         assertEquals(":0\r\n", text(RespEncoder.encode(RespValue.integer(0))));
@@ -62,10 +69,12 @@ final class RespEncoderTest {
         assertEquals("$3\r\nabc\r\n", text(RespEncoder.encode(RespValue.bulkString("abc"))));
         assertEquals("$-1\r\n", text(RespEncoder.encode(RespValue.NULL)));
         assertEquals("*0\r\n", text(RespEncoder.encode(RespValue.array())));
-        assertEquals("*3\r\n:1\r\n*2\r\n$1\r\na\r\n$-1\r\n+x\r\n", text(RespEncoder.encode(RespValue.array(
-                RespValue.integer(1),
-                RespValue.array(RespValue.bulkString("a"), RespValue.NULL),
-                RespValue.simpleString("x")))));
+        assertEquals(
+                "*3\r\n:1\r\n*2\r\n$1\r\na\r\n$-1\r\n+x\r\n",
+                text(RespEncoder.encode(RespValue.array(
+                        RespValue.integer(1),
+                        RespValue.array(RespValue.bulkString("a"), RespValue.NULL),
+                        RespValue.simpleString("x")))));
     }
 
     @Test

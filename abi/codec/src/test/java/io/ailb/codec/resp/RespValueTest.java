@@ -21,16 +21,20 @@ final class RespValueTest {
         assertEquals(-12, RespValue.bulkString("-12").asLong());
         assertEquals(Long.MAX_VALUE, RespValue.bulkString("9223372036854775807").asLong());
         assertEquals(3, RespValue.simpleString("3").asLong());
-        assertThrows(IllegalStateException.class, () -> RespValue.bulkString("1.5").asLong());
+        assertThrows(
+                IllegalStateException.class, () -> RespValue.bulkString("1.5").asLong());
         assertThrows(IllegalStateException.class, () -> RespValue.bulkString("").asLong());
-        assertThrows(IllegalStateException.class, () -> RespValue.bulkString("9223372036854775808").asLong());
+        assertThrows(IllegalStateException.class, () -> RespValue.bulkString("9223372036854775808")
+                .asLong());
         assertThrows(IllegalStateException.class, () -> RespValue.error("1").asLong());
         assertThrows(IllegalStateException.class, () -> RespValue.NULL.asLong());
     }
 
     @Test
     void asStringDecodesUtf8AndRendersIntegers() {
-        assertEquals("キー😀", RespValue.bulkString("キー😀".getBytes(StandardCharsets.UTF_8)).asString());
+        assertEquals(
+                "キー😀",
+                RespValue.bulkString("キー😀".getBytes(StandardCharsets.UTF_8)).asString());
         assertEquals("-7", RespValue.integer(-7).asString());
         assertEquals("ERR x", RespValue.error("ERR x").asString());
         assertNull(RespValue.NULL.asString());
@@ -78,14 +82,19 @@ final class RespValueTest {
         assertNotEquals(RespValue.simpleString("x"), RespValue.bulkString("x"));
         assertNotEquals(RespValue.simpleString("x"), "x");
         // Same pre-order sequence, different shape.
-        assertNotEquals(RespValue.array(RespValue.array(RespValue.integer(1)), RespValue.integer(2)),
+        assertNotEquals(
+                RespValue.array(RespValue.array(RespValue.integer(1)), RespValue.integer(2)),
                 RespValue.array(RespValue.array(RespValue.integer(1), RespValue.integer(2))));
     }
 
     @Test
     void toStringIsReadableForLogs() {
-        RespValue value = RespValue.array(RespValue.simpleString("OK"), RespValue.error("ERR bad"),
-                RespValue.integer(-3), RespValue.bulkString(new byte[] {'a', '"', 0, (byte) 0xE9}), RespValue.NULL,
+        RespValue value = RespValue.array(
+                RespValue.simpleString("OK"),
+                RespValue.error("ERR bad"),
+                RespValue.integer(-3),
+                RespValue.bulkString(new byte[] {'a', '"', 0, (byte) 0xE9}),
+                RespValue.NULL,
                 RespValue.array());
         assertEquals("[+OK, -ERR bad, :-3, \"a\\\"\\x00\\xe9\", nil, []]", value.toString());
     }

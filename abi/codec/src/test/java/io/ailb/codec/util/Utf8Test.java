@@ -10,8 +10,15 @@ import org.junit.jupiter.api.Test;
 class Utf8Test {
     @Test
     void decodesExactlyAsTheJdkDoes() {
-        String[] samples = {"", "10.0.0.1:8000", "{\"health_status\":\"Healthy\"}", "h\u00e9llo", "\u4e2d\u6587",
-            "\ud83d\ude00 emoji", "tab\tnul\u0000end"};
+        String[] samples = {
+            "",
+            "10.0.0.1:8000",
+            "{\"health_status\":\"Healthy\"}",
+            "h\u00e9llo",
+            "\u4e2d\u6587",
+            "\ud83d\ude00 emoji",
+            "tab\tnul\u0000end"
+        };
         for (String sample : samples) {
             byte[] bytes = ("xx" + sample + "yy").getBytes(StandardCharsets.UTF_8);
             assertEquals(sample, Utf8.decode(bytes, 2, bytes.length - 4));
@@ -33,11 +40,20 @@ class Utf8Test {
 
     @Test
     void encodesExactlyAsTheJdkDoesIncludingLoneSurrogates() {
-        String[] samples = {"", "EVALSHA abc 3 llb:{r|c}:inflight", "h\u00e9llo", "\u4e2d\u6587", "\ud83d\ude00",
-            "lone \ud83d high", "lone \ude00 low", "\u007f\u0080"};
+        String[] samples = {
+            "",
+            "EVALSHA abc 3 llb:{r|c}:inflight",
+            "h\u00e9llo",
+            "\u4e2d\u6587",
+            "\ud83d\ude00",
+            "lone \ud83d high",
+            "lone \ude00 low",
+            "\u007f\u0080"
+        };
         for (String sample : samples) {
             assertArrayEquals(sample.getBytes(StandardCharsets.UTF_8), Utf8.encode(sample), sample);
-            assertEquals(new String(sample.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8),
+            assertEquals(
+                    new String(sample.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8),
                     Utf8.decode(Utf8.encode(sample)));
         }
     }

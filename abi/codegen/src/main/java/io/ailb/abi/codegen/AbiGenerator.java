@@ -15,8 +15,7 @@ import java.util.Locale;
 public final class AbiGenerator {
     static final String USAGE = "usage: AbiGenerator --spec <file> --side guest|host --out <dir>";
 
-    private AbiGenerator() {
-    }
+    private AbiGenerator() {}
 
     public static void main(String[] args) {
         try {

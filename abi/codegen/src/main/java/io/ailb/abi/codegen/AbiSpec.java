@@ -29,12 +29,10 @@ public record AbiSpec(
     }
 
     /** One constant of an {@link EnumType}; {@code doc} may be empty. */
-    public record EnumValue(String name, int value, String doc) {
-    }
+    public record EnumValue(String name, int value, String doc) {}
 
     /** One parameter of a Wasm function. */
-    public record Param(String name, WasmType type) {
-    }
+    public record Param(String name, WasmType type) {}
 
     /**
      * A Wasm function: an import (with its module) or an export (module empty). {@code defaultResult} is what a caller

@@ -7,8 +7,7 @@ import java.util.List;
 
 /** One final class of {@code int} constants per spec enum, the same on both sides. */
 final class EnumClasses {
-    private EnumClasses() {
-    }
+    private EnumClasses() {}
 
     static List<GeneratedFile> render(AbiSpec spec, Side side) {
         List<GeneratedFile> files = new ArrayList<>();

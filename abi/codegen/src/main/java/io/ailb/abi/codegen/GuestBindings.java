@@ -8,8 +8,7 @@ import java.util.List;
 final class GuestBindings {
     private static final Side SIDE = Side.GUEST;
 
-    private GuestBindings() {
-    }
+    private GuestBindings() {}
 
     static List<GeneratedFile> render(AbiSpec spec) {
         List<GeneratedFile> files = new ArrayList<>();
@@ -44,8 +43,11 @@ final class GuestBindings {
     }
 
     private static String callbacks(AbiSpec spec) {
-        return Signatures.methodInterface(SIDE.packageName(), "Receives every callback of " + spec.name()
-                + "; installed as {@link ProxyWasmExports#callbacks}.", "GuestCallbacks", spec.exports());
+        return Signatures.methodInterface(
+                SIDE.packageName(),
+                "Receives every callback of " + spec.name() + "; installed as {@link ProxyWasmExports#callbacks}.",
+                "GuestCallbacks",
+                spec.exports());
     }
 
     private static String exports(AbiSpec spec) {

@@ -9,8 +9,7 @@ import java.util.List;
 final class HostBindings {
     private static final Side SIDE = Side.HOST;
 
-    private HostBindings() {
-    }
+    private HostBindings() {}
 
     static List<GeneratedFile> render(AbiSpec spec) {
         List<GeneratedFile> files = new ArrayList<>();
@@ -27,9 +26,12 @@ final class HostBindings {
     }
 
     private static String hostImports(AbiSpec spec) {
-        return Signatures.methodInterface(SIDE.packageName(), "The host functions of " + spec.name()
-                + " (module {@code env}); an implementation holds its instance. {@link HostImportTable} links them.",
-                "HostImports", spec.imports());
+        return Signatures.methodInterface(
+                SIDE.packageName(),
+                "The host functions of " + spec.name()
+                        + " (module {@code env}); an implementation holds its instance. {@link HostImportTable} links them.",
+                "HostImports",
+                spec.imports());
     }
 
     private static String hostImportTable(AbiSpec spec) {
@@ -69,7 +71,8 @@ final class HostBindings {
             params.add("ValType." + param.type().valType());
             arguments.add(fromLong(param.type(), "args[" + i + "]"));
         }
-        String results = function.result() == null ? "" : "ValType." + function.result().valType();
+        String results =
+                function.result() == null ? "" : "ValType." + function.result().valType();
         String call = "impl." + function.javaName() + "(" + String.join(", ", arguments) + ")";
         String indent = "        ";
         out.line(indent + "new HostFunction(");

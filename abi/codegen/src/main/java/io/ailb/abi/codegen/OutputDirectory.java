@@ -12,8 +12,7 @@ import java.util.stream.Stream;
 
 /** Writes generated files, touching only those whose content changed, and removes stale ones. */
 final class OutputDirectory {
-    private OutputDirectory() {
-    }
+    private OutputDirectory() {}
 
     /**
      * Makes {@code packageDir} below {@code root} hold exactly {@code files}: a file whose bytes are already right is
@@ -38,7 +37,8 @@ final class OutputDirectory {
         Path dir = root.resolve(packageDir);
         if (Files.isDirectory(dir)) {
             try (Stream<Path> entries = Files.list(dir)) {
-                for (Path stale : entries.filter(p -> p.toString().endsWith(".java") && !wanted.contains(p)).toList()) {
+                for (Path stale : entries.filter(p -> p.toString().endsWith(".java") && !wanted.contains(p))
+                        .toList()) {
                     Files.delete(stale);
                 }
             }

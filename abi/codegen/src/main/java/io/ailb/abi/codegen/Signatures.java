@@ -7,8 +7,7 @@ import java.util.List;
 
 /** Java spellings of a spec function: parameter list, argument list, result type, Javadoc. */
 final class Signatures {
-    private Signatures() {
-    }
+    private Signatures() {}
 
     /** {@code int level, int messageData, int messageSize}. */
     static String parameters(Function function) {

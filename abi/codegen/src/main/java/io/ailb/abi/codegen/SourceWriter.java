@@ -91,8 +91,12 @@ final class SourceWriter {
 
     /** Keeps spec text from ending the comment, starting a tag or being read as a unicode escape. */
     private static String escape(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("*/", "*&#47;")
-                .replace("@", "&#64;").replace("\\", "&#92;");
+        return text.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("*/", "*&#47;")
+                .replace("@", "&#64;")
+                .replace("\\", "&#92;");
     }
 
     private static List<String> wrap(String text, int width) {

@@ -30,8 +30,13 @@ public final class SpecReader {
 
     /** Class names the generator writes itself; an enum may not take one. */
     static final Set<String> GENERATED_CLASS_NAMES = Set.of(
-            "ProxyWasmImports", "GuestCallbacks", "ProxyWasmExports", "HostImports", "HostImportTable",
-            "GuestExports", "WasiImports");
+            "ProxyWasmImports",
+            "GuestCallbacks",
+            "ProxyWasmExports",
+            "HostImports",
+            "HostImportTable",
+            "GuestExports",
+            "WasiImports");
 
     /** Local names the generated method bodies use; a parameter may not shadow them. */
     static final Set<String> RESERVED_PARAM_NAMES = Set.of("current", "results", "impl", "instance", "args");
@@ -39,18 +44,17 @@ public final class SpecReader {
     /** Member names of the generated {@code GuestExports}; an export's Java name may not take one. */
     static final Set<String> RESERVED_EXPORT_NAMES = Set.of("has", "exportedFunctions", "lookUp");
 
-    private static final Set<String> TOP_FIELDS = Set.of("name", "abiVersionExport", "enums", "imports", "exports",
-            "wasiImports");
+    private static final Set<String> TOP_FIELDS =
+            Set.of("name", "abiVersionExport", "enums", "imports", "exports", "wasiImports");
     private static final Set<String> ENUM_FIELDS = Set.of("name", "doc", "values");
     private static final Set<String> ENUM_VALUE_FIELDS = Set.of("name", "value", "doc");
     private static final Set<String> IMPORT_FIELDS = Set.of("module", "name", "doc", "higress", "params", "results");
-    private static final Set<String> EXPORT_FIELDS = Set.of("name", "doc", "higress", "required", "params",
-            "results", "defaultResult");
+    private static final Set<String> EXPORT_FIELDS =
+            Set.of("name", "doc", "higress", "required", "params", "results", "defaultResult");
     private static final Set<String> WASI_FIELDS = Set.of("module", "name", "doc", "params", "results");
     private static final Set<String> PARAM_FIELDS = Set.of("name", "type");
 
-    private SpecReader() {
-    }
+    private SpecReader() {}
 
     /** Reads and validates the spec at {@code path}. */
     public static AbiSpec read(Path path) throws SpecException {
@@ -85,15 +89,17 @@ public final class SpecReader {
         List<Function> wasiImports = readFunctions("wasiImports", list("spec", root, "wasiImports"), Kind.WASI);
         for (int i = 0; i < exports.size(); i++) {
             if (exports.get(i).name().equals(abiVersionExport)) {
-                throw new SpecException(entry("exports", i, abiVersionExport)
-                        + ": duplicate name (it is the abiVersionExport)");
+                throw new SpecException(
+                        entry("exports", i, abiVersionExport) + ": duplicate name (it is the abiVersionExport)");
             }
         }
         return new AbiSpec(name, abiVersionExport, enums, imports, exports, wasiImports);
     }
 
     private enum Kind {
-        IMPORT, EXPORT, WASI
+        IMPORT,
+        EXPORT,
+        WASI
     }
 
     private static List<EnumType> readEnums(List<Object> items) throws SpecException {
@@ -138,16 +144,17 @@ public final class SpecReader {
         return enums;
     }
 
-    private static List<Function> readFunctions(String section, List<Object> items, Kind kind)
-            throws SpecException {
+    private static List<Function> readFunctions(String section, List<Object> items, Kind kind) throws SpecException {
         List<Function> functions = new ArrayList<>();
         Map<String, String> seenNames = new HashMap<>();
         Map<String, String> seenJavaNames = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
             Map<String, Object> item = object(section + "[" + i + "]", items.get(i));
             String label = entry(section, i, item.get("name"));
-            checkFields(label, item, kind == Kind.IMPORT ? IMPORT_FIELDS
-                    : kind == Kind.EXPORT ? EXPORT_FIELDS : WASI_FIELDS);
+            checkFields(
+                    label,
+                    item,
+                    kind == Kind.IMPORT ? IMPORT_FIELDS : kind == Kind.EXPORT ? EXPORT_FIELDS : WASI_FIELDS);
             String name = string(label, item, "name");
             checkPattern(label, "name", name, Names.SNAKE_CASE);
 
@@ -201,8 +208,8 @@ public final class SpecReader {
             String typeName = string(paramLabel, item, "type");
             WasmType type = WasmType.fromWasmName(typeName);
             if (type == null) {
-                throw new SpecException(label + ": unsupported Wasm type \"" + typeName + "\" for parameter \""
-                        + name + "\"");
+                throw new SpecException(
+                        label + ": unsupported Wasm type \"" + typeName + "\" for parameter \"" + name + "\"");
             }
             params.add(new Param(name, type));
         }
@@ -249,8 +256,7 @@ public final class SpecReader {
         return number;
     }
 
-    private static void checkFields(String label, Map<String, Object> item, Set<String> allowed)
-            throws SpecException {
+    private static void checkFields(String label, Map<String, Object> item, Set<String> allowed) throws SpecException {
         for (String key : item.keySet()) {
             if (!allowed.contains(key)) {
                 throw new SpecException(label + ": unknown field \"" + key + "\"");
@@ -258,8 +264,7 @@ public final class SpecReader {
         }
     }
 
-    private static void checkPattern(String label, String field, String value, Pattern pattern)
-            throws SpecException {
+    private static void checkPattern(String label, String field, String value, Pattern pattern) throws SpecException {
         if (!pattern.matcher(value).matches()) {
             throw new SpecException(label + ": " + field + " \"" + value + "\" does not match " + pattern.pattern());
         }
@@ -320,7 +325,8 @@ public final class SpecReader {
     }
 
     private static int intValue(String label, String field, Object value) throws SpecException {
-        if (!(value instanceof Number) || !isIntegral((Number) value)
+        if (!(value instanceof Number)
+                || !isIntegral((Number) value)
                 || ((Number) value).longValue() != ((Number) value).intValue()) {
             throw new SpecException(label + ": " + field + " " + quoted(value) + " is not an i32");
         }
@@ -328,7 +334,8 @@ public final class SpecReader {
     }
 
     private static boolean isIntegral(Number number) {
-        return number instanceof Integer || number instanceof Long
+        return number instanceof Integer
+                || number instanceof Long
                 || number instanceof BigInteger && ((BigInteger) number).bitLength() < 64;
     }
 

@@ -65,8 +65,7 @@ public final class TextIncludes {
     }
 
     /** The assembled text of {@code path} and the files it included, in include order. */
-    public record Assembled(String text, List<String> included) {
-    }
+    public record Assembled(String text, List<String> included) {}
 
     /** Assembles {@code path}; fails when it does not exist. */
     public Assembled assemble(String path) throws IOException {
@@ -83,8 +82,9 @@ public final class TextIncludes {
     }
 
     /** Include depth is bounded by the number of distinct files, since a file is never included twice. */
-    private void expand(String path, String text, StringBuilder out, Deque<String> stack, Set<String> seen,
-            List<String> included) throws IOException {
+    private void expand(
+            String path, String text, StringBuilder out, Deque<String> stack, Set<String> seen, List<String> included)
+            throws IOException {
         int start = 0;
         int lineNumber = 0;
         while (start < text.length()) {
@@ -106,8 +106,8 @@ public final class TextIncludes {
                 throw new IllegalArgumentException(where + "include cycle: " + String.join(" -> ", chain));
             }
             if (!seen.add(target)) {
-                throw new IllegalArgumentException(where + target + " is already included (a file is included at most"
-                        + " once)");
+                throw new IllegalArgumentException(
+                        where + target + " is already included (a file is included at most" + " once)");
             }
             String body = source.read(target);
             if (body == null) {
@@ -127,8 +127,8 @@ public final class TextIncludes {
     private String includedName(String where, String line) {
         String rest = line.substring(directive.length()).strip();
         if (rest.length() < 3 || rest.charAt(0) != '"' || rest.indexOf('"', 1) != rest.length() - 1) {
-            throw new IllegalArgumentException(where + "malformed include, expected " + directive
-                    + " \"relative/path\": " + line.strip());
+            throw new IllegalArgumentException(
+                    where + "malformed include, expected " + directive + " \"relative/path\": " + line.strip());
         }
         return rest.substring(1, rest.length() - 1);
     }

@@ -29,22 +29,26 @@ final class AbiGeneratorTest {
 
     @Test
     void unknownSideIsRejected() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> AbiGenerator.run(new String[] {"--spec", MINI_SPEC, "--side", "both", "--out", out.toString()}));
         assertEquals("--side must be guest or host, not \"both\"", e.getMessage());
     }
 
     @Test
     void missingOptionIsRejected() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> AbiGenerator.run(new String[] {"--spec", MINI_SPEC, "--side", "guest"}));
         assertEquals("--spec, --side and --out are all required", e.getMessage());
     }
 
     @Test
     void unreadableSpecNamesThePath() {
-        SpecException e = assertThrows(SpecException.class, () -> AbiGenerator.run(
-                new String[] {"--spec", "no/such/spec.json", "--side", "guest", "--out", out.toString()}));
+        SpecException e = assertThrows(
+                SpecException.class,
+                () -> AbiGenerator.run(
+                        new String[] {"--spec", "no/such/spec.json", "--side", "guest", "--out", out.toString()}));
         assertTrue(e.getMessage().startsWith("cannot read ABI spec no/such/spec.json"), e.getMessage());
     }
 }

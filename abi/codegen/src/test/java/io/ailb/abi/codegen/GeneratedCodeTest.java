@@ -74,8 +74,11 @@ final class GeneratedCodeTest {
             Method method = exports.getMethod(function.javaName(), parameterTypes(function));
             assertEquals(function.name(), method.getAnnotation(Export.class).name());
         }
-        assertEquals(spec.abiVersionExport(),
-                exports.getMethod("proxyAbiVersion02100").getAnnotation(Export.class).name());
+        assertEquals(
+                spec.abiVersionExport(),
+                exports.getMethod("proxyAbiVersion02100")
+                        .getAnnotation(Export.class)
+                        .name());
     }
 
     @Test
@@ -89,7 +92,9 @@ final class GeneratedCodeTest {
         assertEquals(0, onRequestHeaders.invoke(null, 2, 5, 0));
         assertEquals(1, onConfigure.invoke(null, 1, 0));
 
-        Object installed = Proxy.newProxyInstance(loader, new Class<?>[] {callbacks},
+        Object installed = Proxy.newProxyInstance(
+                loader,
+                new Class<?>[] {callbacks},
                 (proxy, method, args) -> method.getName().equals("proxyOnRequestHeaders") ? (Integer) args[1] + 1 : 0);
         exports.getField("callbacks").set(null, installed);
         try {
@@ -106,7 +111,8 @@ final class GeneratedCodeTest {
         Class<?> bufferType = loader.loadClass("io.ailb.proxywasm.bindings.BufferType");
 
         assertEquals(9, bufferType.getField("REDIS_CALL_RESPONSE").getInt(null));
-        assertEquals("REDIS_CALL_RESPONSE", bufferType.getMethod("nameOf", int.class).invoke(null, 9));
+        assertEquals(
+                "REDIS_CALL_RESPONSE", bufferType.getMethod("nameOf", int.class).invoke(null, 9));
         assertEquals("UNKNOWN(42)", bufferType.getMethod("nameOf", int.class).invoke(null, 42));
     }
 
@@ -123,12 +129,16 @@ final class GeneratedCodeTest {
             HostFunction actual = functions.get(i);
             assertEquals(expected.module(), actual.module());
             assertEquals(expected.name(), actual.name());
-            assertEquals(expected.params().stream().map(p -> valType(p.type())).toList(), actual.paramTypes(),
+            assertEquals(
+                    expected.params().stream().map(p -> valType(p.type())).toList(),
+                    actual.paramTypes(),
                     expected.name());
             assertEquals(List.of(ValType.I32), actual.returnTypes(), expected.name());
         }
-        HostFunction increment = functions.stream().filter(f -> f.name().equals("proxy_increment_metric"))
-                .findFirst().orElseThrow();
+        HostFunction increment = functions.stream()
+                .filter(f -> f.name().equals("proxy_increment_metric"))
+                .findFirst()
+                .orElseThrow();
         increment.handle().apply(null, 4L, -3L);
         assertEquals("proxyIncrementMetric", calls.get(0)[0]);
         assertArrayEquals(new Object[] {4, -3L}, (Object[]) calls.get(0)[1]);
@@ -150,7 +160,9 @@ final class GeneratedCodeTest {
     @Test
     void guestExportsCallPresentExportsAndDefaultAbsentOnes() throws Exception {
         ClassLoader loader = compile(SpecReader.read(RealSpecTest.REAL_SPEC), Side.HOST);
-        Instance instance = Instance.builder(Parser.parse(MODULE_WITH_ON_DONE)).withStart(false).build();
+        Instance instance = Instance.builder(Parser.parse(MODULE_WITH_ON_DONE))
+                .withStart(false)
+                .build();
         Class<?> type = loader.loadClass("io.ailb.emulator.bindings.GuestExports");
         Object exports = type.getConstructor(Instance.class).newInstance(instance);
 
@@ -158,8 +170,10 @@ final class GeneratedCodeTest {
         assertFalse((Boolean) type.getMethod("has", String.class).invoke(exports, "proxy_on_configure"));
         assertEquals(7, type.getMethod("proxyOnDone", int.class).invoke(exports, 3));
         assertEquals(1, type.getMethod("proxyOnConfigure", int.class, int.class).invoke(exports, 1, 0));
-        assertEquals(0, type.getMethod("proxyOnRequestHeaders", int.class, int.class, int.class)
-                .invoke(exports, 2, 1, 0));
+        assertEquals(
+                0,
+                type.getMethod("proxyOnRequestHeaders", int.class, int.class, int.class)
+                        .invoke(exports, 2, 1, 0));
         // An absent void export is a no-op, not an error.
         type.getMethod("proxyOnLog", int.class).invoke(exports, 2);
     }
@@ -169,7 +183,9 @@ final class GeneratedCodeTest {
         AbiSpec spec = SpecReader.read(RealSpecTest.REAL_SPEC);
         ClassLoader loader = compile(spec, Side.HOST);
 
-        Object names = loader.loadClass("io.ailb.emulator.bindings.WasiImports").getField("NAMES").get(null);
+        Object names = loader.loadClass("io.ailb.emulator.bindings.WasiImports")
+                .getField("NAMES")
+                .get(null);
         assertEquals(spec.wasiImports().stream().map(Function::qualifiedName).toList(), names);
     }
 
@@ -212,16 +228,24 @@ final class GeneratedCodeTest {
 
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics, null,
-                StandardCharsets.UTF_8)) {
+        try (StandardJavaFileManager files =
+                compiler.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
             List<File> units = new ArrayList<>();
             for (File file : sources.resolve(side.packagePath()).toFile().listFiles()) {
                 units.add(file);
             }
-            List<String> options = List.of("-classpath", dependencyClasspath(), "-d", classes.toString(),
-                    "-Xlint:all", "-Werror", "--release", "17");
-            boolean compiled = compiler.getTask(null, files, diagnostics, options, null,
-                    files.getJavaFileObjectsFromFiles(units)).call();
+            List<String> options = List.of(
+                    "-classpath",
+                    dependencyClasspath(),
+                    "-d",
+                    classes.toString(),
+                    "-Xlint:all",
+                    "-Werror",
+                    "--release",
+                    "17");
+            boolean compiled = compiler.getTask(
+                            null, files, diagnostics, options, null, files.getJavaFileObjectsFromFiles(units))
+                    .call();
             StringBuilder report = new StringBuilder();
             for (Diagnostic<? extends JavaFileObject> diagnostic : diagnostics.getDiagnostics()) {
                 report.append(diagnostic).append('\n');
@@ -246,11 +270,13 @@ final class GeneratedCodeTest {
     }
 
     private static Class<?>[] parameterTypes(Function function) {
-        return function.params().stream().map(p -> switch (p.type()) {
-            case I32 -> int.class;
-            case I64 -> long.class;
-            case F64 -> double.class;
-        }).toArray(Class<?>[]::new);
+        return function.params().stream()
+                .map(p -> switch (p.type()) {
+                    case I32 -> int.class;
+                    case I64 -> long.class;
+                    case F64 -> double.class;
+                })
+                .toArray(Class<?>[]::new);
     }
 
     private static ValType valType(WasmType type) {

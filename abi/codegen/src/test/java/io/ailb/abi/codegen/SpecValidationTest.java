@@ -82,7 +82,8 @@ final class SpecValidationTest {
         Map<String, Object> spec = validSpec();
         values(entry(spec, "enums", 0)).add(map("name", "DEBUG", "value", 0));
 
-        assertRejected(spec, "enums[0] LogLevel values[1] DEBUG: duplicate value 0 (also enums[0] LogLevel values[0] TRACE)");
+        assertRejected(
+                spec, "enums[0] LogLevel values[1] DEBUG: duplicate value 0 (also enums[0] LogLevel values[0] TRACE)");
     }
 
     @Test
@@ -130,8 +131,10 @@ final class SpecValidationTest {
         Map<String, Object> spec = validSpec();
         entry(spec, "wasiImports", 0).put("module", "env");
 
-        assertRejected(spec, "wasiImports[0] fd_write: module \"env\" is not allowed here "
-                + "(expected one of [wasi_snapshot_preview1, wasi_unstable])");
+        assertRejected(
+                spec,
+                "wasiImports[0] fd_write: module \"env\" is not allowed here "
+                        + "(expected one of [wasi_snapshot_preview1, wasi_unstable])");
     }
 
     @Test
@@ -139,8 +142,8 @@ final class SpecValidationTest {
         Map<String, Object> spec = validSpec();
         entry(spec, "exports", 1).remove("defaultResult");
 
-        assertRejected(spec,
-                "exports[1] proxy_on_done: missing field \"defaultResult\" (required when there is a result)");
+        assertRejected(
+                spec, "exports[1] proxy_on_done: missing field \"defaultResult\" (required when there is a result)");
     }
 
     @Test
@@ -196,8 +199,7 @@ final class SpecValidationTest {
         Map<String, Object> spec = validSpec();
         entry(spec, "imports", 3).put("name", "proxyFoo");
 
-        assertRejected(spec,
-                "imports[3] proxyFoo: name \"proxyFoo\" does not match [a-z][a-z0-9]*(_[a-z0-9]+)*");
+        assertRejected(spec, "imports[3] proxyFoo: name \"proxyFoo\" does not match [a-z][a-z0-9]*(_[a-z0-9]+)*");
     }
 
     @Test
@@ -220,26 +222,78 @@ final class SpecValidationTest {
         return map(
                 "name", "test ABI",
                 "abiVersionExport", "proxy_abi_version_0_2_100",
-                "enums", list(map("name", "LogLevel", "doc", "Levels.", "values",
-                        list(map("name", "TRACE", "value", 0, "doc", "Trace.")))),
-                "imports", list(
-                        envImport("proxy_log", params("level", "i32", "messageData", "i32", "messageSize", "i32")),
-                        envImport("proxy_done", params()),
-                        envImport("proxy_increment_metric", params("metricId", "i32", "delta", "i64")),
-                        envImport("proxy_foo", params("level", "i32"))),
-                "exports", list(
-                        map("name", "proxy_on_log", "doc", "Log.", "higress", false, "required", false,
-                                "params", params("contextId", "i32"), "results", list()),
-                        map("name", "proxy_on_done", "doc", "Done.", "higress", false, "required", false,
-                                "params", params("contextId", "i32"), "results", list("i32"), "defaultResult", 1)),
-                "wasiImports", list(map("module", "wasi_snapshot_preview1", "name", "fd_write",
-                        "params", params("fd", "i32", "iovs", "i32", "iovsLen", "i32", "returnWritten", "i32"),
-                        "results", list("i32"))));
+                "enums",
+                        list(map(
+                                "name",
+                                "LogLevel",
+                                "doc",
+                                "Levels.",
+                                "values",
+                                list(map("name", "TRACE", "value", 0, "doc", "Trace.")))),
+                "imports",
+                        list(
+                                envImport(
+                                        "proxy_log",
+                                        params("level", "i32", "messageData", "i32", "messageSize", "i32")),
+                                envImport("proxy_done", params()),
+                                envImport("proxy_increment_metric", params("metricId", "i32", "delta", "i64")),
+                                envImport("proxy_foo", params("level", "i32"))),
+                "exports",
+                        list(
+                                map(
+                                        "name",
+                                        "proxy_on_log",
+                                        "doc",
+                                        "Log.",
+                                        "higress",
+                                        false,
+                                        "required",
+                                        false,
+                                        "params",
+                                        params("contextId", "i32"),
+                                        "results",
+                                        list()),
+                                map(
+                                        "name",
+                                        "proxy_on_done",
+                                        "doc",
+                                        "Done.",
+                                        "higress",
+                                        false,
+                                        "required",
+                                        false,
+                                        "params",
+                                        params("contextId", "i32"),
+                                        "results",
+                                        list("i32"),
+                                        "defaultResult",
+                                        1)),
+                "wasiImports",
+                        list(map(
+                                "module",
+                                "wasi_snapshot_preview1",
+                                "name",
+                                "fd_write",
+                                "params",
+                                params("fd", "i32", "iovs", "i32", "iovsLen", "i32", "returnWritten", "i32"),
+                                "results",
+                                list("i32"))));
     }
 
     private static Map<String, Object> envImport(String name, List<Object> params) {
-        return map("module", "env", "name", name, "doc", "Doc.", "higress", false, "params", params,
-                "results", list("i32"));
+        return map(
+                "module",
+                "env",
+                "name",
+                name,
+                "doc",
+                "Doc.",
+                "higress",
+                false,
+                "params",
+                params,
+                "results",
+                list("i32"));
     }
 
     private static List<Object> params(String... namesAndTypes) {

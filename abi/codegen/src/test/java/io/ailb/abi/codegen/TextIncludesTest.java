@@ -29,7 +29,8 @@ final class TextIncludesTest {
     }
 
     private String failure(String path) {
-        return assertThrows(IllegalArgumentException.class, () -> assemble(path)).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> assemble(path))
+                .getMessage();
     }
 
     @Test
@@ -89,14 +90,14 @@ final class TextIncludesTest {
         file("p/a.lua", "--#include \"_b.lua\"\n--#include \"_c.lua\"\n");
         file("p/_b.lua", "--#include \"_c.lua\"\n");
         file("p/_c.lua", "local c\n");
-        assertEquals("p/a.lua:2: p/_c.lua is already included (a file is included at most once)",
-                failure("p/a.lua"));
+        assertEquals("p/a.lua:2: p/_c.lua is already included (a file is included at most once)", failure("p/a.lua"));
     }
 
     @Test
     void aMalformedIncludeLineIsRejected() throws IOException {
         file("p/a.lua", "--#include _b.lua\n");
-        assertEquals("p/a.lua:1: malformed include, expected --#include \"relative/path\": --#include _b.lua",
+        assertEquals(
+                "p/a.lua:1: malformed include, expected --#include \"relative/path\": --#include _b.lua",
                 failure("p/a.lua"));
     }
 

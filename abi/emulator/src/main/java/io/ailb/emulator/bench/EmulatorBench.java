@@ -3,7 +3,7 @@ package io.ailb.emulator.bench;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.WasmPlugin;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +22,7 @@ import java.util.Locale;
  */
 public final class EmulatorBench {
 
-    private EmulatorBench() {
-    }
+    private EmulatorBench() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {
@@ -47,9 +46,18 @@ public final class EmulatorBench {
         for (int i = 0; i < instantiate.length; i++) {
             instantiate[i] = gateway.startVm().instantiateNanos();
         }
-        Vm vm = gateway.startVm();
-        HeaderMap request = HeaderMap.of(":method", "GET", ":path", "/bench", ":authority", "bench",
-                "x-probe-op", "get-header", "x-probe-arg", ":path");
+        PluginVm vm = gateway.startVm();
+        HeaderMap request = HeaderMap.of(
+                ":method",
+                "GET",
+                ":path",
+                "/bench",
+                ":authority",
+                "bench",
+                "x-probe-op",
+                "get-header",
+                "x-probe-arg",
+                ":path");
         long[] requests = measure(warmUp, iterations, () -> {
             HttpStream stream = vm.newHttpStream();
             stream.sendRequestHeaders(request.copy(), true);
@@ -57,20 +65,29 @@ public final class EmulatorBench {
                 throw new IllegalStateException("the probe did not answer");
             }
         });
-        long[] trivial = measure(warmUp * 10, iterations * 10,
-                () -> vm.callExport("proxy_on_memory_allocate", 16));
+        long[] trivial = measure(warmUp * 10, iterations * 10, () -> vm.callExport("proxy_on_memory_allocate", 16));
         StringBuilder out = new StringBuilder();
         out.append("## Emulator (Chicory 1.7.5, runtime compiler)\n\n");
-        out.append("Module `").append(plugin.name()).append("`, JDK ").append(System.getProperty("java.version"))
-                .append(", ").append(Runtime.getRuntime().availableProcessors()).append(" cores; medians after ")
-                .append(warmUp).append(" warm-up runs.\n\n");
+        out.append("Module `")
+                .append(plugin.name())
+                .append("`, JDK ")
+                .append(System.getProperty("java.version"))
+                .append(", ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores; medians after ")
+                .append(warmUp)
+                .append(" warm-up runs.\n\n");
         out.append("| measure | value |\n|---|---|\n");
         out.append(row("module size", String.format(Locale.ROOT, "%,d bytes", plugin.sizeBytes())));
         out.append(row("compile (once per module)", millis(plugin.compileNanos())));
-        out.append(row("instantiate a VM: Chicory instance on the compiled code (median of 5)", millis(median(instantiate))));
-        out.append(row("full request: headers → local reply → response callbacks → log/done/delete (median of "
-                + iterations + ")", micros(median(requests))));
-        out.append(row("trivial export call, proxy_on_memory_allocate (median of " + iterations * 10 + ")",
+        out.append(row(
+                "instantiate a VM: Chicory instance on the compiled code (median of 5)", millis(median(instantiate))));
+        out.append(row(
+                "full request: headers → local reply → response callbacks → log/done/delete (median of " + iterations
+                        + ")",
+                micros(median(requests))));
+        out.append(row(
+                "trivial export call, proxy_on_memory_allocate (median of " + iterations * 10 + ")",
                 micros(median(trivial))));
         return out.toString();
     }

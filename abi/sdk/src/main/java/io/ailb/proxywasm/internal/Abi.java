@@ -51,12 +51,16 @@ public interface Abi {
 
     void closeStream(int streamType);
 
-    void sendLocalResponse(int statusCode, String details, byte[] body, List<Map.Entry<String, String>> headers,
-            int grpcStatus);
+    void sendLocalResponse(
+            int statusCode, String details, byte[] body, List<Map.Entry<String, String>> headers, int grpcStatus);
 
     /** Returns the call id the host assigned. */
-    int httpCall(String cluster, List<Map.Entry<String, String>> headers, byte[] body,
-            List<Map.Entry<String, String>> trailers, int timeoutMillis);
+    int httpCall(
+            String cluster,
+            List<Map.Entry<String, String>> headers,
+            byte[] body,
+            List<Map.Entry<String, String>> trailers,
+            int timeoutMillis);
 
     /** {@code null} when the key does not exist. */
     SharedValue getSharedData(String key);

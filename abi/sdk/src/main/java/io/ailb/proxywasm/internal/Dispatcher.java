@@ -103,8 +103,7 @@ public final class Dispatcher implements GuestCallbacks {
         HttpContext stream = root.newHttpContext(contextId);
         if (stream == null) {
             error("proxy_on_context_create: newHttpContext returned null for " + contextId + "; passing it through");
-            stream = new HttpContext(contextId) {
-            };
+            stream = new HttpContext(contextId) {};
         }
         streams.put(contextId, stream);
     }
@@ -224,7 +223,9 @@ public final class Dispatcher implements GuestCallbacks {
     public int proxyOnRequestHeaders(int contextId, int headers, int endOfStream) {
         HttpContext stream = stream(contextId, "proxy_on_request_headers");
         try {
-            return stream == null ? HeaderAction.CONTINUE : stream.onRequestHeaders(headers, endOfStream != 0).code();
+            return stream == null
+                    ? HeaderAction.CONTINUE
+                    : stream.onRequestHeaders(headers, endOfStream != 0).code();
         } catch (Throwable t) {
             fail("proxy_on_request_headers", t);
             return HeaderAction.CONTINUE;
@@ -235,7 +236,9 @@ public final class Dispatcher implements GuestCallbacks {
     public int proxyOnRequestBody(int contextId, int bodySize, int endOfStream) {
         HttpContext stream = stream(contextId, "proxy_on_request_body");
         try {
-            return stream == null ? DataAction.CONTINUE : stream.onRequestBody(bodySize, endOfStream != 0).code();
+            return stream == null
+                    ? DataAction.CONTINUE
+                    : stream.onRequestBody(bodySize, endOfStream != 0).code();
         } catch (Throwable t) {
             fail("proxy_on_request_body", t);
             return DataAction.CONTINUE;
@@ -246,7 +249,9 @@ public final class Dispatcher implements GuestCallbacks {
     public int proxyOnRequestTrailers(int contextId, int trailers) {
         HttpContext stream = stream(contextId, "proxy_on_request_trailers");
         try {
-            return stream == null ? HeaderAction.CONTINUE : stream.onRequestTrailers(trailers).code();
+            return stream == null
+                    ? HeaderAction.CONTINUE
+                    : stream.onRequestTrailers(trailers).code();
         } catch (Throwable t) {
             fail("proxy_on_request_trailers", t);
             return HeaderAction.CONTINUE;
@@ -257,7 +262,9 @@ public final class Dispatcher implements GuestCallbacks {
     public int proxyOnResponseHeaders(int contextId, int headers, int endOfStream) {
         HttpContext stream = stream(contextId, "proxy_on_response_headers");
         try {
-            return stream == null ? HeaderAction.CONTINUE : stream.onResponseHeaders(headers, endOfStream != 0).code();
+            return stream == null
+                    ? HeaderAction.CONTINUE
+                    : stream.onResponseHeaders(headers, endOfStream != 0).code();
         } catch (Throwable t) {
             fail("proxy_on_response_headers", t);
             return HeaderAction.CONTINUE;
@@ -268,7 +275,9 @@ public final class Dispatcher implements GuestCallbacks {
     public int proxyOnResponseBody(int contextId, int bodySize, int endOfStream) {
         HttpContext stream = stream(contextId, "proxy_on_response_body");
         try {
-            return stream == null ? DataAction.CONTINUE : stream.onResponseBody(bodySize, endOfStream != 0).code();
+            return stream == null
+                    ? DataAction.CONTINUE
+                    : stream.onResponseBody(bodySize, endOfStream != 0).code();
         } catch (Throwable t) {
             fail("proxy_on_response_body", t);
             return DataAction.CONTINUE;
@@ -279,7 +288,9 @@ public final class Dispatcher implements GuestCallbacks {
     public int proxyOnResponseTrailers(int contextId, int trailers) {
         HttpContext stream = stream(contextId, "proxy_on_response_trailers");
         try {
-            return stream == null ? HeaderAction.CONTINUE : stream.onResponseTrailers(trailers).code();
+            return stream == null
+                    ? HeaderAction.CONTINUE
+                    : stream.onResponseTrailers(trailers).code();
         } catch (Throwable t) {
             fail("proxy_on_response_trailers", t);
             return HeaderAction.CONTINUE;
@@ -298,7 +309,8 @@ public final class Dispatcher implements GuestCallbacks {
                 return;
             }
             // Read while the host's current context is the one it delivered the response to.
-            HttpCallResponse response = new HttpCallResponse(callId,
+            HttpCallResponse response = new HttpCallResponse(
+                    callId,
                     headers > 0 ? abi.getHeaderMapPairs(MapType.HTTP_CALL_RESPONSE_HEADERS) : List.of(),
                     readBuffer(BufferType.HTTP_CALL_RESPONSE_BODY, bodySize),
                     trailers > 0 ? abi.getHeaderMapPairs(MapType.HTTP_CALL_RESPONSE_TRAILERS) : List.of());

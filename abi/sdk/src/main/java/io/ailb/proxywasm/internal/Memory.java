@@ -13,15 +13,16 @@ public final class Memory {
     private static final byte[] EMPTY = new byte[0];
     /** A host call asks for one buffer; a few slots leave room for hosts that ask for more. */
     private static final int PENDING_SLOTS = 8;
+
     private static final byte[][] PENDING_BUFFERS = new byte[PENDING_SLOTS][];
     private static final int[] PENDING_ADDRESSES = new int[PENDING_SLOTS];
     private static int pendingCount;
     /** Written after each host call so the argument arrays stay live (and thus pinned) across it. */
     private static Object lastArgument;
+
     private static boolean gcBeforeHostCalls;
 
-    private Memory() {
-    }
+    private Memory() {}
 
     /**
      * {@code proxy_on_memory_allocate}: the host writes into the array right after we return. The array is the only

@@ -13,8 +13,7 @@ import org.teavm.interop.Address;
  * GC does not manage cannot be freed or moved. Read every slot right after its call: the next host call reuses them.
  */
 final class OutParams {
-    private OutParams() {
-    }
+    private OutParams() {}
 
     /** The address of 4-byte slot {@code index} (a 64-bit value takes slots 0 and 1). */
     static int address(int index) {

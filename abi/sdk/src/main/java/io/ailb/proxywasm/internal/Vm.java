@@ -8,8 +8,7 @@ public final class Vm {
     private static Abi abi;
     private static Dispatcher dispatcher;
 
-    private Vm() {
-    }
+    private Vm() {}
 
     /** The boundary; the real host unless a test installed another one. */
     public static Abi abi() {

@@ -75,7 +75,8 @@ public final class WasmAbi implements Abi {
         byte[] name = utf8(key);
         Memory.clearPending();
         Memory.beforeHostCall();
-        int status = proxyGetHeaderMapValue(mapType, address(name), name.length, OutParams.address(0), OutParams.address(1));
+        int status =
+                proxyGetHeaderMapValue(mapType, address(name), name.length, OutParams.address(0), OutParams.address(1));
         keep(name);
         if (status == WasmResult.NOT_FOUND) {
             return null;
@@ -171,13 +172,20 @@ public final class WasmAbi implements Abi {
     }
 
     @Override
-    public void sendLocalResponse(int statusCode, String details, byte[] body, List<Map.Entry<String, String>> headers,
-            int grpcStatus) {
+    public void sendLocalResponse(
+            int statusCode, String details, byte[] body, List<Map.Entry<String, String>> headers, int grpcStatus) {
         byte[] detailText = utf8(details);
         byte[] map = ProxyMaps.encode(headers);
         Memory.beforeHostCall();
-        int status = proxySendLocalResponse(statusCode, address(detailText), detailText.length, address(body),
-                body.length, address(map), map.length, grpcStatus);
+        int status = proxySendLocalResponse(
+                statusCode,
+                address(detailText),
+                detailText.length,
+                address(body),
+                body.length,
+                address(map),
+                map.length,
+                grpcStatus);
         keep(detailText);
         keep(body);
         keep(map);
@@ -185,14 +193,27 @@ public final class WasmAbi implements Abi {
     }
 
     @Override
-    public int httpCall(String cluster, List<Map.Entry<String, String>> headers, byte[] body,
-            List<Map.Entry<String, String>> trailers, int timeoutMillis) {
+    public int httpCall(
+            String cluster,
+            List<Map.Entry<String, String>> headers,
+            byte[] body,
+            List<Map.Entry<String, String>> trailers,
+            int timeoutMillis) {
         byte[] upstream = utf8(cluster);
         byte[] headerMap = ProxyMaps.encode(headers);
         byte[] trailerMap = ProxyMaps.encode(trailers);
         Memory.beforeHostCall();
-        int status = proxyHttpCall(address(upstream), upstream.length, address(headerMap), headerMap.length,
-                address(body), body.length, address(trailerMap), trailerMap.length, timeoutMillis, OutParams.address(0));
+        int status = proxyHttpCall(
+                address(upstream),
+                upstream.length,
+                address(headerMap),
+                headerMap.length,
+                address(body),
+                body.length,
+                address(trailerMap),
+                trailerMap.length,
+                timeoutMillis,
+                OutParams.address(0));
         keep(upstream);
         keep(headerMap);
         keep(body);
@@ -206,8 +227,8 @@ public final class WasmAbi implements Abi {
         byte[] name = utf8(key);
         Memory.clearPending();
         Memory.beforeHostCall();
-        int status = proxyGetSharedData(address(name), name.length, OutParams.address(0), OutParams.address(1),
-                OutParams.address(2));
+        int status = proxyGetSharedData(
+                address(name), name.length, OutParams.address(0), OutParams.address(1), OutParams.address(2));
         keep(name);
         if (status == WasmResult.NOT_FOUND) {
             return null;
@@ -273,8 +294,8 @@ public final class WasmAbi implements Abi {
         byte[] user = utf8(username);
         byte[] secret = utf8(password);
         Memory.beforeHostCall();
-        int status = proxyRedisInit(address(name), name.length, address(user), user.length, address(secret),
-                secret.length, timeoutMillis);
+        int status = proxyRedisInit(
+                address(name), name.length, address(user), user.length, address(secret), secret.length, timeoutMillis);
         keep(name);
         keep(user);
         keep(secret);

@@ -10,8 +10,8 @@ class WasmAbiTest {
 
     @Test
     void propertyPathSegmentsAreJoinedWithNul() {
-        assertArrayEquals("request\0path".getBytes(StandardCharsets.UTF_8),
-                WasmAbi.joinPath(List.of("request", "path")));
+        assertArrayEquals(
+                "request\0path".getBytes(StandardCharsets.UTF_8), WasmAbi.joinPath(List.of("request", "path")));
         assertArrayEquals("route_name".getBytes(StandardCharsets.UTF_8), WasmAbi.joinPath(List.of("route_name")));
     }
 }

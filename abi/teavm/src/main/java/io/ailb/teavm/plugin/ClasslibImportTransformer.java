@@ -36,24 +36,33 @@ final class ClasslibImportTransformer implements ClassHolderTransformer {
                 redirectStatic(cls, hierarchy, "exp", PureMath.class);
                 redirectStatic(cls, hierarchy, "log", PureMath.class);
             }
-            case "java.lang.System" -> replaceBody(cls, hierarchy,
+            case "java.lang.System" -> replaceBody(
+                    cls,
+                    hierarchy,
                     new MethodDescriptor("nanoTime", long.class),
-                    new MethodReference(MonotonicClock.class, "nanoTime", long.class), false);
-            case "java.lang.String" -> replaceBody(cls, hierarchy,
+                    new MethodReference(MonotonicClock.class, "nanoTime", long.class),
+                    false);
+            case "java.lang.String" -> replaceBody(
+                    cls,
+                    hierarchy,
                     new MethodDescriptor("intern", String.class),
-                    new MethodReference(InternPool.class, "intern", String.class, String.class), true);
+                    new MethodReference(InternPool.class, "intern", String.class, String.class),
+                    true);
             case "java.lang.Integer" -> addNumberHelpers(cls, hierarchy, int.class);
             case "java.lang.Long" -> addNumberHelpers(cls, hierarchy, long.class);
             case "java.lang.Float" -> addNumberHelpers(cls, hierarchy, float.class);
             case "java.lang.Double" -> addNumberHelpers(cls, hierarchy, double.class);
-            default -> {
-            }
+            default -> {}
         }
     }
 
     private static void redirectStatic(ClassHolder cls, ClassHierarchy hierarchy, String name, Class<?> target) {
-        replaceBody(cls, hierarchy, new MethodDescriptor(name, double.class, double.class),
-                new MethodReference(target, name, double.class, double.class), false);
+        replaceBody(
+                cls,
+                hierarchy,
+                new MethodDescriptor(name, double.class, double.class),
+                new MethodReference(target, name, double.class, double.class),
+                false);
     }
 
     /** Adds {@code public static T sum/max/min(T, T)} where the classlib lacks them. */
@@ -67,8 +76,8 @@ final class ClasslibImportTransformer implements ClassHolderTransformer {
             method.setLevel(AccessLevel.PUBLIC);
             method.getModifiers().add(ElementModifier.STATIC);
             cls.addMethod(method);
-            replaceBody(cls, hierarchy, descriptor, new MethodReference(NumberShims.class, name, type, type, type),
-                    false);
+            replaceBody(
+                    cls, hierarchy, descriptor, new MethodReference(NumberShims.class, name, type, type, type), false);
         }
     }
 
@@ -76,8 +85,12 @@ final class ClasslibImportTransformer implements ClassHolderTransformer {
      * Gives the method a body that passes its receiver (when {@code passThis}) and its parameters to {@code target}
      * and returns the result; a native method stops being native and loses its import.
      */
-    private static void replaceBody(ClassHolder cls, ClassHierarchy hierarchy, MethodDescriptor descriptor,
-            MethodReference target, boolean passThis) {
+    private static void replaceBody(
+            ClassHolder cls,
+            ClassHierarchy hierarchy,
+            MethodDescriptor descriptor,
+            MethodReference target,
+            boolean passThis) {
         MethodHolder method = cls.getMethod(descriptor);
         if (method == null) {
             return;

@@ -47,7 +47,8 @@ final class GcExactFitTransformer implements ClassHolderTransformer {
                 emitter.invoke(FIX, descriptor.getName(), args);
                 emitter.exit();
             } else {
-                emitter.invoke(FIX, descriptor.getName(), descriptor.getResultType(), args).returnValue();
+                emitter.invoke(FIX, descriptor.getName(), descriptor.getResultType(), args)
+                        .returnValue();
             }
         }
     }

@@ -53,7 +53,8 @@ final class GcStaticRootsTransformer implements ClassHolderTransformer {
         int redirected = 0;
         for (BasicBlock block : program.getBasicBlocks()) {
             for (Instruction instruction : block) {
-                if (instruction instanceof InvokeInstruction invoke && invoke.getMethod().equals(TABLE)) {
+                if (instruction instanceof InvokeInstruction invoke
+                        && invoke.getMethod().equals(TABLE)) {
                     invoke.setMethod(FIXED_TABLE);
                     redirected++;
                 }

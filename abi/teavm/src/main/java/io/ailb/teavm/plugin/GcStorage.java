@@ -4,8 +4,7 @@ package io.ailb.teavm.plugin;
 public final class GcStorage {
     private static final int PAGE = 65536;
 
-    private GcStorage() {
-    }
+    private GcStorage() {}
 
     /** Bytes of GC storage for a heap of {@code heapBytes}: TeaVM's heap / 16 replaced by the heap size. */
     public static long storageBytes(long heapBytes) {

@@ -31,6 +31,7 @@ final class MainArgsTransformer implements ClassHolderTransformer {
                     + " re-check the empty-arguments fix");
         }
         ProgramEmitter emitter = ProgramEmitter.create(method, context.getHierarchy());
-        emitter.constructArray(ValueType.object("java.lang.String"), emitter.constant(0)).returnValue();
+        emitter.constructArray(ValueType.object("java.lang.String"), emitter.constant(0))
+                .returnValue();
     }
 }

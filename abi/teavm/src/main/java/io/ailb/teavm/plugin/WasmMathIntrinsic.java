@@ -28,6 +28,7 @@ final class WasmMathIntrinsic implements WasmIntrinsic {
     @Override
     public WasmExpression apply(InvocationExpr invocation, WasmIntrinsicManager manager) {
         WasmExpression operand = manager.generate(invocation.getArguments().get(0));
-        return new WasmFloatUnary(WasmFloatType.FLOAT64, OPERATIONS.get(invocation.getMethod().getName()), operand);
+        return new WasmFloatUnary(
+                WasmFloatType.FLOAT64, OPERATIONS.get(invocation.getMethod().getName()), operand);
     }
 }

@@ -7,8 +7,7 @@ import java.util.Map;
 public final class InternPool {
     private static final Map<String, String> POOL = new HashMap<>();
 
-    private InternPool() {
-    }
+    private InternPool() {}
 
     public static String intern(String value) {
         String canonical = POOL.putIfAbsent(value, value);

@@ -12,8 +12,7 @@ public final class MonotonicClock {
     /** WASI {@code clockid::monotonic}. */
     private static final int CLOCK_MONOTONIC = 1;
 
-    private MonotonicClock() {
-    }
+    private MonotonicClock() {}
 
     public static long nanoTime() {
         // TeaVM's own scratch buffer for WASI out-parameters; it is not managed by the GC, so it cannot move.

@@ -6,8 +6,7 @@ package io.ailb.teavm.runtime;
  * {@code Math.max/min} are safe in Wasm: TeaVM compiles them without imports.
  */
 public final class NumberShims {
-    private NumberShims() {
-    }
+    private NumberShims() {}
 
     public static int sum(int a, int b) {
         return a + b;

@@ -12,18 +12,19 @@ public final class PureMath {
     private static final double LN2_HI = 6.93147180369123816490e-01;
     /** ln 2 - LN2_HI. */
     private static final double LN2_LO = 1.90821492927058770002e-10;
+
     private static final double INV_LN2 = 1.44269504088896338700e+00;
     private static final double SQRT2 = 1.41421356237309514547e+00;
     /** Largest argument whose exponential is finite. */
     private static final double EXP_OVERFLOW = 7.09782712893383973096e+02;
     /** Below this the exponential rounds to zero even as a subnormal. */
     private static final double EXP_UNDERFLOW = -7.45133219101941108420e+02;
+
     private static final long EXPONENT_MASK = 0x7ff0000000000000L;
     private static final long MANTISSA_MASK = 0x000fffffffffffffL;
     private static final long SMALLEST_NORMAL_BITS = 0x0010000000000000L;
 
-    private PureMath() {
-    }
+    private PureMath() {}
 
     public static double exp(double x) {
         if (x != x) {
@@ -42,19 +43,19 @@ public final class PureMath {
         int k = (int) (x * INV_LN2 + (x < 0 ? -0.5 : 0.5));
         double r = (x - k * LN2_HI) - k * LN2_LO;
         // exp(r) - 1 - r as a Taylor series to r^14; the first omitted term is below 1e-17 for |r| <= 0.347.
-        double p = 1.0 / 87178291200.0;           // 1/14!
-        p = 1.0 / 6227020800.0 + r * p;           // 1/13!
-        p = 1.0 / 479001600.0 + r * p;            // 1/12!
-        p = 1.0 / 39916800.0 + r * p;             // 1/11!
-        p = 1.0 / 3628800.0 + r * p;              // 1/10!
-        p = 1.0 / 362880.0 + r * p;               // 1/9!
-        p = 1.0 / 40320.0 + r * p;                // 1/8!
-        p = 1.0 / 5040.0 + r * p;                 // 1/7!
-        p = 1.0 / 720.0 + r * p;                  // 1/6!
-        p = 1.0 / 120.0 + r * p;                  // 1/5!
-        p = 1.0 / 24.0 + r * p;                   // 1/4!
-        p = 1.0 / 6.0 + r * p;                    // 1/3!
-        p = 0.5 + r * p;                          // 1/2!
+        double p = 1.0 / 87178291200.0; // 1/14!
+        p = 1.0 / 6227020800.0 + r * p; // 1/13!
+        p = 1.0 / 479001600.0 + r * p; // 1/12!
+        p = 1.0 / 39916800.0 + r * p; // 1/11!
+        p = 1.0 / 3628800.0 + r * p; // 1/10!
+        p = 1.0 / 362880.0 + r * p; // 1/9!
+        p = 1.0 / 40320.0 + r * p; // 1/8!
+        p = 1.0 / 5040.0 + r * p; // 1/7!
+        p = 1.0 / 720.0 + r * p; // 1/6!
+        p = 1.0 / 120.0 + r * p; // 1/5!
+        p = 1.0 / 24.0 + r * p; // 1/4!
+        p = 1.0 / 6.0 + r * p; // 1/3!
+        p = 0.5 + r * p; // 1/2!
         double y = 1.0 + (r + r * r * p);
         return scaleByPowerOfTwo(y, k);
     }

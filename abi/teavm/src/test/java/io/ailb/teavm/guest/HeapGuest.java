@@ -16,15 +16,12 @@ public final class HeapGuest {
     private static Object sink;
     private static byte[] big;
 
-    private HeapGuest() {
-    }
+    private HeapGuest() {}
 
-    public static void main(String[] args) {
-    }
+    public static void main(String[] args) {}
 
     @Export(name = "proxy_abi_version_0_2_100")
-    public static void abiVersion() {
-    }
+    public static void abiVersion() {}
 
     @Export(name = "proxy_on_memory_allocate")
     public static int allocate(int size) {

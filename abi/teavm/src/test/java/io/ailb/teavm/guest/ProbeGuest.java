@@ -14,8 +14,7 @@ import org.teavm.interop.Import;
 public final class ProbeGuest {
     private static final Map<Integer, byte[]> ALLOCATED = new HashMap<>();
 
-    private ProbeGuest() {
-    }
+    private ProbeGuest() {}
 
     @Import(module = "env", name = "proxy_log")
     private static native int proxyLog(int level, Address messageData, int messageSize);
@@ -23,12 +22,10 @@ public final class ProbeGuest {
     @Import(module = "env", name = "proxy_get_current_time_nanoseconds")
     private static native int proxyGetCurrentTimeNanoseconds(Address returnTime);
 
-    public static void main(String[] args) {
-    }
+    public static void main(String[] args) {}
 
     @Export(name = "proxy_abi_version_0_2_100")
-    public static void abiVersion() {
-    }
+    public static void abiVersion() {}
 
     @Export(name = "proxy_on_memory_allocate")
     public static int allocate(int size) {
@@ -100,7 +97,10 @@ public final class ProbeGuest {
         for (int i = 0; i < words; i++) {
             counts.merge("w" + (i % 7), 1, Integer::sum);
         }
-        StringBuilder message = new StringBuilder("distinct=").append(counts.size()).append(" w0=").append(counts.get("w0"));
+        StringBuilder message = new StringBuilder("distinct=")
+                .append(counts.size())
+                .append(" w0=")
+                .append(counts.get("w0"));
         byte[] bytes = message.toString().getBytes(StandardCharsets.UTF_8);
         proxyLog(2, Address.ofData(bytes), bytes.length);
         return counts.size();

@@ -71,8 +71,13 @@ class PureMathTest {
         assertEquals(StrictMath.log(Math.E), PureMath.log(Math.E));
     }
 
-    private static void assertWithinUlps(String name, DoubleUnaryOperator actual, DoubleUnaryOperator expected,
-            SplittableRandom random, double from, double to) {
+    private static void assertWithinUlps(
+            String name,
+            DoubleUnaryOperator actual,
+            DoubleUnaryOperator expected,
+            SplittableRandom random,
+            double from,
+            double to) {
         double worst = 0;
         double worstAt = Double.NaN;
         for (int i = 0; i < SAMPLES; i++) {

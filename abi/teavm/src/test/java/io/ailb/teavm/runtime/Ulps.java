@@ -2,8 +2,7 @@ package io.ailb.teavm.runtime;
 
 /** Error of a floating-point result measured in units in the last place of the expected value. */
 public final class Ulps {
-    private Ulps() {
-    }
+    private Ulps() {}
 
     public static double between(double actual, double expected) {
         if (Double.isNaN(expected) || Double.isInfinite(expected) || expected == 0) {

@@ -23,6 +23,7 @@ import java.util.Map;
 final class FakeAbi implements Abi {
     /** Addresses handed out by {@link #allocate}: nothing is written there on the JVM, they only have to differ. */
     private static final int FIRST_ADDRESS = 1024;
+
     private static final int ALIGNMENT = 8;
 
     private final FakeHost host;
@@ -131,7 +132,8 @@ final class FakeAbi implements Abi {
         FakeStream stream = host.currentStream();
         boolean requestBody = bufferType == BufferType.HTTP_REQUEST_BODY;
         if (!requestBody && bufferType != BufferType.HTTP_RESPONSE_BODY) {
-            throw refused("proxy_set_buffer_bytes",
+            throw refused(
+                    "proxy_set_buffer_bytes",
                     buffer(bufferType) == null ? WasmResult.NOT_FOUND : WasmResult.BAD_ARGUMENT);
         }
         if (stream == null) {
@@ -273,18 +275,23 @@ final class FakeAbi implements Abi {
     }
 
     @Override
-    public void sendLocalResponse(int statusCode, String details, byte[] body, List<Map.Entry<String, String>> headers,
-            int grpcStatus) {
+    public void sendLocalResponse(
+            int statusCode, String details, byte[] body, List<Map.Entry<String, String>> headers, int grpcStatus) {
         enter("proxy_send_local_response");
-        requireStream("proxy_send_local_response").requestLocalResponse(
-                new LocalResponse(statusCode, details, body.clone(), List.copyOf(headers), grpcStatus));
+        requireStream("proxy_send_local_response")
+                .requestLocalResponse(
+                        new LocalResponse(statusCode, details, body.clone(), List.copyOf(headers), grpcStatus));
     }
 
     // ---- HTTP callouts
 
     @Override
-    public int httpCall(String cluster, List<Map.Entry<String, String>> headers, byte[] body,
-            List<Map.Entry<String, String>> trailers, int timeoutMillis) {
+    public int httpCall(
+            String cluster,
+            List<Map.Entry<String, String>> headers,
+            byte[] body,
+            List<Map.Entry<String, String>> trailers,
+            int timeoutMillis) {
         enter("proxy_http_call");
         for (String required : List.of(":method", ":path", ":authority")) {
             if (Pairs.first(headers, required).isEmpty()) {

@@ -67,6 +67,7 @@ public final class FakeHost {
     private final List<String> logs = new ArrayList<>();
     /** Redis and HTTP callouts in the order the guest made them. */
     private final List<Object> callouts = new ArrayList<>();
+
     private final List<Integer> effectiveContexts = new ArrayList<>();
     private final List<Integer> bufferReads = new ArrayList<>();
     private final Map<String, Integer> callCounts = new HashMap<>();
@@ -74,6 +75,7 @@ public final class FakeHost {
     private final HostMetrics metrics = new HostMetrics();
     /** Base cluster name → the database its {@code proxy_redis_init} selected. */
     private final Map<String, Integer> redisInitialised = new HashMap<>();
+
     private int tickPeriodMillis;
 
     // ---- the VM
@@ -467,8 +469,12 @@ public final class FakeHost {
         httpResponse = answer;
         try {
             invoke(root, () -> {
-                ProxyWasmExports.proxyOnHttpCallResponse(root, callId, answer.headers().size(),
-                        answer.body().length, answer.trailers().size());
+                ProxyWasmExports.proxyOnHttpCallResponse(
+                        root,
+                        callId,
+                        answer.headers().size(),
+                        answer.body().length,
+                        answer.trailers().size());
                 return 0;
             });
         } finally {
@@ -486,8 +492,7 @@ public final class FakeHost {
     }
 
     private static boolean deliverable(Object callout) {
-        return callout instanceof RedisCallout ? ((RedisCallout) callout).deliverable()
-                : ((HttpCallout) callout).deliverable();
+        return ((Callout<?>) callout).deliverable();
     }
 
     private void requireStarted() {
@@ -607,8 +612,8 @@ public final class FakeHost {
         String base = baseCluster(cluster);
         int token = nextRedisToken;
         nextRedisToken += ID_STEP;
-        RedisCallout call = new RedisCallout(this, token, cluster, redisInitialised.get(base), query,
-                currentContextId, rootContextId);
+        RedisCallout call = new RedisCallout(
+                this, token, cluster, redisInitialised.get(base), query, currentContextId, rootContextId);
         callouts.add(call);
         try {
             call.answer(redisClusters.get(base).answer(call));
@@ -621,12 +626,16 @@ public final class FakeHost {
         return token;
     }
 
-    int httpCall(String cluster, List<Map.Entry<String, String>> headers, byte[] body,
-            List<Map.Entry<String, String>> trailers, int timeoutMillis) {
+    int httpCall(
+            String cluster,
+            List<Map.Entry<String, String>> headers,
+            byte[] body,
+            List<Map.Entry<String, String>> trailers,
+            int timeoutMillis) {
         int callId = nextHttpCallId;
         nextHttpCallId += ID_STEP;
-        HttpCallout call = new HttpCallout(this, callId, cluster, headers, body, trailers, timeoutMillis,
-                rootContextId);
+        HttpCallout call =
+                new HttpCallout(this, callId, cluster, headers, body, trailers, timeoutMillis, rootContextId);
         callouts.add(call);
         try {
             call.answer(httpResponder.answer(call));

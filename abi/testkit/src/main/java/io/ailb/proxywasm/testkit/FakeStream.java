@@ -1,14 +1,11 @@
 package io.ailb.proxywasm.testkit;
 
+import io.ailb.hostkit.FilterStream;
 import io.ailb.proxywasm.UpstreamHost;
-import io.ailb.proxywasm.bindings.DataAction;
-import io.ailb.proxywasm.bindings.HeaderAction;
 import io.ailb.proxywasm.bindings.MapType;
 import io.ailb.proxywasm.bindings.ProxyWasmExports;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractMap.SimpleEntry;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +21,7 @@ import java.util.Optional;
  * guest asked for during a callback (continue, local reply, close) takes effect after the callback returns, and
  * answered callouts are delivered before the method returns (unless delivery is manual).
  *
- * <p>Envoy's rules kept here: a body chunk extends the buffered body while the guest buffers ({@code body_size} is
+ * <p>Envoy's rules, kept in {@link FilterStream}: a body chunk extends the buffered body while the guest buffers ({@code body_size} is
  * cumulative); after a {@code StopAllIteration} headers status Envoy buffers chunks without calling the guest and hands
  * them over in one callback on continue; on the response side {@code StopIteration} acts as {@code StopAllIteration};
  * a local reply passes the guest's response callbacks and ends the stream; header maps are read-only once they went
@@ -34,44 +31,13 @@ public final class FakeStream {
     private final FakeHost host;
     private final int contextId;
     private final Map<String, byte[]> properties = new HashMap<>();
-    private final Direction request = new Direction(true);
-    private final Direction response = new Direction(false);
+    private final FilterStream<List<Map.Entry<String, String>>, LocalResponse> rules;
     private List<UpstreamHost> upstreamHosts;
-    private String upstreamOverride;
-    private boolean overrideAfterRouting;
-    private LocalResponse localResponse;
-    private LocalResponse pendingLocalResponse;
-    private boolean continueRequest;
-    private boolean continueResponse;
-    private boolean closeRequested;
-    private boolean inLog;
-    private boolean ended;
-
-    /** One direction as the guest sees it. */
-    private static final class Direction {
-        final boolean isRequest;
-        List<Map.Entry<String, String>> headers;
-        List<Map.Entry<String, String>> trailers;
-        byte[] buffered = new byte[0];
-        final ByteArrayOutputStream forwarded = new ByteArrayOutputStream();
-        boolean headersHeld;
-        boolean headersForwarded;
-        boolean stopAll;
-        boolean endSeen;
-        boolean endForwarded;
-
-        Direction(boolean isRequest) {
-            this.isRequest = isRequest;
-        }
-
-        boolean paused() {
-            return headersHeld || stopAll || buffered.length > 0 || (endSeen && !endForwarded && headers != null);
-        }
-    }
 
     FakeStream(FakeHost host, int contextId) {
         this.host = host;
         this.contextId = contextId;
+        this.rules = new FilterStream<>(new GuestCalls(), contextId);
     }
 
     /** Header pairs from alternating names and values: {@code headers(":method", "GET", ":path", "/")}. */
@@ -106,7 +72,7 @@ public final class FakeStream {
     // ---- driving
 
     public int sendRequestHeaders(List<Map.Entry<String, String>> headers, boolean endOfStream) {
-        return sendHeaders(request, headers, endOfStream);
+        return rules.sendHeaders(true, Pairs.copy(headers), endOfStream);
     }
 
     public int sendRequestBody(String chunk, boolean endOfStream) {
@@ -114,15 +80,15 @@ public final class FakeStream {
     }
 
     public int sendRequestBody(byte[] chunk, boolean endOfStream) {
-        return sendBody(request, chunk, endOfStream);
+        return rules.sendBody(true, chunk, endOfStream, true);
     }
 
     public int sendRequestTrailers(List<Map.Entry<String, String>> trailers) {
-        return sendTrailers(request, trailers);
+        return rules.sendTrailers(true, Pairs.copy(trailers));
     }
 
     public int sendResponseHeaders(List<Map.Entry<String, String>> headers, boolean endOfStream) {
-        return sendHeaders(response, headers, endOfStream);
+        return rules.sendHeaders(false, Pairs.copy(headers), endOfStream);
     }
 
     public int sendResponseBody(String chunk, boolean endOfStream) {
@@ -130,17 +96,16 @@ public final class FakeStream {
     }
 
     public int sendResponseBody(byte[] chunk, boolean endOfStream) {
-        return sendBody(response, chunk, endOfStream);
+        return rules.sendBody(false, chunk, endOfStream, true);
     }
 
     public int sendResponseTrailers(List<Map.Entry<String, String>> trailers) {
-        return sendTrailers(response, trailers);
+        return rules.sendTrailers(false, Pairs.copy(trailers));
     }
 
     /** The stream finished: the end callbacks run now (log, done, delete). */
     public void complete() {
-        finish();
-        host.settle();
+        rules.end();
     }
 
     /**
@@ -148,8 +113,7 @@ public final class FakeStream {
      * (its answer then reaches the root context with no stream left).
      */
     public void reset() {
-        finish();
-        host.settle();
+        rules.end();
     }
 
     // ---- reading back
@@ -160,56 +124,59 @@ public final class FakeStream {
 
     /** The host set with {@code proxy_set_upstream_override_host}, if any. */
     public Optional<String> upstreamOverride() {
-        return Optional.ofNullable(upstreamOverride);
+        return Optional.ofNullable(rules.upstreamOverride());
     }
 
     /** Whether the override came after the request headers went to the router (Envoy then ignores it). */
     public boolean upstreamOverrideAfterRouting() {
-        return overrideAfterRouting;
+        return rules.upstreamOverrideAfterRouting();
     }
 
     public Optional<LocalResponse> localResponse() {
-        return Optional.ofNullable(localResponse);
+        return Optional.ofNullable(rules.localReply());
     }
 
     /** The request headers with the guest's changes; empty before they were sent. */
     public List<Map.Entry<String, String>> requestHeaders() {
-        return request.headers == null ? List.of() : List.copyOf(request.headers);
+        List<Map.Entry<String, String>> headers = rules.headers(true);
+        return headers == null ? List.of() : List.copyOf(headers);
     }
 
     /** The first request header with this name, as the guest left it. */
     public Optional<String> requestHeader(String name) {
-        return request.headers == null ? Optional.empty() : Pairs.first(request.headers, name);
+        List<Map.Entry<String, String>> headers = rules.headers(true);
+        return headers == null ? Optional.empty() : Pairs.first(headers, name);
     }
 
     /** The response headers as the guest left them (for a local reply: the reply's). */
     public List<Map.Entry<String, String>> responseHeaders() {
-        return response.headers == null ? List.of() : List.copyOf(response.headers);
+        List<Map.Entry<String, String>> headers = rules.headers(false);
+        return headers == null ? List.of() : List.copyOf(headers);
     }
 
     /** The request body that went past the guest to the upstream. */
     public byte[] forwardedRequestBody() {
-        return request.forwarded.toByteArray();
+        return rules.forwardedBody(true);
     }
 
     /** The response body that went past the guest to the client. */
     public byte[] forwardedResponseBody() {
-        return response.forwarded.toByteArray();
+        return rules.forwardedBody(false);
     }
 
     /** Whether the request headers went on to the router. */
     public boolean requestHeadersForwarded() {
-        return request.headersForwarded;
+        return rules.headersForwarded(true);
     }
 
     /** Whether the guest holds request headers or data (waiting for more body or for its own continue). */
     public boolean isRequestPaused() {
-        return !ended && localResponse == null && request.paused();
+        return rules.isRequestPaused();
     }
 
     /** Whether the end callbacks ran. */
     public boolean isEnded() {
-        return ended;
+        return rules.isEnded();
     }
 
     /** A property as the guest would read it now: its own, else the host's. */
@@ -218,216 +185,87 @@ public final class FakeStream {
         return value == null ? Optional.empty() : Optional.of(new String(value, StandardCharsets.UTF_8));
     }
 
-    // ---- the filter manager
+    /** How the filter manager calls this guest's exports on the JVM. */
+    private final class GuestCalls implements FilterStream.Host<List<Map.Entry<String, String>>, LocalResponse> {
+        @Override
+        public int onHeaders(boolean request, int count, boolean endOfStream) {
+            int eos = endOfStream ? 1 : 0;
+            return request
+                    ? host.invoke(contextId, () -> ProxyWasmExports.proxyOnRequestHeaders(contextId, count, eos))
+                    : host.invoke(contextId, () -> ProxyWasmExports.proxyOnResponseHeaders(contextId, count, eos));
+        }
 
-    private int sendHeaders(Direction direction, List<Map.Entry<String, String>> headers, boolean endOfStream) {
-        if (ignored()) {
-            return HeaderAction.CONTINUE;
+        @Override
+        public int onBody(boolean request, int size, boolean endOfStream) {
+            int eos = endOfStream ? 1 : 0;
+            return request
+                    ? host.invoke(contextId, () -> ProxyWasmExports.proxyOnRequestBody(contextId, size, eos))
+                    : host.invoke(contextId, () -> ProxyWasmExports.proxyOnResponseBody(contextId, size, eos));
         }
-        if (direction.headers != null) {
-            throw new IllegalStateException(name(direction) + " headers were already sent on stream " + contextId);
-        }
-        direction.headers = Pairs.copy(headers);
-        direction.endSeen = endOfStream;
-        int action = headersCallback(direction);
-        host.settle();
-        return action;
-    }
 
-    private int headersCallback(Direction direction) {
-        int count = direction.headers.size();
-        int endOfStream = direction.endSeen ? 1 : 0;
-        int action = direction.isRequest
-                ? host.invoke(contextId, () -> ProxyWasmExports.proxyOnRequestHeaders(contextId, count, endOfStream))
-                : host.invoke(contextId, () -> ProxyWasmExports.proxyOnResponseHeaders(contextId, count, endOfStream));
-        if (pendingLocalResponse != null || ended) {
-            return action;
+        @Override
+        public int onTrailers(boolean request, int count) {
+            return request
+                    ? host.invoke(contextId, () -> ProxyWasmExports.proxyOnRequestTrailers(contextId, count))
+                    : host.invoke(contextId, () -> ProxyWasmExports.proxyOnResponseTrailers(contextId, count));
         }
-        if (action == HeaderAction.CONTINUE || action == HeaderAction.CONTINUE_AND_END_STREAM) {
-            forward(direction);
-        } else {
-            direction.headersHeld = true;
-            direction.stopAll = action != HeaderAction.STOP_ITERATION || !direction.isRequest;
-        }
-        return action;
-    }
 
-    private int sendBody(Direction direction, byte[] chunk, boolean endOfStream) {
-        if (ignored()) {
-            return DataAction.CONTINUE;
+        @Override
+        public void onEnd() {
+            host.invoke(contextId, () -> {
+                ProxyWasmExports.proxyOnLog(contextId);
+                return 0;
+            });
+            host.invoke(contextId, () -> ProxyWasmExports.proxyOnDone(contextId));
+            host.invoke(contextId, () -> {
+                ProxyWasmExports.proxyOnDelete(contextId);
+                return 0;
+            });
         }
-        if (direction.headers == null) {
-            throw new IllegalStateException("send the " + name(direction) + " headers before its body");
-        }
-        if (direction.endSeen) {
-            throw new IllegalStateException("the " + name(direction) + " of stream " + contextId + " has ended");
-        }
-        direction.buffered = concat(direction.buffered, chunk);
-        direction.endSeen = endOfStream;
-        if (direction.stopAll) {
-            return DataAction.STOP_ITERATION_AND_BUFFER;
-        }
-        int action = bodyCallback(direction);
-        host.settle();
-        return action;
-    }
 
-    private int bodyCallback(Direction direction) {
-        int size = direction.buffered.length;
-        int endOfStream = direction.endSeen ? 1 : 0;
-        int action = direction.isRequest
-                ? host.invoke(contextId, () -> ProxyWasmExports.proxyOnRequestBody(contextId, size, endOfStream))
-                : host.invoke(contextId, () -> ProxyWasmExports.proxyOnResponseBody(contextId, size, endOfStream));
-        if (pendingLocalResponse != null || ended) {
-            return action;
+        @Override
+        public void forget() {
+            host.forget(FakeStream.this);
         }
-        if (action == DataAction.CONTINUE) {
-            forward(direction);
-        } else if (action == DataAction.STOP_ITERATION_NO_BUFFER) {
-            direction.buffered = new byte[0];
-        }
-        return action;
-    }
 
-    private int sendTrailers(Direction direction, List<Map.Entry<String, String>> trailers) {
-        if (ignored()) {
-            return HeaderAction.CONTINUE;
+        @Override
+        public void defer() {
+            host.defer(FakeStream.this);
         }
-        direction.trailers = Pairs.copy(trailers);
-        direction.endSeen = true;
-        if (direction.stopAll) {
-            return HeaderAction.STOP_ITERATION;
-        }
-        int count = trailers.size();
-        int action = direction.isRequest
-                ? host.invoke(contextId, () -> ProxyWasmExports.proxyOnRequestTrailers(contextId, count))
-                : host.invoke(contextId, () -> ProxyWasmExports.proxyOnResponseTrailers(contextId, count));
-        if (action == HeaderAction.CONTINUE && pendingLocalResponse == null && !ended) {
-            forward(direction);
-        }
-        host.settle();
-        return action;
-    }
 
-    /** Lets everything held in this direction go on; a complete response ends the stream. */
-    private void forward(Direction direction) {
-        direction.headersHeld = false;
-        direction.stopAll = false;
-        direction.headersForwarded = true;
-        direction.forwarded.writeBytes(direction.buffered);
-        direction.buffered = new byte[0];
-        if (direction.endSeen) {
-            direction.endForwarded = true;
-            if (!direction.isRequest) {
-                finish();
+        @Override
+        public void settle() {
+            host.settle();
+        }
+
+        @Override
+        public int count(List<Map.Entry<String, String>> headers) {
+            return headers.size();
+        }
+
+        @Override
+        public List<Map.Entry<String, String>> replyHeaders(LocalResponse reply) {
+            List<Map.Entry<String, String>> headers = Pairs.of(":status", Integer.toString(reply.status()));
+            headers.addAll(Pairs.copy(reply.headers()));
+            int bodyLength = reply.body().length;
+            if (bodyLength > 0) {
+                Pairs.replace(headers, "content-length", Integer.toString(bodyLength));
+                if (Pairs.first(headers, "content-type").isEmpty()) {
+                    headers.add(new SimpleEntry<>("content-type", "text/plain"));
+                }
             }
+            return headers;
         }
-    }
 
-    /** {@code proxy_continue_stream}: after StopAll the buffered body reaches the guest in one callback. */
-    private void resume(Direction direction) {
-        if (direction.headers == null || direction.endForwarded) {
-            return;
+        @Override
+        public byte[] replyBody(LocalResponse reply) {
+            return reply.body();
         }
-        if (direction.stopAll && direction.buffered.length > 0) {
-            direction.stopAll = false;
-            direction.headersHeld = false;
-            direction.headersForwarded = true;
-            bodyCallback(direction);
-        } else {
-            forward(direction);
-        }
-    }
 
-    /** Runs once the guest call that asked for them has returned: local reply, close, continue. */
-    void applyDeferred() {
-        if (ended) {
-            return;
+        @Override
+        public boolean bypassed(FilterStream<List<Map.Entry<String, String>>, LocalResponse> stream, boolean request) {
+            return false;
         }
-        if (pendingLocalResponse != null) {
-            sendLocalResponse();
-        } else if (closeRequested) {
-            finish();
-        } else {
-            if (continueRequest) {
-                continueRequest = false;
-                resume(request);
-            }
-            if (continueResponse && !ended) {
-                continueResponse = false;
-                resume(response);
-            }
-        }
-    }
-
-    /** Envoy sends a local reply through the guest's own response callbacks; then the stream is over. */
-    private void sendLocalResponse() {
-        localResponse = pendingLocalResponse;
-        pendingLocalResponse = null;
-        continueRequest = false;
-        continueResponse = false;
-        List<Map.Entry<String, String>> headers = Pairs.of(":status", Integer.toString(localResponse.status()));
-        headers.addAll(Pairs.copy(localResponse.headers()));
-        byte[] body = localResponse.body();
-        if (body.length > 0) {
-            Pairs.replace(headers, "content-length", Integer.toString(body.length));
-            if (Pairs.first(headers, "content-type").isEmpty()) {
-                headers.add(new SimpleEntry<>("content-type", "text/plain"));
-            }
-        }
-        response.headers = headers;
-        response.trailers = null;
-        response.buffered = new byte[0];
-        response.forwarded.reset();
-        response.endSeen = body.length == 0;
-        headersCallback(response);
-        if (!ended && body.length > 0) {
-            response.buffered = body;
-            response.endSeen = true;
-            bodyCallback(response);
-        }
-        if (!ended) {
-            forward(response);
-        }
-    }
-
-    private void finish() {
-        if (ended) {
-            return;
-        }
-        ended = true;
-        inLog = true;
-        host.invoke(contextId, () -> {
-            ProxyWasmExports.proxyOnLog(contextId);
-            return 0;
-        });
-        host.invoke(contextId, () -> ProxyWasmExports.proxyOnDone(contextId));
-        host.invoke(contextId, () -> {
-            ProxyWasmExports.proxyOnDelete(contextId);
-            return 0;
-        });
-        host.forget(this);
-    }
-
-    /** After a local reply Envoy drops what the client still sends; driving a finished stream is a test bug. */
-    private boolean ignored() {
-        if (localResponse != null) {
-            return true;
-        }
-        if (ended) {
-            throw new IllegalStateException("stream " + contextId + " has ended");
-        }
-        return false;
-    }
-
-    private static String name(Direction direction) {
-        return direction.isRequest ? "request" : "response";
-    }
-
-    private static byte[] concat(byte[] head, byte[] tail) {
-        byte[] joined = Arrays.copyOf(head, head.length + tail.length);
-        System.arraycopy(tail, 0, joined, head.length, tail.length);
-        return joined;
     }
 
     // ---- what the host calls see
@@ -435,13 +273,13 @@ public final class FakeStream {
     List<Map.Entry<String, String>> map(int mapType) {
         switch (mapType) {
             case MapType.HTTP_REQUEST_HEADERS:
-                return request.headers;
+                return rules.headers(true);
             case MapType.HTTP_REQUEST_TRAILERS:
-                return request.trailers;
+                return rules.trailers(true);
             case MapType.HTTP_RESPONSE_HEADERS:
-                return response.headers;
+                return rules.headers(false);
             case MapType.HTTP_RESPONSE_TRAILERS:
-                return response.trailers;
+                return rules.trailers(false);
             default:
                 return null;
         }
@@ -449,29 +287,26 @@ public final class FakeStream {
 
     /** Maps are read-only once they went on, and during {@code proxy_on_log}. */
     boolean writable(int mapType) {
-        if (inLog) {
-            return false;
-        }
         switch (mapType) {
             case MapType.HTTP_REQUEST_HEADERS:
-                return !request.headersForwarded;
+                return rules.writable(true, false);
             case MapType.HTTP_REQUEST_TRAILERS:
-                return !request.endForwarded;
+                return rules.writable(true, true);
             case MapType.HTTP_RESPONSE_HEADERS:
-                return !response.headersForwarded;
+                return rules.writable(false, false);
             case MapType.HTTP_RESPONSE_TRAILERS:
-                return !response.endForwarded;
+                return rules.writable(false, true);
             default:
                 return false;
         }
     }
 
     byte[] body(boolean requestBody) {
-        return (requestBody ? request : response).buffered;
+        return rules.body(requestBody);
     }
 
     void replaceBody(boolean requestBody, byte[] body) {
-        (requestBody ? request : response).buffered = body;
+        rules.replaceBody(requestBody, body);
     }
 
     byte[] findProperty(String key) {
@@ -489,28 +324,22 @@ public final class FakeStream {
     }
 
     void overrideUpstream(String address) {
-        upstreamOverride = address;
-        overrideAfterRouting = request.headersForwarded;
+        rules.overrideUpstream(address);
     }
 
     void requestLocalResponse(LocalResponse reply) {
-        if (localResponse == null && pendingLocalResponse == null) {
-            pendingLocalResponse = reply;
-            host.defer(this);
-        }
+        rules.requestLocalReply(reply);
     }
 
     void requestContinue(boolean requestDirection) {
-        if (requestDirection) {
-            continueRequest = true;
-        } else {
-            continueResponse = true;
-        }
-        host.defer(this);
+        rules.requestContinue(requestDirection);
     }
 
     void requestClose() {
-        closeRequested = true;
-        host.defer(this);
+        rules.requestClose();
+    }
+
+    void applyDeferred() {
+        rules.applyDeferred();
     }
 }

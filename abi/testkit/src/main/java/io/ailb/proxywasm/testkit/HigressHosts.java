@@ -9,8 +9,7 @@ import io.ailb.proxywasm.UpstreamHost;
  * Higress Envoy fork prints it, so a guest that matches the text instead of parsing it is caught.
  */
 public final class HigressHosts {
-    private HigressHosts() {
-    }
+    private HigressHosts() {}
 
     /** A healthy host without metrics. */
     public static UpstreamHost healthy(String address) {
@@ -27,8 +26,8 @@ public final class HigressHosts {
     }
 
     public static UpstreamHost of(String address, String healthStatus, String metrics) {
-        return new UpstreamHost(address, "{\n\"health_status\": " + quote(healthStatus) + ",\n\"metrics\": "
-                + quote(metrics) + "\n}");
+        return new UpstreamHost(
+                address, "{\n\"health_status\": " + quote(healthStatus) + ",\n\"metrics\": " + quote(metrics) + "\n}");
     }
 
     private static String quote(String text) {

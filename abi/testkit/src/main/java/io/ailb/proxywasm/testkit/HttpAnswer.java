@@ -11,7 +11,7 @@ import java.util.Map;
  * What the host hands back for one HTTP callout: a response, a failure (timeout, reset, no upstream: the guest sees a
  * response without headers), or nothing yet ({@link #pending()}). Immutable; {@code with*} return a copy.
  */
-public final class HttpAnswer {
+public final class HttpAnswer implements Callout.Answer {
     private static final HttpAnswer PENDING = new HttpAnswer(true, List.of(), new byte[0], List.of());
     private static final HttpAnswer FAILURE = new HttpAnswer(false, List.of(), new byte[0], List.of());
 
@@ -20,7 +20,10 @@ public final class HttpAnswer {
     private final byte[] body;
     private final List<Map.Entry<String, String>> trailers;
 
-    private HttpAnswer(boolean pending, List<Map.Entry<String, String>> headers, byte[] body,
+    private HttpAnswer(
+            boolean pending,
+            List<Map.Entry<String, String>> headers,
+            byte[] body,
             List<Map.Entry<String, String>> trailers) {
         this.pending = pending;
         this.headers = headers;
@@ -30,8 +33,11 @@ public final class HttpAnswer {
 
     /** A response with this {@code :status} and no body. */
     public static HttpAnswer status(int status) {
-        return new HttpAnswer(false, List.of(new SimpleImmutableEntry<>(":status", Integer.toString(status))),
-                new byte[0], List.of());
+        return new HttpAnswer(
+                false,
+                List.of(new SimpleImmutableEntry<>(":status", Integer.toString(status))),
+                new byte[0],
+                List.of());
     }
 
     /** The call failed before a response arrived. */
@@ -60,6 +66,7 @@ public final class HttpAnswer {
         return new HttpAnswer(pending, headers, body, append(trailers, name, value));
     }
 
+    @Override
     public boolean isPending() {
         return pending;
     }
@@ -76,8 +83,8 @@ public final class HttpAnswer {
         return trailers;
     }
 
-    private static List<Map.Entry<String, String>> append(List<Map.Entry<String, String>> pairs, String name,
-            String value) {
+    private static List<Map.Entry<String, String>> append(
+            List<Map.Entry<String, String>> pairs, String name, String value) {
         List<Map.Entry<String, String>> copy = new ArrayList<>(pairs);
         copy.add(new SimpleImmutableEntry<>(name, value));
         return Collections.unmodifiableList(copy);

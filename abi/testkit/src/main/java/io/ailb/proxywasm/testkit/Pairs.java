@@ -8,8 +8,7 @@ import java.util.Optional;
 
 /** Header lists as proxy-wasm has them: ordered name/value pairs, a name may repeat. */
 final class Pairs {
-    private Pairs() {
-    }
+    private Pairs() {}
 
     static List<Map.Entry<String, String>> of(String... namesAndValues) {
         if (namesAndValues.length % 2 != 0) {

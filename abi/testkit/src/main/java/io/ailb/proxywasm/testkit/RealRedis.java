@@ -3,14 +3,13 @@ package io.ailb.proxywasm.testkit;
 import io.ailb.codec.resp.RespDecoder;
 import io.ailb.codec.resp.RespEncoder;
 import io.ailb.codec.resp.RespValue;
+import io.ailb.hostkit.TestRedis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.URI;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -44,22 +43,8 @@ public final class RealRedis implements RedisResponder, AutoCloseable {
 
     /** An embedded server on a free local port, or the server of {@code REDIS_URL} when that is set. */
     public static RealRedis start() {
-        String url = System.getenv("REDIS_URL");
-        if (url != null && !url.isBlank()) {
-            return fromUrl(url);
-        }
-        try {
-            int port;
-            try (ServerSocket probe = new ServerSocket(0)) {
-                port = probe.getLocalPort();
-            }
-            RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
-                    .setting("save \"\"").setting("appendonly no").build();
-            server.start();
-            return new RealRedis("127.0.0.1", port, "", "", server);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start an embedded redis-server", e);
-        }
+        TestRedis redis = TestRedis.start();
+        return new RealRedis(redis.host(), redis.port(), redis.username(), redis.password(), redis.embedded());
     }
 
     /** A server that is already running, without credentials. */
@@ -73,21 +58,6 @@ public final class RealRedis implements RedisResponder, AutoCloseable {
      */
     public static RealRedis at(String host, int port, String username, String password) {
         return new RealRedis(host, port, username, password, null);
-    }
-
-    private static RealRedis fromUrl(String url) {
-        URI uri = URI.create(url);
-        if (!"redis".equals(uri.getScheme()) || uri.getHost() == null) {
-            throw new IllegalArgumentException("REDIS_URL must be redis://[user:password@]host:port, got " + url);
-        }
-        String user = "";
-        String pass = "";
-        if (uri.getUserInfo() != null) {
-            String[] parts = uri.getUserInfo().split(":", 2);
-            user = parts.length == 2 ? parts[0] : "";
-            pass = parts.length == 2 ? parts[1] : parts[0];
-        }
-        return new RealRedis(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort(), user, pass, null);
     }
 
     public String host() {
@@ -160,8 +130,11 @@ public final class RealRedis implements RedisResponder, AutoCloseable {
         Connection connection = new Connection(socket);
         try {
             if (!password.isEmpty()) {
-                connection.expectOk(username.isEmpty() ? RespEncoder.command("AUTH", password)
-                        : RespEncoder.command("AUTH", username, password), "AUTH");
+                connection.expectOk(
+                        username.isEmpty()
+                                ? RespEncoder.command("AUTH", password)
+                                : RespEncoder.command("AUTH", username, password),
+                        "AUTH");
             }
             if (database != 0) {
                 connection.expectOk(RespEncoder.command("SELECT", Integer.toString(database)), "SELECT " + database);

@@ -9,11 +9,15 @@ import java.nio.charset.StandardCharsets;
  * What the host hands back for one Redis callout: reply bytes (a value, or a Redis error such as {@code NOSCRIPT}), a
  * network failure (status NETWORK_ERROR, also how Higress reports a timeout), or nothing yet ({@link #pending()}).
  */
-public final class RedisAnswer {
+public final class RedisAnswer implements Callout.Answer {
     private static final RedisAnswer PENDING = new RedisAnswer(Kind.PENDING, null);
     private static final RedisAnswer NETWORK_ERROR = new RedisAnswer(Kind.NETWORK_ERROR, null);
 
-    private enum Kind { REPLY, NETWORK_ERROR, PENDING }
+    private enum Kind {
+        REPLY,
+        NETWORK_ERROR,
+        PENDING
+    }
 
     private final Kind kind;
     private final byte[] reply;
@@ -53,6 +57,7 @@ public final class RedisAnswer {
         return PENDING;
     }
 
+    @Override
     public boolean isPending() {
         return kind == Kind.PENDING;
     }

@@ -5,31 +5,31 @@ import io.ailb.codec.resp.RespValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 
 /** One {@code proxy_redis_call} the guest made: what it sent, the token it got, and the answer and its delivery. */
-public final class RedisCallout {
+public final class RedisCallout extends Callout<RedisAnswer> {
     private static final int SHOWN_WORD_LENGTH = 48;
 
-    private final FakeHost host;
     private final int token;
     private final String cluster;
     private final int database;
     private final byte[] query;
     private final int callerContextId;
-    private final int rootContextId;
-    private RedisAnswer answer = RedisAnswer.pending();
-    private boolean delivered;
 
-    RedisCallout(FakeHost host, int token, String cluster, int database, byte[] query, int callerContextId,
+    RedisCallout(
+            FakeHost host,
+            int token,
+            String cluster,
+            int database,
+            byte[] query,
+            int callerContextId,
             int rootContextId) {
-        this.host = host;
+        super(host, rootContextId, RedisAnswer.pending());
         this.token = token;
         this.cluster = cluster;
         this.database = database;
         this.query = query.clone();
         this.callerContextId = callerContextId;
-        this.rootContextId = rootContextId;
     }
 
     public int token() {
@@ -75,63 +75,14 @@ public final class RedisCallout {
         return callerContextId;
     }
 
-    /** The answer given so far; empty while it is pending. */
-    public Optional<RedisAnswer> answer() {
-        return answer.isPending() ? Optional.empty() : Optional.of(answer);
-    }
-
-    public boolean isDelivered() {
-        return delivered;
-    }
-
-    /** Delivers the answer the responder gave (under {@link FakeHost#withManualDelivery()}). */
-    public void deliver() {
-        if (answer.isPending()) {
-            throw new IllegalStateException("no answer to deliver for " + this + "; use deliver(RedisAnswer)");
-        }
-        host.deliver(this);
-    }
-
-    /** Delivers {@code reply} now: the guest's callback runs before this returns. */
-    public void deliver(RedisAnswer reply) {
-        if (reply.isPending()) {
-            throw new IllegalArgumentException("a pending answer cannot be delivered");
-        }
-        if (delivered) {
-            throw new IllegalStateException(this + " was already delivered");
-        }
-        answer = reply;
-        host.deliver(this);
-    }
-
-    void answer(RedisAnswer given) {
-        answer = given;
-    }
-
-    RedisAnswer currentAnswer() {
-        return answer;
-    }
-
-    boolean deliverable() {
-        return !delivered && !answer.isPending();
-    }
-
-    void markDelivered() {
-        delivered = true;
-    }
-
-    int rootContextId() {
-        return rootContextId;
-    }
-
     /** The command with long words (a script's text) cut short. */
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder("redis token ").append(token);
         for (String word : command()) {
-            text.append(' ').append(word.length() <= SHOWN_WORD_LENGTH ? word
-                    : word.substring(0, SHOWN_WORD_LENGTH) + "…");
+            text.append(' ')
+                    .append(word.length() <= SHOWN_WORD_LENGTH ? word : word.substring(0, SHOWN_WORD_LENGTH) + "…");
         }
-        return text.append(" → ").append(answer).toString();
+        return text.append(" → ").append(currentAnswer()).toString();
     }
 }

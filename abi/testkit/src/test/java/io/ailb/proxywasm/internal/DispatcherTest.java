@@ -32,7 +32,6 @@ import io.ailb.proxywasm.testkit.RedisResponder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,20 +44,22 @@ class DispatcherTest {
     private static final int STREAM = 2;
     private static final String REDIS = "redis-cluster";
 
-    private final FakeHost host = new FakeHost().withPluginConfig("{}")
-            .withRedisCluster(REDIS, RedisResponder.always(RedisAnswer.pending())).withManualDelivery();
+    private final FakeHost host = new FakeHost()
+            .withPluginConfig("{}")
+            .withRedisCluster(REDIS, RedisResponder.always(RedisAnswer.pending()))
+            .withManualDelivery();
     private final List<String> events = new ArrayList<>();
     private byte[] configured;
     private RuntimeException throwOnRequest;
     private boolean nullStreams;
-    private Runnable onRequest = () -> { };
+    private Runnable onRequest = () -> {};
 
     @Test
     void createsContextsAndReturnsTheStreamsActions() {
         FakeStream stream = startWithStream();
 
-        assertEquals(HeaderAction.STOP_ITERATION, stream.sendRequestHeaders(headers("a", "1", "b", "2", "c", "3"),
-                false));
+        assertEquals(
+                HeaderAction.STOP_ITERATION, stream.sendRequestHeaders(headers("a", "1", "b", "2", "c", "3"), false));
         assertEquals(DataStatus.STOP_ITERATION_AND_BUFFER.code(), stream.sendRequestBody(new byte[10], false));
         assertEquals(List.of("headers ctx=2 n=3 eos=false", "body ctx=2 size=10 eos=false"), events);
     }
@@ -78,8 +79,10 @@ class DispatcherTest {
         throwOnRequest = new IllegalStateException("boom", new IllegalArgumentException("root cause"));
 
         assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(headers(":path", "/"), true));
-        assertEquals(List.of("ERROR proxy_on_request_headers threw java.lang.IllegalStateException: boom;"
-                + " caused by java.lang.IllegalArgumentException: root cause"), host.logs());
+        assertEquals(
+                List.of("ERROR proxy_on_request_headers threw java.lang.IllegalStateException: boom;"
+                        + " caused by java.lang.IllegalArgumentException: root cause"),
+                host.logs());
     }
 
     @Test
@@ -87,7 +90,9 @@ class DispatcherTest {
         host.withPluginConfig("throw");
 
         assertFalse(host.start(this::plugin));
-        assertTrue(host.logs().get(0).contains("proxy_on_configure threw"), host.logs().toString());
+        assertTrue(
+                host.logs().get(0).contains("proxy_on_configure threw"),
+                host.logs().toString());
     }
 
     @Test
@@ -107,9 +112,12 @@ class DispatcherTest {
         proxyOnContextCreate(5, 42);
         proxyOnDelete(77);
 
-        assertEquals(List.of("ERROR proxy_on_request_headers: unknown http context 99",
-                "ERROR proxy_on_context_create: unknown parent context 42 for 5",
-                "ERROR proxy_on_delete: unknown context 77"), host.logs());
+        assertEquals(
+                List.of(
+                        "ERROR proxy_on_request_headers: unknown http context 99",
+                        "ERROR proxy_on_context_create: unknown parent context 42 for 5",
+                        "ERROR proxy_on_delete: unknown context 77"),
+                host.logs());
     }
 
     @Test
@@ -130,7 +138,9 @@ class DispatcherTest {
         FakeStream stream = startWithStream();
 
         assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(headers(":path", "/"), true));
-        assertTrue(host.logs().get(0).contains("newHttpContext returned null for 2"), host.logs().toString());
+        assertTrue(
+                host.logs().get(0).contains("newHttpContext returned null for 2"),
+                host.logs().toString());
     }
 
     @Test
@@ -139,7 +149,9 @@ class DispatcherTest {
         host.failCalls("proxy_on_memory_allocate", WasmResult.INTERNAL_FAILURE);
 
         assertEquals(0, proxyOnMemoryAllocate(16));
-        assertTrue(host.logs().get(0).startsWith("ERROR proxy_on_memory_allocate(16) threw"), host.logs().toString());
+        assertTrue(
+                host.logs().get(0).startsWith("ERROR proxy_on_memory_allocate(16) threw"),
+                host.logs().toString());
     }
 
     @Test
@@ -147,10 +159,14 @@ class DispatcherTest {
         FakeStream stream = startWithStream();
         List<RedisReply> replies = new ArrayList<>();
         List<Integer> current = new ArrayList<>();
-        onRequest = () -> Redis.command(REDIS, reply -> {
-            replies.add(reply);
-            current.add(Vm.dispatcher().currentContextId());
-        }, "INCR", "k");
+        onRequest = () -> Redis.command(
+                REDIS,
+                reply -> {
+                    replies.add(reply);
+                    current.add(Vm.dispatcher().currentContextId());
+                },
+                "INCR",
+                "k");
         stream.sendRequestHeaders(headers(":path", "/"), true);
 
         onlyRedisCall().deliver(RedisAnswer.raw(":5\r\n".getBytes(StandardCharsets.US_ASCII)));
@@ -166,17 +182,22 @@ class DispatcherTest {
     void aRedisReplyForAGoneStreamRunsTheOrphanHookOnTheRoot() {
         FakeStream stream = startWithStream();
         List<String> seen = new ArrayList<>();
-        onRequest = () -> Redis.command(REDIS, new RedisCallback() {
-            @Override
-            public void onReply(RedisReply reply) {
-                seen.add("reply");
-            }
+        onRequest = () -> Redis.command(
+                REDIS,
+                new RedisCallback() {
+                    @Override
+                    public void onReply(RedisReply reply) {
+                        seen.add("reply");
+                    }
 
-            @Override
-            public void onOrphan(RedisReply reply) {
-                seen.add("orphan " + reply.value() + " as " + Vm.dispatcher().currentContextId());
-            }
-        }, "DECR", "k");
+                    @Override
+                    public void onOrphan(RedisReply reply) {
+                        seen.add("orphan " + reply.value() + " as "
+                                + Vm.dispatcher().currentContextId());
+                    }
+                },
+                "DECR",
+                "k");
         stream.sendRequestHeaders(headers(":path", "/"), true);
         stream.reset();
 
@@ -190,17 +211,20 @@ class DispatcherTest {
     void aStreamTheHostNoLongerKnowsGetsTheOrphanHook() {
         FakeStream stream = startWithStream();
         List<String> seen = new ArrayList<>();
-        onRequest = () -> Redis.command(REDIS, new RedisCallback() {
-            @Override
-            public void onReply(RedisReply reply) {
-                seen.add("reply");
-            }
+        onRequest = () -> Redis.command(
+                REDIS,
+                new RedisCallback() {
+                    @Override
+                    public void onReply(RedisReply reply) {
+                        seen.add("reply");
+                    }
 
-            @Override
-            public void onOrphan(RedisReply reply) {
-                seen.add("orphan");
-            }
-        }, "PING");
+                    @Override
+                    public void onOrphan(RedisReply reply) {
+                        seen.add("orphan");
+                    }
+                },
+                "PING");
         stream.sendRequestHeaders(headers(":path", "/"), true);
         host.failCalls("proxy_set_effective_context", WasmResult.BAD_ARGUMENT);
 
@@ -235,7 +259,9 @@ class DispatcherTest {
         onlyRedisCall().deliver(RedisAnswer.raw("?junk\r\n".getBytes(StandardCharsets.US_ASCII)));
 
         assertFalse(replies.get(0).hasValue());
-        assertTrue(replies.get(0).failure().startsWith("undecodable redis reply"), replies.get(0).failure());
+        assertTrue(
+                replies.get(0).failure().startsWith("undecodable redis reply"),
+                replies.get(0).failure());
     }
 
     @Test
@@ -252,8 +278,13 @@ class DispatcherTest {
         FakeStream stream = startWithStream();
         List<HttpCallResponse> responses = new ArrayList<>();
         HttpCallCallback callback = responses::add;
-        onRequest = () -> HttpCall.dispatch("cluster", headers(":method", "GET", ":path", "/", ":authority", "x"),
-                new byte[0], List.of(), 1000, callback);
+        onRequest = () -> HttpCall.dispatch(
+                "cluster",
+                headers(":method", "GET", ":path", "/", ":authority", "x"),
+                new byte[0],
+                List.of(),
+                1000,
+                callback);
         stream.sendRequestHeaders(headers(":path", "/"), true);
 
         host.httpCallouts().get(0).deliver(HttpAnswer.status(204).withBody("ok"));
@@ -270,8 +301,13 @@ class DispatcherTest {
     void aFailedHttpCallHasNoHeaders() {
         FakeStream stream = startWithStream();
         List<HttpCallResponse> responses = new ArrayList<>();
-        onRequest = () -> HttpCall.dispatch("cluster", headers(":method", "GET", ":path", "/", ":authority", "x"),
-                new byte[0], List.of(), 1000, responses::add);
+        onRequest = () -> HttpCall.dispatch(
+                "cluster",
+                headers(":method", "GET", ":path", "/", ":authority", "x"),
+                new byte[0],
+                List.of(),
+                1000,
+                responses::add);
         stream.sendRequestHeaders(headers(":path", "/"), true);
         List<Integer> readsBefore = host.bufferReads();
 

@@ -20,8 +20,7 @@ class UpstreamsTest {
 
     @BeforeEach
     void start() {
-        assertTrue(host.start(args -> ProxyWasm.setRootContext(contextId -> new RootContext(contextId) {
-        })));
+        assertTrue(host.start(args -> ProxyWasm.setRootContext(contextId -> new RootContext(contextId) {})));
     }
 
     @Test
@@ -30,7 +29,9 @@ class UpstreamsTest {
         List<UpstreamHost> first = Upstreams.hosts();
         List<UpstreamHost> again = Upstreams.hosts();
 
-        assertEquals(2, host.callCount("proxy_get_upstream_hosts"),
+        assertEquals(
+                2,
+                host.callCount("proxy_get_upstream_hosts"),
                 "asked every time: the host's view may change any request");
         assertSame(first, again, "decoded once");
         assertEquals("10.0.0.1:80", first.get(0).address());

@@ -65,10 +65,12 @@ class FakeHostTest {
 
     @Test
     void mainMayOnlyLog() {
-        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> host.start(args -> {
-            Log.info("starting");
-            Metric.counter("too.early");
-        }));
+        IllegalStateException thrown = assertThrows(
+                IllegalStateException.class,
+                () -> host.start(args -> {
+                    Log.info("starting");
+                    Metric.counter("too.early");
+                }));
 
         assertTrue(thrown.getMessage().startsWith("proxy_define_metric called from main"), thrown.getMessage());
         assertEquals(List.of("INFO starting"), host.logs());
@@ -76,7 +78,7 @@ class FakeHostTest {
 
     @Test
     void aMainThatRegistersNoPluginIsReported() {
-        assertThrows(IllegalStateException.class, () -> host.start(args -> { }));
+        assertThrows(IllegalStateException.class, () -> host.start(args -> {}));
     }
 
     // ---- streams
@@ -98,8 +100,9 @@ class FakeHostTest {
         stream.sendRequestBody("cd", false);
         assertEquals(DataAction.CONTINUE, stream.sendRequestBody("ef", true));
 
-        assertEquals(List.of("configure", "request headers 1", "request body 2", "request body 4",
-                "request body 6 end"), plugin.events);
+        assertEquals(
+                List.of("configure", "request headers 1", "request body 2", "request body 4", "request body 6 end"),
+                plugin.events);
         assertEquals(List.of("ab", "abcd", "abcdef"), bodies);
         assertEquals("abcdef", new String(stream.forwardedRequestBody(), StandardCharsets.UTF_8));
         assertTrue(stream.requestHeadersForwarded());
@@ -132,8 +135,8 @@ class FakeHostTest {
     @Test
     void aLocalReplyPassesTheResponseCallbacksAndEndsTheStream() {
         plugin.onRequestHeaders = (count, end) -> {
-            Stream.sendLocalResponse(429, "limited", "slow down".getBytes(StandardCharsets.UTF_8),
-                    headers("x-reason", "quota"));
+            Stream.sendLocalResponse(
+                    429, "limited", "slow down".getBytes(StandardCharsets.UTF_8), headers("x-reason", "quota"));
             return HeaderStatus.STOP_ITERATION;
         };
         assertTrue(host.start(plugin::main));
@@ -145,10 +148,23 @@ class FakeHostTest {
         assertEquals(429, reply.status());
         assertEquals("limited", reply.details());
         assertEquals("slow down", reply.bodyText());
-        assertEquals(List.of(Map.entry(":status", "429"), Map.entry("x-reason", "quota"),
-                Map.entry("content-length", "9"), Map.entry("content-type", "text/plain")), stream.responseHeaders());
-        assertEquals(List.of("configure", "request headers 1", "response headers 4", "response body 9 end", "log",
-                "done", "delete"), plugin.events);
+        assertEquals(
+                List.of(
+                        Map.entry(":status", "429"),
+                        Map.entry("x-reason", "quota"),
+                        Map.entry("content-length", "9"),
+                        Map.entry("content-type", "text/plain")),
+                stream.responseHeaders());
+        assertEquals(
+                List.of(
+                        "configure",
+                        "request headers 1",
+                        "response headers 4",
+                        "response body 9 end",
+                        "log",
+                        "done",
+                        "delete"),
+                plugin.events);
         assertTrue(stream.isEnded());
         assertEquals(DataAction.CONTINUE, stream.sendRequestBody("late", true), "Envoy drops what still comes");
         assertEquals(7, plugin.events.size());
@@ -166,8 +182,9 @@ class FakeHostTest {
 
         assertTrue(stream.isEnded());
         assertEquals("hello", new String(stream.forwardedResponseBody(), StandardCharsets.UTF_8));
-        assertEquals(List.of("log", "done", "delete"), plugin.events.subList(plugin.events.size() - 3,
-                plugin.events.size()));
+        assertEquals(
+                List.of("log", "done", "delete"),
+                plugin.events.subList(plugin.events.size() - 3, plugin.events.size()));
         assertThrows(IllegalStateException.class, () -> stream.sendResponseBody("more", true));
     }
 
@@ -193,8 +210,11 @@ class FakeHostTest {
         assertEquals(Optional.of("/rewritten"), stream.requestHeader(":path"));
         assertEquals(Optional.of("1"), stream.requestHeader("x-added"));
         assertEquals(Optional.empty(), stream.requestHeader("x-late"));
-        assertEquals(List.of("proxy_add_header_map_value failed: BAD_ARGUMENT",
-                "proxy_remove_header_map_value failed: BAD_ARGUMENT"), refused);
+        assertEquals(
+                List.of(
+                        "proxy_add_header_map_value failed: BAD_ARGUMENT",
+                        "proxy_remove_header_map_value failed: BAD_ARGUMENT"),
+                refused);
     }
 
     @Test
@@ -231,15 +251,16 @@ class FakeHostTest {
 
         FakeStream first = host.newStream();
         first.sendRequestHeaders(headers(":method", "GET"), true);
-        FakeStream second = host.newStream().withUpstreamHosts(List.of(HigressHosts.withMetrics("10.0.0.9:80",
-                "vllm:num_requests_waiting 3\n")));
+        FakeStream second = host.newStream()
+                .withUpstreamHosts(List.of(HigressHosts.withMetrics("10.0.0.9:80", "vllm:num_requests_waiting 3\n")));
         second.sendRequestHeaders(headers(":method", "GET"), true);
 
         assertEquals(List.of("10.0.0.1:80", "10.0.0.2:80", "10.0.0.9:80"), seen);
         assertEquals(Optional.of("10.0.0.1:80"), first.upstreamOverride());
         assertFalse(first.upstreamOverrideAfterRouting());
         assertEquals(Optional.of("10.0.0.9:80"), second.upstreamOverride());
-        assertEquals("{\n\"health_status\": \"Healthy\",\n\"metrics\": \"vllm:num_requests_waiting 3\\n\"\n}",
+        assertEquals(
+                "{\n\"health_status\": \"Healthy\",\n\"metrics\": \"vllm:num_requests_waiting 3\\n\"\n}",
                 HigressHosts.withMetrics("a", "vllm:num_requests_waiting 3\n").info());
     }
 
@@ -316,12 +337,16 @@ class FakeHostTest {
             Clock.setTickPeriodMillis(500);
             return true;
         };
-        plugin.onTick = () -> HttpCall.dispatch("outbound|80||metrics",
-                headers(":method", "GET", ":path", "/metrics", ":authority", "10.0.0.1:80"), new byte[0], List.of(),
-                1000, response -> seen.add(response.status() + " " + new String(response.body(),
-                        StandardCharsets.UTF_8)));
+        plugin.onTick = () -> HttpCall.dispatch(
+                "outbound|80||metrics",
+                headers(":method", "GET", ":path", "/metrics", ":authority", "10.0.0.1:80"),
+                new byte[0],
+                List.of(),
+                1000,
+                response -> seen.add(response.status() + " " + new String(response.body(), StandardCharsets.UTF_8)));
         host.withHttpResponder(call -> call.header(":path").orElse("").equals("/metrics")
-                ? HttpAnswer.status(200).withBody("up 1") : HttpAnswer.status(404));
+                ? HttpAnswer.status(200).withBody("up 1")
+                : HttpAnswer.status(404));
         assertTrue(host.start(plugin::main));
 
         assertTrue(host.tick());
@@ -337,8 +362,9 @@ class FakeHostTest {
     void anHttpCallWithoutItsPseudoHeadersIsRefused() {
         assertTrue(host.start(plugin::main));
 
-        ProxyWasmException refused = assertThrows(ProxyWasmException.class, () -> HttpCall.dispatch("c",
-                headers(":method", "GET"), new byte[0], List.of(), 1000, response -> { }));
+        ProxyWasmException refused = assertThrows(
+                ProxyWasmException.class,
+                () -> HttpCall.dispatch("c", headers(":method", "GET"), new byte[0], List.of(), 1000, response -> {}));
 
         assertEquals(WasmResult.BAD_ARGUMENT, refused.result());
     }
@@ -348,15 +374,20 @@ class FakeHostTest {
     @Test
     void redisAnswersArriveAfterTheCallbackInCallOrder() {
         List<String> seen = new ArrayList<>();
-        host.withRedisCluster(REDIS, RedisResponder.inOrder(RedisAnswer.reply(RespValue.integer(1)),
-                RedisAnswer.noScript()));
+        host.withRedisCluster(
+                REDIS, RedisResponder.inOrder(RedisAnswer.reply(RespValue.integer(1)), RedisAnswer.noScript()));
         plugin.onConfigure = config -> initRedis();
         plugin.onRequestHeaders = (count, end) -> {
             Redis.command(REDIS, reply -> seen.add("first " + reply), "INCR", "k");
-            Redis.command(REDIS, reply -> {
-                seen.add("second " + reply.value().errorCode());
-                Stream.continueRequest();
-            }, "EVALSHA", "abc", "0");
+            Redis.command(
+                    REDIS,
+                    reply -> {
+                        seen.add("second " + reply.value().errorCode());
+                        Stream.continueRequest();
+                    },
+                    "EVALSHA",
+                    "abc",
+                    "0");
             seen.add("callback returns");
             return HeaderStatus.STOP_ITERATION;
         };
@@ -367,7 +398,11 @@ class FakeHostTest {
 
         assertEquals(List.of("callback returns", "first " + RespValue.integer(1), "second NOSCRIPT"), seen);
         assertTrue(stream.requestHeadersForwarded(), "the second reply resumed the request");
-        assertEquals(List.of(7, 11), List.of(host.redisCallouts().get(0).token(), host.redisCallouts().get(1).token()));
+        assertEquals(
+                List.of(7, 11),
+                List.of(
+                        host.redisCallouts().get(0).token(),
+                        host.redisCallouts().get(1).token()));
         assertEquals(List.of("EVALSHA", "abc", "0"), host.redisCallouts().get(1).command());
     }
 
@@ -386,7 +421,9 @@ class FakeHostTest {
 
         stream.sendRequestHeaders(headers(":method", "GET"), true);
         assertEquals(List.of(), replies);
-        assertEquals(Optional.of(RespValue.integer(4)), host.redisCallouts().get(0).answer().map(RedisAnswer::value));
+        assertEquals(
+                Optional.of(RespValue.integer(4)),
+                host.redisCallouts().get(0).answer().map(RedisAnswer::value));
 
         assertEquals(1, host.deliverPending());
         assertEquals(RespValue.integer(4), replies.get(0).value());
@@ -421,10 +458,10 @@ class FakeHostTest {
         host.withRedisCluster(REDIS, RedisResponder.always(RedisAnswer.pending()));
         assertTrue(host.start(plugin::main));
 
-        ProxyWasmException unknown = assertThrows(ProxyWasmException.class,
-                () -> Redis.init("outbound|6379||other", "", "", 100));
-        ProxyWasmException uninitialised = assertThrows(ProxyWasmException.class,
-                () -> Redis.command(REDIS, reply -> { }, "PING"));
+        ProxyWasmException unknown =
+                assertThrows(ProxyWasmException.class, () -> Redis.init("outbound|6379||other", "", "", 100));
+        ProxyWasmException uninitialised =
+                assertThrows(ProxyWasmException.class, () -> Redis.command(REDIS, reply -> {}, "PING"));
 
         assertEquals(WasmResult.BAD_ARGUMENT, unknown.result());
         assertEquals(WasmResult.INTERNAL_FAILURE, uninitialised.result());
@@ -436,25 +473,26 @@ class FakeHostTest {
         host.withRedisCluster(REDIS, RedisResponder.inOrder(RedisAnswer.reply(RespValue.integer(1))));
         plugin.onConfigure = config -> initRedis();
         plugin.onRequestHeaders = (count, end) -> {
-            Redis.command(REDIS, reply -> { }, "INCR", "a");
-            Redis.command(REDIS, reply -> { }, "INCR", "b");
+            Redis.command(REDIS, reply -> {}, "INCR", "a");
+            Redis.command(REDIS, reply -> {}, "INCR", "b");
             return HeaderStatus.CONTINUE;
         };
         assertTrue(host.start(plugin::main));
         FakeStream stream = host.newStream();
 
-        IllegalStateException thrown = assertThrows(IllegalStateException.class,
-                () -> stream.sendRequestHeaders(headers(":method", "GET"), true));
+        IllegalStateException thrown = assertThrows(
+                IllegalStateException.class, () -> stream.sendRequestHeaders(headers(":method", "GET"), true));
 
-        assertTrue(thrown.getCause().getMessage().startsWith("no answer scripted for Redis call 2"),
+        assertTrue(
+                thrown.getCause().getMessage().startsWith("no answer scripted for Redis call 2"),
                 thrown.getCause().getMessage());
     }
 
     @Test
     void aFailedCallThrowsTheScriptedStatusUntilRestored() {
         assertTrue(host.start(plugin::main));
-        host.failCalls("proxy_define_metric", WasmResult.UNIMPLEMENTED).failCalls("proxy_get_property",
-                WasmResult.NOT_FOUND);
+        host.failCalls("proxy_define_metric", WasmResult.UNIMPLEMENTED)
+                .failCalls("proxy_get_property", WasmResult.NOT_FOUND);
 
         ProxyWasmException thrown = assertThrows(ProxyWasmException.class, () -> Metric.counter("c"));
         assertEquals(WasmResult.UNIMPLEMENTED, thrown.result());

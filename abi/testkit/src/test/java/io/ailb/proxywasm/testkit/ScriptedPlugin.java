@@ -14,12 +14,12 @@ import java.util.function.Predicate;
 final class ScriptedPlugin {
     final List<String> events = new ArrayList<>();
     Predicate<byte[]> onConfigure = config -> true;
-    Runnable onTick = () -> { };
+    Runnable onTick = () -> {};
     BiFunction<Integer, Boolean, HeaderStatus> onRequestHeaders = (count, end) -> HeaderStatus.CONTINUE;
     BiFunction<Integer, Boolean, DataStatus> onRequestBody = (size, end) -> DataStatus.CONTINUE;
     BiFunction<Integer, Boolean, HeaderStatus> onResponseHeaders = (count, end) -> HeaderStatus.CONTINUE;
     BiFunction<Integer, Boolean, DataStatus> onResponseBody = (size, end) -> DataStatus.CONTINUE;
-    Runnable onLog = () -> { };
+    Runnable onLog = () -> {};
 
     /** The plugin's main. */
     void main(String[] args) {

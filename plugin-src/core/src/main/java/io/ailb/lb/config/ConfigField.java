@@ -18,7 +18,14 @@ import java.util.List;
  */
 public abstract class ConfigField {
     /** The JSON type of a field's value. */
-    public enum Type { STRING, INTEGER, NUMBER, BOOLEAN, OBJECT, STRING_LIST }
+    public enum Type {
+        STRING,
+        INTEGER,
+        NUMBER,
+        BOOLEAN,
+        OBJECT,
+        STRING_LIST
+    }
 
     private final String name;
     private final Type type;

@@ -141,7 +141,8 @@ public final class ConfigView {
         if (value.isBoolean()) {
             return value.asBoolean();
         }
-        if (value.isString() && (value.asString().equals("true") || value.asString().equals("false"))) {
+        if (value.isString()
+                && (value.asString().equals("true") || value.asString().equals("false"))) {
             return value.asString().equals("true");
         }
         throw new ConfigException(fieldPath(field), render(value), "must be true or false");
@@ -156,7 +157,9 @@ public final class ConfigView {
         if (values.contains(value)) {
             return value;
         }
-        throw new ConfigException(fieldPath(field), render(present(field)),
+        throw new ConfigException(
+                fieldPath(field),
+                render(present(field)),
                 values.size() == 1 ? "must be " + values.get(0) : "must be one of " + String.join(", ", values));
     }
 

@@ -10,16 +10,22 @@ public final class LbRule {
     public static final String LB_TYPE_ENDPOINT = "endpoint";
     private static final String LB_TYPE_CLUSTER = "cluster";
 
-    public static final EnumField LB_TYPE = EnumField.optional("lb_type", LB_TYPE_ENDPOINT,
+    public static final EnumField LB_TYPE = EnumField.optional(
+            "lb_type",
+            LB_TYPE_ENDPOINT,
             "only endpoint (pick an instance of the route's service); cluster is refused with a clear message",
             LB_TYPE_ENDPOINT);
-    public static final StringField LB_POLICY = StringField.policyName("lb_policy", true,
-            "how an instance is chosen for each request");
-    public static final ObjectField LB_CONFIG = ObjectField.optional("lb_config",
-            "the fields of the policy named by lb_policy");
-    public static final StringField FALLBACK_POLICY = StringField.policyName("fallback_policy", false,
+    public static final StringField LB_POLICY =
+            StringField.policyName("lb_policy", true, "how an instance is chosen for each request");
+    public static final ObjectField LB_CONFIG =
+            ObjectField.optional("lb_config", "the fields of the policy named by lb_policy");
+    public static final StringField FALLBACK_POLICY = StringField.policyName(
+            "fallback_policy",
+            false,
             "a second policy, used when the first fails (Redis unreachable, bad reply...) and fallback_on_error is on");
-    public static final BoolField FALLBACK_ON_ERROR = BoolField.optional("fallback_on_error", false,
+    public static final BoolField FALLBACK_ON_ERROR = BoolField.optional(
+            "fallback_on_error",
+            false,
             "turns fallback_policy on; without it a failing policy leaves the choice to the service's own load "
                     + "balancer");
     /** The fields of the global config and of each {@code _rules_} entry, besides the matchers. */
@@ -34,8 +40,14 @@ public final class LbRule {
     private final boolean fallbackOnError;
     private final RuleMatcher matcher;
 
-    private LbRule(String path, String lbType, String policy, ConfigView lbConfig, String fallbackPolicy,
-                   boolean fallbackOnError, RuleMatcher matcher) {
+    private LbRule(
+            String path,
+            String lbType,
+            String policy,
+            ConfigView lbConfig,
+            String fallbackPolicy,
+            boolean fallbackOnError,
+            RuleMatcher matcher) {
         this.path = path;
         this.lbType = lbType;
         this.policy = policy;
@@ -51,7 +63,9 @@ public final class LbRule {
      */
     static LbRule parse(ConfigView view, String name, RuleMatcher matcher) throws ConfigException {
         if (view.string(LB_TYPE.name(), "").equals(LB_TYPE_CLUSTER)) {
-            throw new ConfigException(view.fieldPath(LB_TYPE.name()), LB_TYPE_CLUSTER,
+            throw new ConfigException(
+                    view.fieldPath(LB_TYPE.name()),
+                    LB_TYPE_CLUSTER,
                     "is not supported yet; only endpoint load balancing is");
         }
         String lbType = LB_TYPE.read(view);
@@ -59,8 +73,14 @@ public final class LbRule {
         ConfigView lbConfig = LB_CONFIG.read(view);
         String fallbackPolicy = FALLBACK_POLICY.read(view);
         boolean fallbackOnError = FALLBACK_ON_ERROR.read(view);
-        return new LbRule(name, lbType, policy, lbConfig, fallbackPolicy.isEmpty() ? null : fallbackPolicy,
-                fallbackOnError, matcher);
+        return new LbRule(
+                name,
+                lbType,
+                policy,
+                lbConfig,
+                fallbackPolicy.isEmpty() ? null : fallbackPolicy,
+                fallbackOnError,
+                matcher);
     }
 
     /** {@code _rules_[2]} or {@code global}. */

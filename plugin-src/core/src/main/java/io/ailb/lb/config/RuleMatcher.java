@@ -14,14 +14,15 @@ import java.util.Locale;
  * HTTP hosts do, with the authority's port removed.
  */
 public final class RuleMatcher {
-    public static final StringListField ROUTE = StringListField.optional("_match_route_",
-            "route names, matched exactly");
-    public static final StringListField DOMAIN = StringListField.optional("_match_domain_",
+    public static final StringListField ROUTE =
+            StringListField.optional("_match_route_", "route names, matched exactly");
+    public static final StringListField DOMAIN = StringListField.optional(
+            "_match_domain_",
             "domains: exact, *.suffix or prefix*, case-insensitive; the port of :authority is ignored");
-    public static final StringListField SERVICE = StringListField.optional("_match_service_",
-            "services: fqdn or fqdn:port");
-    public static final StringListField ROUTE_PREFIX = StringListField.optional("_match_route_prefix_",
-            "route name prefixes");
+    public static final StringListField SERVICE =
+            StringListField.optional("_match_service_", "services: fqdn or fqdn:port");
+    public static final StringListField ROUTE_PREFIX =
+            StringListField.optional("_match_route_prefix_", "route name prefixes");
     /** The selectors Higress's controller writes into each {@code _rules_} entry. */
     public static final List<ConfigField> FIELDS = ConfigField.list(ROUTE, DOMAIN, SERVICE, ROUTE_PREFIX);
 
@@ -31,10 +32,16 @@ public final class RuleMatcher {
     private final List<String> routePrefixes;
     /** Parsed services: fqdn and port (0 = any port), parallel to {@link #services}. */
     private final String[] serviceHosts;
+
     private final int[] servicePorts;
 
-    private RuleMatcher(List<String> routes, List<String> domains, List<String> services, List<String> routePrefixes,
-                        String[] serviceHosts, int[] servicePorts) {
+    private RuleMatcher(
+            List<String> routes,
+            List<String> domains,
+            List<String> services,
+            List<String> routePrefixes,
+            String[] serviceHosts,
+            int[] servicePorts) {
         this.routes = routes;
         this.domains = domains;
         this.services = services;
@@ -49,8 +56,10 @@ public final class RuleMatcher {
         List<String> services = SERVICE.read(rule);
         List<String> routePrefixes = ROUTE_PREFIX.read(rule);
         if (routes.isEmpty() && domains.isEmpty() && services.isEmpty() && routePrefixes.isEmpty()) {
-            throw new ConfigException(rule.path(), "needs at least one of " + ROUTE.name() + ", " + DOMAIN.name()
-                    + ", " + SERVICE.name() + ", " + ROUTE_PREFIX.name());
+            throw new ConfigException(
+                    rule.path(),
+                    "needs at least one of " + ROUTE.name() + ", " + DOMAIN.name() + ", " + SERVICE.name() + ", "
+                            + ROUTE_PREFIX.name());
         }
         List<String> lowerDomains = new ArrayList<>(domains.size());
         for (String domain : domains) {
@@ -64,12 +73,14 @@ public final class RuleMatcher {
             hosts[i] = colon < 0 ? service : service.substring(0, colon);
             ports[i] = colon < 0 ? 0 : port(service.substring(colon + 1));
             if (hosts[i].isEmpty() || ports[i] < 0) {
-                throw new ConfigException(rule.fieldPath(SERVICE.name()) + "[" + i + "]", service,
+                throw new ConfigException(
+                        rule.fieldPath(SERVICE.name()) + "[" + i + "]",
+                        service,
                         "must be fqdn or fqdn:port with a port in [1, 65535]");
             }
         }
-        return new RuleMatcher(routes, Collections.unmodifiableList(lowerDomains), services, routePrefixes, hosts,
-                ports);
+        return new RuleMatcher(
+                routes, Collections.unmodifiableList(lowerDomains), services, routePrefixes, hosts, ports);
     }
 
     /** Route names, matched exactly. */

@@ -32,6 +32,5 @@ public final class FlowMetrics {
     /** Release commands sent (in-flight counts given back). */
     public static final String RELEASES_SENT = "ailb.releases_sent";
 
-    private FlowMetrics() {
-    }
+    private FlowMetrics() {}
 }

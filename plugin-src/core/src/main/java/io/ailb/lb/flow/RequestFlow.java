@@ -160,7 +160,9 @@ public final class RequestFlow {
 
     private boolean tryFallbackPolicy(Step step) {
         // No healthy host defeats every policy alike; a stream already gone needs no decision.
-        if (fallbackPolicyUsed || route.fallback() == null || ended
+        if (fallbackPolicyUsed
+                || route.fallback() == null
+                || ended
                 || step.reason() == FallbackReason.NO_HEALTHY_HOST) {
             return false;
         }

@@ -37,13 +37,13 @@ public final class RouteTable {
         List<LoadBalancingPolicy> policies = new ArrayList<>();
         for (LbRule rule : config.all()) {
             String prefix = rule.path().equals("global") ? "" : rule.path() + ".";
-            LoadBalancingPolicy primary = PolicyRegistry.create(rule.policy(), prefix + LbRule.LB_POLICY.name(),
-                    rule.lbConfig());
+            LoadBalancingPolicy primary =
+                    PolicyRegistry.create(rule.policy(), prefix + LbRule.LB_POLICY.name(), rule.lbConfig());
             LoadBalancingPolicy fallback = null;
             if (rule.fallbackPolicy() != null) {
                 // Validated even when fallback_on_error is off, so a typo never waits for the first outage.
-                fallback = PolicyRegistry.create(rule.fallbackPolicy(), prefix + LbRule.FALLBACK_POLICY.name(),
-                        rule.lbConfig());
+                fallback = PolicyRegistry.create(
+                        rule.fallbackPolicy(), prefix + LbRule.FALLBACK_POLICY.name(), rule.lbConfig());
                 policies.add(fallback);
             }
             policies.add(primary);

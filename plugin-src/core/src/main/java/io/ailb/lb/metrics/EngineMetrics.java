@@ -21,8 +21,14 @@ public final class EngineMetrics {
     public static final String SGLANG_TOKEN_USAGE = "sglang:token_usage";
 
     /** The families this class reads. */
-    public static final Set<String> FAMILIES = Collections.unmodifiableSet(new HashSet<>(Arrays.asList(VLLM_RUNNING,
-            VLLM_WAITING, VLLM_KV_USAGE, VLLM_GPU_CACHE_USAGE, VLLM_LORA_INFO, SGLANG_RUNNING, SGLANG_WAITING,
+    public static final Set<String> FAMILIES = Collections.unmodifiableSet(new HashSet<>(Arrays.asList(
+            VLLM_RUNNING,
+            VLLM_WAITING,
+            VLLM_KV_USAGE,
+            VLLM_GPU_CACHE_USAGE,
+            VLLM_LORA_INFO,
+            SGLANG_RUNNING,
+            SGLANG_WAITING,
             SGLANG_TOKEN_USAGE)));
 
     private final MetricFamilies families;
@@ -38,12 +44,14 @@ public final class EngineMetrics {
         this.running = first(families.sum(VLLM_RUNNING), families.sum(SGLANG_RUNNING));
         this.waiting = first(families.sum(VLLM_WAITING), families.sum(SGLANG_WAITING));
         // A fraction per engine: data-parallel ranks are averaged, not added.
-        this.kvCacheUsage = first(first(families.mean(VLLM_KV_USAGE), families.mean(VLLM_GPU_CACHE_USAGE)),
+        this.kvCacheUsage = first(
+                first(families.mean(VLLM_KV_USAGE), families.mean(VLLM_GPU_CACHE_USAGE)),
                 families.mean(SGLANG_TOKEN_USAGE));
         // vLLM exposes one series per adapter-set change, valued with its timestamp: the largest is current.
         MetricFamilies.Sample lora = families.largest(VLLM_LORA_INFO);
         this.loraKnown = lora != null;
-        this.activeAdapters = lora == null ? Collections.emptySet() : adapters(lora.labels().get("running_lora_adapters"));
+        this.activeAdapters =
+                lora == null ? Collections.emptySet() : adapters(lora.labels().get("running_lora_adapters"));
         this.maxAdapters = lora == null ? -1 : parseCount(lora.labels().get("max_lora"));
     }
 

@@ -83,7 +83,8 @@ public final class MetricsStore {
                 state.inFlight = false;
                 state.failures++;
             }
-            if (!state.inFlight && (state.lastStart == Long.MIN_VALUE || nowMillis - state.lastStart >= refreshMillis)) {
+            if (!state.inFlight
+                    && (state.lastStart == Long.MIN_VALUE || nowMillis - state.lastStart >= refreshMillis)) {
                 state.inFlight = true;
                 state.lastStart = nowMillis;
                 out.add(new Due(state.clusterName, entry.getKey()));
@@ -99,9 +100,8 @@ public final class MetricsStore {
             return;
         }
         state.inFlight = false;
-        EngineMetrics parsed = httpStatus >= 200 && httpStatus < 300 && body != null
-                ? EngineMetrics.parse(body, extraFamily)
-                : null;
+        EngineMetrics parsed =
+                httpStatus >= 200 && httpStatus < 300 && body != null ? EngineMetrics.parse(body, extraFamily) : null;
         if (parsed == null || parsed.isEmpty()) {
             state.failures++;
             return;

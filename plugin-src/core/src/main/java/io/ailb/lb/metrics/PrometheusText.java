@@ -13,8 +13,7 @@ import java.util.Set;
  * malformed lines are skipped; timestamps are ignored. A single pass with no regular expressions, no recursion.
  */
 public final class PrometheusText {
-    private PrometheusText() {
-    }
+    private PrometheusText() {}
 
     /** Every sample of {@code text}. */
     public static MetricFamilies parse(String text) {
@@ -37,8 +36,8 @@ public final class PrometheusText {
         return new MetricFamilies(byName);
     }
 
-    private static void parseLine(String text, int start, int end, Set<String> wanted,
-            Map<String, List<MetricFamilies.Sample>> out) {
+    private static void parseLine(
+            String text, int start, int end, Set<String> wanted, Map<String, List<MetricFamilies.Sample>> out) {
         int i = skipBlanks(text, start, end);
         if (i >= end || text.charAt(i) == '#') {
             return;
@@ -157,7 +156,11 @@ public final class PrometheusText {
     }
 
     private static boolean isNameChar(char c, boolean first) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || (!first && c >= '0' && c <= '9');
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || c == '_'
+                || c == ':'
+                || (!first && c >= '0' && c <= '9');
     }
 
     private static boolean isBlank(char c) {

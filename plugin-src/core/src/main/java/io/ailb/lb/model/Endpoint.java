@@ -39,7 +39,8 @@ public final class Endpoint {
         }
         JsonValue status = info.get("health_status");
         JsonValue metrics = info.get("metrics");
-        boolean healthy = status != null && status.isString() && status.asString().equals(HEALTHY);
+        boolean healthy =
+                status != null && status.isString() && status.asString().equals(HEALTHY);
         return new Endpoint(address, healthy, metrics != null && metrics.isString() ? metrics.asString() : null);
     }
 
@@ -63,7 +64,8 @@ public final class Endpoint {
             return false;
         }
         Endpoint that = (Endpoint) other;
-        return address.equals(that.address) && healthy == that.healthy
+        return address.equals(that.address)
+                && healthy == that.healthy
                 && (metricsText == null ? that.metricsText == null : metricsText.equals(that.metricsText));
     }
 

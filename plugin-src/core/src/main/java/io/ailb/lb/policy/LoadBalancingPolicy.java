@@ -49,6 +49,5 @@ public interface LoadBalancingPolicy {
      * The outcome of a {@link ScrapeRequest} to {@code host}: the HTTP status (0 when the call failed or timed out)
      * and the body (null when there is none).
      */
-    default void onScrapeResult(String host, int httpStatus, String body, long nowMillis) {
-    }
+    default void onScrapeResult(String host, int httpStatus, String body, long nowMillis) {}
 }

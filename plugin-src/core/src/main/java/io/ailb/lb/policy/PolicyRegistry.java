@@ -3,11 +3,11 @@ package io.ailb.lb.policy;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
+import io.ailb.lb.config.LbRule;
 import io.ailb.lb.policy.cacheaware.CacheAwarePolicy;
 import io.ailb.lb.policy.endpointmetrics.EndpointMetricsPolicy;
 import io.ailb.lb.policy.globalleastrequest.GlobalLeastRequestPolicy;
 import io.ailb.lb.policy.prefixcache.PrefixCachePolicy;
-import io.ailb.lb.config.LbRule;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -40,17 +40,20 @@ public final class PolicyRegistry {
 
     static {
         register("least_busy", EndpointMetricsPolicy.FIELDS, config -> new EndpointMetricsPolicy("least_busy", config));
-        register("endpoint_metrics", EndpointMetricsPolicy.FIELDS,
+        register(
+                "endpoint_metrics",
+                EndpointMetricsPolicy.FIELDS,
                 config -> new EndpointMetricsPolicy("endpoint_metrics", config));
-        register("metrics_based", EndpointMetricsPolicy.FIELDS,
+        register(
+                "metrics_based",
+                EndpointMetricsPolicy.FIELDS,
                 config -> new EndpointMetricsPolicy("metrics_based", config));
         register("global_least_request", GlobalLeastRequestPolicy.FIELDS, GlobalLeastRequestPolicy::new);
         register("prefix_cache", PrefixCachePolicy.FIELDS, PrefixCachePolicy::new);
         register("cache_aware", CacheAwarePolicy.FIELDS, CacheAwarePolicy::new);
     }
 
-    private PolicyRegistry() {
-    }
+    private PolicyRegistry() {}
 
     private static void register(String name, List<ConfigField> fields, Factory factory) {
         POLICIES.put(name, new Registration(factory, fields));
@@ -76,8 +79,8 @@ public final class PolicyRegistry {
 
     /** Reads {@code lb_policy} (required) and {@code lb_config} (absent = empty) of a plugin config or rule. */
     public static LoadBalancingPolicy create(ConfigView rule) throws ConfigException {
-        return create(LbRule.LB_POLICY.read(rule), rule.fieldPath(LbRule.LB_POLICY.name()),
-                LbRule.LB_CONFIG.read(rule));
+        return create(
+                LbRule.LB_POLICY.read(rule), rule.fieldPath(LbRule.LB_POLICY.name()), LbRule.LB_CONFIG.read(rule));
     }
 
     /** {@code policyPath} names the field that held {@code name}, for the unknown-name error. */
@@ -85,7 +88,8 @@ public final class PolicyRegistry {
             throws ConfigException {
         Registration registration = POLICIES.get(name);
         if (registration == null) {
-            throw new ConfigException(policyPath,
+            throw new ConfigException(
+                    policyPath,
                     "unknown policy \"" + name + "\"; known policies: " + String.join(", ", POLICIES.keySet()));
         }
         return registration.factory.create(lbConfig);

@@ -88,8 +88,7 @@ public final class RequestContext {
         private long nowMillis;
         private Rng random;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder routeName(String value) {
             routeName = value;

@@ -40,7 +40,9 @@ public final class ScrapeRequest {
             return false;
         }
         ScrapeRequest that = (ScrapeRequest) other;
-        return timeoutMillis == that.timeoutMillis && clusterName.equals(that.clusterName) && host.equals(that.host)
+        return timeoutMillis == that.timeoutMillis
+                && clusterName.equals(that.clusterName)
+                && host.equals(that.host)
                 && path.equals(that.path);
     }
 

@@ -20,7 +20,12 @@ import java.util.function.Function;
  * the stream is gone. So the shell must still call {@code onReply} for a late Redis reply.
  */
 public final class Step {
-    public enum Kind { ROUTE, FALLBACK, REJECT, REDIS }
+    public enum Kind {
+        ROUTE,
+        FALLBACK,
+        REJECT,
+        REDIS
+    }
 
     /** The policy's configured name. */
     public static final String ATTR_POLICY = "lb_policy";
@@ -45,8 +50,17 @@ public final class Step {
     private final int prefixLength;
     private final List<RedisCall> releases;
 
-    private Step(Kind kind, String host, FallbackReason reason, int status, String body, RedisTarget target,
-            RedisCommand command, Function<RespValue, Step> onReply, Map<String, String> attributes, int prefixLength,
+    private Step(
+            Kind kind,
+            String host,
+            FallbackReason reason,
+            int status,
+            String body,
+            RedisTarget target,
+            RedisCommand command,
+            Function<RespValue, Step> onReply,
+            Map<String, String> attributes,
+            int prefixLength,
             List<RedisCall> releases) {
         this.kind = kind;
         this.host = host;
@@ -63,27 +77,66 @@ public final class Step {
 
     /** Override the upstream host to {@code host} ({@code ip:port}). */
     public static Step route(String host) {
-        return new Step(Kind.ROUTE, Objects.requireNonNull(host, "host"), null, 0, null, null, null, null,
-                Collections.emptyMap(), NO_PREFIX_MATCH, Collections.emptyList());
+        return new Step(
+                Kind.ROUTE,
+                Objects.requireNonNull(host, "host"),
+                null,
+                0,
+                null,
+                null,
+                null,
+                null,
+                Collections.emptyMap(),
+                NO_PREFIX_MATCH,
+                Collections.emptyList());
     }
 
     /** Leave the choice to the cluster's own load balancer. */
     public static Step fallback(FallbackReason reason) {
-        return new Step(Kind.FALLBACK, null, Objects.requireNonNull(reason, "reason"), 0, null, null, null, null,
-                Collections.emptyMap(), NO_PREFIX_MATCH, Collections.emptyList());
+        return new Step(
+                Kind.FALLBACK,
+                null,
+                Objects.requireNonNull(reason, "reason"),
+                0,
+                null,
+                null,
+                null,
+                null,
+                Collections.emptyMap(),
+                NO_PREFIX_MATCH,
+                Collections.emptyList());
     }
 
     /** Answer locally with {@code status} and a plain-text {@code body}. */
     public static Step reject(int status, String body) {
-        return new Step(Kind.REJECT, null, null, status, Objects.requireNonNull(body, "body"), null, null, null,
-                Collections.emptyMap(), NO_PREFIX_MATCH, Collections.emptyList());
+        return new Step(
+                Kind.REJECT,
+                null,
+                null,
+                status,
+                Objects.requireNonNull(body, "body"),
+                null,
+                null,
+                null,
+                Collections.emptyMap(),
+                NO_PREFIX_MATCH,
+                Collections.emptyList());
     }
 
     /** Send {@code command} to {@code target}; a successful (non-error) reply is passed to {@code onReply}. */
     public static Step redis(RedisTarget target, RedisCommand command, Function<RespValue, Step> onReply) {
-        return new Step(Kind.REDIS, null, null, 0, null, Objects.requireNonNull(target, "target"),
-                Objects.requireNonNull(command, "command"), Objects.requireNonNull(onReply, "onReply"),
-                Collections.emptyMap(), NO_PREFIX_MATCH, Collections.emptyList());
+        return new Step(
+                Kind.REDIS,
+                null,
+                null,
+                0,
+                null,
+                Objects.requireNonNull(target, "target"),
+                Objects.requireNonNull(command, "command"),
+                Objects.requireNonNull(onReply, "onReply"),
+                Collections.emptyMap(),
+                NO_PREFIX_MATCH,
+                Collections.emptyList());
     }
 
     /**
@@ -110,15 +163,35 @@ public final class Step {
     private Step withText(String key, String value, int newPrefixLength) {
         Map<String, String> copy = new LinkedHashMap<>(attributes);
         copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
-        return new Step(kind, host, reason, status, body, target, command, onReply, Collections.unmodifiableMap(copy),
-                newPrefixLength, releases);
+        return new Step(
+                kind,
+                host,
+                reason,
+                status,
+                body,
+                target,
+                command,
+                onReply,
+                Collections.unmodifiableMap(copy),
+                newPrefixLength,
+                releases);
     }
 
     /** A copy that also carries a command to send once when the stream ends. */
     public Step withRelease(RedisTarget releaseTarget, RedisCommand releaseCommand) {
         List<RedisCall> copy = new ArrayList<>(releases);
         copy.add(new RedisCall(releaseTarget, releaseCommand));
-        return new Step(kind, host, reason, status, body, target, command, onReply, attributes, prefixLength,
+        return new Step(
+                kind,
+                host,
+                reason,
+                status,
+                body,
+                target,
+                command,
+                onReply,
+                attributes,
+                prefixLength,
                 Collections.unmodifiableList(copy));
     }
 

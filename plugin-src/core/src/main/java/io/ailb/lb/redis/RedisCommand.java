@@ -8,7 +8,8 @@ import java.util.Objects;
 
 /**
  * One Redis command: either plain arguments ({@code HGET key field}) or a script call (script + KEYS + ARGV). Script
- * calls go out as {@code EVALSHA}; the shell re-sends them as {@code EVAL} when Redis answers {@code NOSCRIPT}.
+ * calls go out as {@code EVALSHA}; {@code RequestFlow} re-sends them as {@code EVAL} when Redis answers
+ * {@code NOSCRIPT}.
  */
 public final class RedisCommand {
     private final List<String> plainArgs;
@@ -31,8 +32,8 @@ public final class RedisCommand {
         for (String arg : args) {
             copy.add(Objects.requireNonNull(arg, "argument"));
         }
-        return new RedisCommand(Collections.unmodifiableList(copy), null, Collections.emptyList(),
-                Collections.emptyList());
+        return new RedisCommand(
+                Collections.unmodifiableList(copy), null, Collections.emptyList(), Collections.emptyList());
     }
 
     public static RedisCommand script(LuaScript script, List<String> keys, List<String> args) {

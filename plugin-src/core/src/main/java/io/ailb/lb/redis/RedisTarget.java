@@ -13,16 +13,21 @@ import java.util.Objects;
  * distinct target once.
  */
 public final class RedisTarget {
-    public static final StringField SERVICE_FQDN = StringField.required("serviceFQDN",
-            "the Redis service as Higress knows it, e.g. redis.static or redis.dns");
-    public static final IntField SERVICE_PORT = IntField.required("servicePort", 1, 65535, "",
-            "its port (for a static service: the McpBridge port)");
+    public static final StringField SERVICE_FQDN = StringField.required(
+            "serviceFQDN", "the Redis service as Higress knows it, e.g. redis.static or redis.dns");
+    public static final IntField SERVICE_PORT =
+            IntField.required("servicePort", 1, 65535, "", "its port (for a static service: the McpBridge port)");
     public static final StringField USERNAME = StringField.optional("username", "", "Redis ACL user");
     public static final StringField PASSWORD = StringField.optional("password", "", "Redis password");
-    public static final IntField TIMEOUT = IntField.optional("timeout", 3000, 1, Integer.MAX_VALUE, "ms",
+    public static final IntField TIMEOUT = IntField.optional(
+            "timeout",
+            3000,
+            1,
+            Integer.MAX_VALUE,
+            "ms",
             "Redis operation timeout; past it the request is routed by the fallback");
-    public static final IntField DATABASE = IntField.optional("database", 0, 0, Integer.MAX_VALUE, "",
-            "Redis logical database");
+    public static final IntField DATABASE =
+            IntField.optional("database", 0, 0, Integer.MAX_VALUE, "", "Redis logical database");
     /** The lb_config fields {@link #fromConfig} reads. */
     public static final List<ConfigField> FIELDS =
             ConfigField.list(SERVICE_FQDN, SERVICE_PORT, USERNAME, PASSWORD, TIMEOUT, DATABASE);
@@ -34,8 +39,8 @@ public final class RedisTarget {
     private final int timeoutMillis;
     private final int database;
 
-    public RedisTarget(String serviceFqdn, int servicePort, String username, String password, int timeoutMillis,
-            int database) {
+    public RedisTarget(
+            String serviceFqdn, int servicePort, String username, String password, int timeoutMillis, int database) {
         this.serviceFqdn = Objects.requireNonNull(serviceFqdn, "serviceFqdn");
         this.servicePort = servicePort;
         this.username = username == null ? "" : username;
@@ -91,8 +96,11 @@ public final class RedisTarget {
             return false;
         }
         RedisTarget that = (RedisTarget) other;
-        return servicePort == that.servicePort && timeoutMillis == that.timeoutMillis && database == that.database
-                && serviceFqdn.equals(that.serviceFqdn) && username.equals(that.username)
+        return servicePort == that.servicePort
+                && timeoutMillis == that.timeoutMillis
+                && database == that.database
+                && serviceFqdn.equals(that.serviceFqdn)
+                && username.equals(that.username)
                 && password.equals(that.password);
     }
 

@@ -19,6 +19,7 @@ final class BlockHasher implements ByteSink {
     private final PrefixHash hash = new PrefixHash();
     /** The hash state at {@link #mark()}, for {@link #rewind()}. */
     private final PrefixHash marked = new PrefixHash();
+
     private final int chunkBytes;
     private final int maxBlocks;
     private final byte[] scratch = new byte[5];

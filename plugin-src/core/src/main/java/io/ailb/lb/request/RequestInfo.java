@@ -6,8 +6,8 @@ import java.util.List;
 
 /** What the load balancer knows about one request body. Immutable; built by {@link RequestParser}. */
 public final class RequestInfo {
-    private static final RequestInfo NO_BODY = new RequestInfo(false, false, null, Collections.emptyList(), 0, -1,
-            false, 0, 0);
+    private static final RequestInfo NO_BODY =
+            new RequestInfo(false, false, null, Collections.emptyList(), 0, -1, false, 0, 0);
 
     private final boolean hasBody;
     private final boolean parsed;
@@ -20,18 +20,44 @@ public final class RequestInfo {
     private final int bodyBytes;
     private final int messageCount;
 
-    RequestInfo(boolean hasBody, boolean parsed, String model, List<String> prefixHashes, int promptChars,
-                int maxTokens, boolean stream, int bodyBytes, int messageCount) {
-        this(hasBody, parsed, model, prefixHashes, spread(prefixHashes.size(), (promptChars + 3) / 4), promptChars,
-                maxTokens, stream, bodyBytes, messageCount);
+    RequestInfo(
+            boolean hasBody,
+            boolean parsed,
+            String model,
+            List<String> prefixHashes,
+            int promptChars,
+            int maxTokens,
+            boolean stream,
+            int bodyBytes,
+            int messageCount) {
+        this(
+                hasBody,
+                parsed,
+                model,
+                prefixHashes,
+                spread(prefixHashes.size(), (promptChars + 3) / 4),
+                promptChars,
+                maxTokens,
+                stream,
+                bodyBytes,
+                messageCount);
     }
 
     /** {@code prefixTokens}: cumulative estimated prompt tokens at the end of each block, one per hash. */
-    RequestInfo(boolean hasBody, boolean parsed, String model, List<String> prefixHashes, List<Integer> prefixTokens,
-                int promptChars, int maxTokens, boolean stream, int bodyBytes, int messageCount) {
+    RequestInfo(
+            boolean hasBody,
+            boolean parsed,
+            String model,
+            List<String> prefixHashes,
+            List<Integer> prefixTokens,
+            int promptChars,
+            int maxTokens,
+            boolean stream,
+            int bodyBytes,
+            int messageCount) {
         if (prefixTokens.size() != prefixHashes.size()) {
-            throw new IllegalArgumentException("one token count per prefix hash: " + prefixTokens.size() + " vs "
-                    + prefixHashes.size());
+            throw new IllegalArgumentException(
+                    "one token count per prefix hash: " + prefixTokens.size() + " vs " + prefixHashes.size());
         }
         this.hasBody = hasBody;
         this.parsed = parsed;

@@ -62,6 +62,7 @@ public final class RequestParser {
     private final JsonReader contentReader;
     /** Reused for a message hashed again from its byte range. */
     private final JsonReader messageReader;
+
     private BlockHasher hasher;
     private String model;
     private int maxTokens = -1;
@@ -91,8 +92,8 @@ public final class RequestParser {
      * ({@code model}, {@code max_tokens}, {@code max_completion_tokens}, {@code stream}), the messages or prompt are
      * skipped (the result has no prefix hashes and no prompt size), and the body is still checked to be valid JSON.
      */
-    public static RequestInfo parse(String contentType, String contentEncoding, byte[] body, int length,
-            boolean readPrompt) {
+    public static RequestInfo parse(
+            String contentType, String contentEncoding, byte[] body, int length, boolean readPrompt) {
         if (body == null || length <= 0) {
             return RequestInfo.noBody();
         }
@@ -135,11 +136,20 @@ public final class RequestParser {
     private RequestInfo result(int length) {
         int max = maxTokens >= 0 ? maxTokens : maxCompletionTokens;
         if (hasher == null) {
-            return new RequestInfo(true, true, model, Collections.<String>emptyList(), 0, max, stream, length,
-                    messageCount);
+            return new RequestInfo(
+                    true, true, model, Collections.<String>emptyList(), 0, max, stream, length, messageCount);
         }
-        return new RequestInfo(true, true, model, hasher.hashes(), RequestInfo.tokensOf(hasher.textCharsAtClose()),
-                hasher.textChars(), max, stream, length, messageCount);
+        return new RequestInfo(
+                true,
+                true,
+                model,
+                hasher.hashes(),
+                RequestInfo.tokensOf(hasher.textCharsAtClose()),
+                hasher.textChars(),
+                max,
+                stream,
+                length,
+                messageCount);
     }
 
     private void readDocument(JsonReader r) {

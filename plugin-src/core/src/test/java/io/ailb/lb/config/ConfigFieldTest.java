@@ -29,9 +29,11 @@ class ConfigFieldTest {
         IntField timeout = IntField.optional("timeout", 3000, 1, Integer.MAX_VALUE, "ms", "doc");
         assertEquals(3000, timeout.read(view("{}")));
         assertEquals(5, timeout.read(view("{\"timeout\":\"5\"}")));
-        assertEquals("lb_config.timeout=0: must be an integer in [1, 2147483647]",
+        assertEquals(
+                "lb_config.timeout=0: must be an integer in [1, 2147483647]",
                 message(() -> timeout.read(view("{\"timeout\":0}"))));
-        assertEquals("lb_config.timeout=2147483648: must be an integer in [1, 2147483647]",
+        assertEquals(
+                "lb_config.timeout=2147483648: must be an integer in [1, 2147483647]",
                 message(() -> timeout.read(view("{\"timeout\":2147483648}"))));
         assertEquals(3000, timeout.defaultValue());
         assertEquals(1, timeout.minimum());
@@ -52,7 +54,8 @@ class ConfigFieldTest {
     void aNumberWithoutUpperBoundHasNoMaximum() throws ConfigException {
         NumberField share = NumberField.optional("rate_limit", 1.0, 0, Double.POSITIVE_INFINITY, "doc");
         assertEquals(2.5, share.read(view("{\"rate_limit\":2.5}")));
-        assertEquals("lb_config.rate_limit=-1: must be a number >= 0",
+        assertEquals(
+                "lb_config.rate_limit=-1: must be a number >= 0",
                 message(() -> share.read(view("{\"rate_limit\":-1}"))));
         assertEquals(0.0, share.minimum());
         assertNull(share.maximum());
@@ -72,8 +75,8 @@ class ConfigFieldTest {
     @Test
     void anEnumWithOneValueSaysWhatItMustBe() {
         EnumField only = EnumField.optional("lb_type", "endpoint", "doc", "endpoint");
-        assertEquals("lb_config.lb_type=host: must be endpoint",
-                message(() -> only.read(view("{\"lb_type\":\"host\"}"))));
+        assertEquals(
+                "lb_config.lb_type=host: must be endpoint", message(() -> only.read(view("{\"lb_type\":\"host\"}"))));
     }
 
     @Test
@@ -89,7 +92,8 @@ class ConfigFieldTest {
     void aStringListRefusesEmptyEntries() throws ConfigException {
         StringListField routes = StringListField.optional("routes", "doc");
         assertEquals(List.of(), routes.read(view("{}")));
-        assertEquals("lb_config.routes[1]: must not be empty",
+        assertEquals(
+                "lb_config.routes[1]: must not be empty",
                 message(() -> routes.read(view("{\"routes\":[\"a\",\"\"]}"))));
     }
 

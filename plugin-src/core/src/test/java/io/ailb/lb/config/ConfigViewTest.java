@@ -47,51 +47,55 @@ class ConfigViewTest {
 
     @Test
     void aNonNumericIntegerNamesPathValueAndRange() {
-        assertEquals("_rules_[1].lb_config.servicePort=abc: must be an integer in [1, 65535]",
+        assertEquals(
+                "_rules_[1].lb_config.servicePort=abc: must be an integer in [1, 65535]",
                 message(() -> view("{\"servicePort\":\"abc\"}").integer("servicePort", 6379, 1, 65535)));
     }
 
     @Test
     void anOutOfRangeIntegerIsRejected() {
-        assertEquals("_rules_[1].lb_config.servicePort=70000: must be an integer in [1, 65535]",
+        assertEquals(
+                "_rules_[1].lb_config.servicePort=70000: must be an integer in [1, 65535]",
                 message(() -> view("{\"servicePort\":70000}").integer("servicePort", 6379, 1, 65535)));
     }
 
     @Test
     void aFractionalIntegerIsRejected() {
-        assertEquals("_rules_[1].lb_config.database=1.5: must be an integer in [0, 2147483647]",
+        assertEquals(
+                "_rules_[1].lb_config.database=1.5: must be an integer in [0, 2147483647]",
                 message(() -> view("{\"database\":1.5}").integer("database", 0, 0, Integer.MAX_VALUE)));
     }
 
     @Test
     void aMissingRequiredIntegerIsRequired() {
-        assertEquals("_rules_[1].lb_config.servicePort: is required",
-                message(() -> view("{}").requiredInteger("servicePort", 1, 65535)));
+        assertEquals("_rules_[1].lb_config.servicePort: is required", message(() -> view("{}")
+                .requiredInteger("servicePort", 1, 65535)));
     }
 
     @Test
     void numbersAcceptNumericStringsAndCheckTheRange() throws ConfigException {
         assertEquals(0.5, view("{\"rate_limit\":\"0.5\"}").number("rate_limit", 1.0, 0.0, 1.0));
-        assertEquals("_rules_[1].lb_config.rate_limit=1.5: must be a number in [0, 1]",
+        assertEquals(
+                "_rules_[1].lb_config.rate_limit=1.5: must be a number in [0, 1]",
                 message(() -> view("{\"rate_limit\":1.5}").number("rate_limit", 1.0, 0.0, 1.0)));
     }
 
     @Test
     void numberBoundsPrintOpenEndsAsOneSidedRanges() {
-        assertEquals("_rules_[1].lb_config.w=true: must be a number >= 0.5",
-                message(() -> view("{\"w\":true}").number("w", 1.0, 0.5, Double.POSITIVE_INFINITY)));
+        assertEquals("_rules_[1].lb_config.w=true: must be a number >= 0.5", message(() -> view("{\"w\":true}")
+                .number("w", 1.0, 0.5, Double.POSITIVE_INFINITY)));
     }
 
     @Test
     void stringsRejectOtherTypesWithoutEchoingTheValue() {
-        assertEquals("_rules_[1].lb_config.password: must be a string",
-                message(() -> view("{\"password\":12345}").string("password", "")));
+        assertEquals("_rules_[1].lb_config.password: must be a string", message(() -> view("{\"password\":12345}")
+                .string("password", "")));
     }
 
     @Test
     void anEmptyRequiredStringIsRequired() {
-        assertEquals("_rules_[1].lb_config.serviceFQDN: is required",
-                message(() -> view("{\"serviceFQDN\":\"\"}").requiredString("serviceFQDN")));
+        assertEquals("_rules_[1].lb_config.serviceFQDN: is required", message(() -> view("{\"serviceFQDN\":\"\"}")
+                .requiredString("serviceFQDN")));
     }
 
     @Test
@@ -104,8 +108,8 @@ class ConfigViewTest {
 
     @Test
     void aNonBooleanIsRejected() {
-        assertEquals("_rules_[1].lb_config.x=yes: must be true or false",
-                message(() -> view("{\"x\":\"yes\"}").bool("x", false)));
+        assertEquals("_rules_[1].lb_config.x=yes: must be true or false", message(() -> view("{\"x\":\"yes\"}")
+                .bool("x", false)));
     }
 
     @Test
@@ -117,14 +121,14 @@ class ConfigViewTest {
 
     @Test
     void aNonStringListElementNamesItsIndex() {
-        assertEquals("_rules_[1].lb_config.l[1]: must be a string",
-                message(() -> view("{\"l\":[\"a\",2]}").stringList("l")));
+        assertEquals("_rules_[1].lb_config.l[1]: must be a string", message(() -> view("{\"l\":[\"a\",2]}")
+                .stringList("l")));
     }
 
     @Test
     void aNonListIsRejected() {
-        assertEquals("_rules_[1].lb_config.l: must be a list of strings",
-                message(() -> view("{\"l\":\"a\"}").stringList("l")));
+        assertEquals("_rules_[1].lb_config.l: must be a list of strings", message(() -> view("{\"l\":\"a\"}")
+                .stringList("l")));
     }
 
     @Test
@@ -136,8 +140,8 @@ class ConfigViewTest {
 
     @Test
     void aNonObjectIsRejected() {
-        assertEquals("_rules_[1].lb_config.inner: must be an object",
-                message(() -> view("{\"inner\":[]}").object("inner")));
+        assertEquals("_rules_[1].lb_config.inner: must be an object", message(() -> view("{\"inner\":[]}")
+                .object("inner")));
     }
 
     @Test
@@ -151,7 +155,8 @@ class ConfigViewTest {
     @Test
     void longValuesAreCutInMessages() {
         String longValue = "x".repeat(100);
-        assertEquals("_rules_[1].lb_config.n=" + "x".repeat(64) + "...: must be an integer in [1, 2]",
+        assertEquals(
+                "_rules_[1].lb_config.n=" + "x".repeat(64) + "...: must be an integer in [1, 2]",
                 message(() -> view("{\"n\":\"" + longValue + "\"}").integer("n", 1, 1, 2)));
     }
 }

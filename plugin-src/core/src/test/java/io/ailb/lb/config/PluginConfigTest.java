@@ -24,7 +24,12 @@ class PluginConfigTest {
     private static PluginConfig rules(String... matchers) throws ConfigException {
         StringBuilder sb = new StringBuilder("{\"_rules_\":[");
         for (int i = 0; i < matchers.length; i++) {
-            sb.append(i > 0 ? "," : "").append("{").append(matchers[i]).append(",").append(POLICY).append("}");
+            sb.append(i > 0 ? "," : "")
+                    .append("{")
+                    .append(matchers[i])
+                    .append(",")
+                    .append(POLICY)
+                    .append("}");
         }
         return parse(sb.append("]}").toString());
     }
@@ -159,8 +164,10 @@ class PluginConfigTest {
 
     @Test
     void invalidJsonIsReportedWithItsPosition() {
-        assertEquals("plugin config is not valid JSON: invalid JSON at byte 1: unexpected end of input, expected a "
-                + "member name", error("{"));
+        assertEquals(
+                "plugin config is not valid JSON: invalid JSON at byte 1: unexpected end of input, expected a "
+                        + "member name",
+                error("{"));
     }
 
     @Test
@@ -170,8 +177,8 @@ class PluginConfigTest {
 
     @Test
     void anEmptyConfigIsRejected() {
-        assertEquals("plugin config is empty: set lb_policy, or _rules_ with match rules",
-                error("{\"_plugin_id_\":\"p\"}"));
+        assertEquals(
+                "plugin config is empty: set lb_policy, or _rules_ with match rules", error("{\"_plugin_id_\":\"p\"}"));
     }
 
     @Test
@@ -181,14 +188,16 @@ class PluginConfigTest {
 
     @Test
     void anInvalidGlobalConfigIsRejectedEvenWithRules() {
-        assertEquals("fallback_on_error=maybe: must be true or false",
+        assertEquals(
+                "fallback_on_error=maybe: must be true or false",
                 error("{" + POLICY + ",\"fallback_on_error\":\"maybe\",\"_rules_\":[{\"_match_route_\":[\"r\"],"
                         + POLICY + "}]}"));
     }
 
     @Test
     void clusterLoadBalancingIsNotSupportedYet() {
-        assertEquals("_rules_[0].lb_type=cluster: is not supported yet; only endpoint load balancing is",
+        assertEquals(
+                "_rules_[0].lb_type=cluster: is not supported yet; only endpoint load balancing is",
                 error("{\"_rules_\":[{\"_match_route_\":[\"r\"],\"lb_type\":\"cluster\"," + POLICY + "}]}"));
     }
 
@@ -199,7 +208,8 @@ class PluginConfigTest {
 
     @Test
     void aRulePolicyMustBeAString() {
-        assertEquals("_rules_[0].lb_policy: must be a string",
+        assertEquals(
+                "_rules_[0].lb_policy: must be a string",
                 error("{\"_rules_\":[{\"_match_route_\":[\"r\"],\"lb_policy\":1}]}"));
     }
 
@@ -210,13 +220,15 @@ class PluginConfigTest {
 
     @Test
     void aRuleLbConfigMustBeAnObject() {
-        assertEquals("_rules_[0].lb_config: must be an object",
+        assertEquals(
+                "_rules_[0].lb_config: must be an object",
                 error("{\"_rules_\":[{\"_match_route_\":[\"r\"]," + POLICY + ",\"lb_config\":\"x\"}]}"));
     }
 
     @Test
     void aRuleFallbackPolicyMustBeAString() {
-        assertEquals("_rules_[0].fallback_policy: must be a string",
+        assertEquals(
+                "_rules_[0].fallback_policy: must be a string",
                 error("{\"_rules_\":[{\"_match_route_\":[\"r\"]," + POLICY + ",\"fallback_policy\":[]}]}"));
     }
 
@@ -232,26 +244,31 @@ class PluginConfigTest {
 
     @Test
     void aRuleNeedsAMatcher() {
-        assertEquals("_rules_[1]: needs at least one of _match_route_, _match_domain_, _match_service_, "
-                + "_match_route_prefix_", error("{\"_rules_\":[{\"_match_route_\":[\"r\"]," + POLICY + "},{"
-                + POLICY + ",\"_match_route_\":[]}]}"));
+        assertEquals(
+                "_rules_[1]: needs at least one of _match_route_, _match_domain_, _match_service_, "
+                        + "_match_route_prefix_",
+                error("{\"_rules_\":[{\"_match_route_\":[\"r\"]," + POLICY + "},{" + POLICY
+                        + ",\"_match_route_\":[]}]}"));
     }
 
     @Test
     void matcherListsMustHoldStrings() {
-        assertEquals("_rules_[0]._match_domain_[0]: must be a string",
+        assertEquals(
+                "_rules_[0]._match_domain_[0]: must be a string",
                 error("{\"_rules_\":[{\"_match_domain_\":[1]," + POLICY + "}]}"));
     }
 
     @Test
     void matcherEntriesMustNotBeEmpty() {
-        assertEquals("_rules_[0]._match_route_[1]: must not be empty",
+        assertEquals(
+                "_rules_[0]._match_route_[1]: must not be empty",
                 error("{\"_rules_\":[{\"_match_route_\":[\"a\",\"\"]," + POLICY + "}]}"));
     }
 
     @Test
     void aServicePortMustBeValid() {
-        assertEquals("_rules_[0]._match_service_[0]=llm.dns:http: must be fqdn or fqdn:port with a port in "
-                + "[1, 65535]", error("{\"_rules_\":[{\"_match_service_\":[\"llm.dns:http\"]," + POLICY + "}]}"));
+        assertEquals(
+                "_rules_[0]._match_service_[0]=llm.dns:http: must be fqdn or fqdn:port with a port in " + "[1, 65535]",
+                error("{\"_rules_\":[{\"_match_service_\":[\"llm.dns:http\"]," + POLICY + "}]}"));
     }
 }

@@ -32,14 +32,23 @@ class RequestFlowTest {
     }
 
     private static RespValue chosen(String hostAddress, long count, long depth) {
-        return RespValue.array(RespValue.bulkString("ok"), RespValue.bulkString(hostAddress),
-                RespValue.integer(count), RespValue.integer(depth));
+        return RespValue.array(
+                RespValue.bulkString("ok"),
+                RespValue.bulkString(hostAddress),
+                RespValue.integer(count),
+                RespValue.integer(depth));
     }
 
     private static RequestContext request(Endpoint... endpoints) {
-        return RequestContext.builder().routeName("chat").clusterName("outbound|8000||llm.static")
-                .authority("llm.example.com").request(RequestInfo.noBody()).endpoints(List.of(endpoints))
-                .nowMillis(1_000).random(new Rng(7)).build();
+        return RequestContext.builder()
+                .routeName("chat")
+                .clusterName("outbound|8000||llm.static")
+                .authority("llm.example.com")
+                .request(RequestInfo.noBody())
+                .endpoints(List.of(endpoints))
+                .nowMillis(1_000)
+                .random(new Rng(7))
+                .build();
     }
 
     private static RequestContext twoHealthyHosts() {
@@ -84,7 +93,8 @@ class RequestFlowTest {
         flow.start(twoHealthyHosts());
         host.reply(chosen(A, 2, 3));
 
-        assertEquals(List.of("lb_policy", "inflight_count", "cache_hit", "prefix_length", "selected_host"),
+        assertEquals(
+                List.of("lb_policy", "inflight_count", "cache_hit", "prefix_length", "selected_host"),
                 List.copyOf(host.decisions.get(0).keySet()));
         assertEquals("true", host.decisions.get(0).get("cache_hit"));
         assertEquals("3", host.decisions.get(0).get("prefix_length"));
@@ -281,9 +291,10 @@ class RequestFlowTest {
 
     @Test
     void anUnknownFallbackPolicyIsAConfigurationError() {
-        ConfigException error = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+        ConfigException error = org.junit.jupiter.api.Assertions.assertThrows(
+                ConfigException.class,
                 () -> RouteTable.parse(("{\"_rules_\":[{\"_match_route_\":[\"chat\"],\"lb_policy\":\"prefix_cache\","
-                        + "\"fallback_policy\":\"fastest\",\"lb_config\":{\"serviceFQDN\":\"r\",\"servicePort\":1}}]}")
+                                + "\"fallback_policy\":\"fastest\",\"lb_config\":{\"serviceFQDN\":\"r\",\"servicePort\":1}}]}")
                         .getBytes(StandardCharsets.UTF_8)));
         assertTrue(error.getMessage().startsWith("_rules_[0].fallback_policy"), error.getMessage());
         assertTrue(error.getMessage().contains("fastest"), error.getMessage());
@@ -295,14 +306,16 @@ class RequestFlowTest {
         assertFalse(route("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}").readsPrompt(), "the model only");
         assertTrue(route("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}").readsBody());
         assertTrue(route("{\"lb_policy\":\"least_busy\",\"fallback_policy\":\"prefix_cache\","
-                + "\"fallback_on_error\":true" + redis).readsPrompt());
+                        + "\"fallback_on_error\":true" + redis)
+                .readsPrompt());
         assertTrue(route("{\"lb_policy\":\"prefix_cache\",\"fallback_policy\":\"least_busy\","
-                + "\"fallback_on_error\":true" + redis).readsPrompt());
+                        + "\"fallback_on_error\":true" + redis)
+                .readsPrompt());
         assertFalse(route("{\"lb_policy\":\"global_least_request\"" + redis).readsPrompt());
     }
 
     private static RoutePolicy route(String config) throws ConfigException {
-        return RouteTable.parse(config.getBytes(StandardCharsets.UTF_8)).match("chat", "llm.example.com",
-                "outbound|8000||llm.static");
+        return RouteTable.parse(config.getBytes(StandardCharsets.UTF_8))
+                .match("chat", "llm.example.com", "outbound|8000||llm.static");
     }
 }

@@ -50,13 +50,16 @@ class EngineMetricsTest {
 
     @Test
     void aMissingQueueFamilyIsUnknown() {
-        assertTrue(Double.isNaN(EngineMetrics.parse("vllm:kv_cache_usage_perc 0.1\n", null).waiting()));
+        assertTrue(Double.isNaN(
+                EngineMetrics.parse("vllm:kv_cache_usage_perc 0.1\n", null).waiting()));
     }
 
     @Test
     void anExtraFamilyIsKeptForTargetMetric() {
-        assertEquals(12.5, EngineMetrics.parse(Samples.VLLM, "vllm:time_to_first_token_seconds_sum")
-                .value("vllm:time_to_first_token_seconds_sum"));
+        assertEquals(
+                12.5,
+                EngineMetrics.parse(Samples.VLLM, "vllm:time_to_first_token_seconds_sum")
+                        .value("vllm:time_to_first_token_seconds_sum"));
     }
 
     @Test

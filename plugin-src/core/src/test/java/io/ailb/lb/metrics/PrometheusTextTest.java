@@ -20,7 +20,12 @@ class PrometheusTextTest {
         Map<String, String> expected = new LinkedHashMap<>();
         expected.put("engine", "0");
         expected.put("model_name", "qwen");
-        assertEquals(expected, PrometheusText.parse(Samples.VLLM).samples("vllm:num_requests_running").get(0).labels());
+        assertEquals(
+                expected,
+                PrometheusText.parse(Samples.VLLM)
+                        .samples("vllm:num_requests_running")
+                        .get(0)
+                        .labels());
     }
 
     @Test

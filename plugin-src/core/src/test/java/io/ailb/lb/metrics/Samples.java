@@ -37,8 +37,7 @@ public final class Samples {
             + "# TYPE sglang:token_usage gauge\n"
             + "sglang:token_usage{model_name=\"qwen\",tp_rank=\"0\"} 0.75\n";
 
-    private Samples() {
-    }
+    private Samples() {}
 
     /** A minimal vLLM exposition with the given queue and KV-cache usage. */
     public static String vllm(double waiting, double kvUsage) {

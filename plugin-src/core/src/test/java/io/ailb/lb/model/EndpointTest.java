@@ -20,14 +20,17 @@ class EndpointTest {
 
     @Test
     void onlyTheExactHealthyStatusIsHealthy() {
-        assertFalse(Endpoint.fromHostInfo("a:1", "{\"health_status\": \"healthy\"}").healthy());
-        assertFalse(Endpoint.fromHostInfo("a:1", "{\"health_status\": \"Degraded\"}").healthy());
+        assertFalse(
+                Endpoint.fromHostInfo("a:1", "{\"health_status\": \"healthy\"}").healthy());
+        assertFalse(Endpoint.fromHostInfo("a:1", "{\"health_status\": \"Degraded\"}")
+                .healthy());
         assertFalse(Endpoint.fromHostInfo("a:1", "{}").healthy());
     }
 
     @Test
     void aMissingMetricsFieldGivesNoMetrics() {
-        assertNull(Endpoint.fromHostInfo("a:1", "{\"health_status\": \"Healthy\"}").metricsText());
+        assertNull(
+                Endpoint.fromHostInfo("a:1", "{\"health_status\": \"Healthy\"}").metricsText());
     }
 
     @Test

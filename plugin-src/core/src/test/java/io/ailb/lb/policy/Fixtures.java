@@ -15,8 +15,7 @@ public final class Fixtures {
     public static final String CLUSTER = "outbound|8000||vllm.static";
     public static final String REDIS = "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379";
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     public static Endpoint up(String address) {
         return new Endpoint(address, true, null);
@@ -31,8 +30,13 @@ public final class Fixtures {
     }
 
     public static RequestContext.Builder ctx(Endpoint... endpoints) {
-        return RequestContext.builder().routeName(ROUTE).clusterName(CLUSTER).authority("llm.example")
-                .endpoints(Arrays.asList(endpoints)).nowMillis(1_000_000).random(new Rng(1));
+        return RequestContext.builder()
+                .routeName(ROUTE)
+                .clusterName(CLUSTER)
+                .authority("llm.example")
+                .endpoints(Arrays.asList(endpoints))
+                .nowMillis(1_000_000)
+                .random(new Rng(1));
     }
 
     public static RequestInfo chat(String json) {
@@ -41,7 +45,10 @@ public final class Fixtures {
     }
 
     public static RespValue ok(String host, long count, long depth) {
-        return RespValue.array(RespValue.bulkString("ok"), RespValue.bulkString(host), RespValue.integer(count),
+        return RespValue.array(
+                RespValue.bulkString("ok"),
+                RespValue.bulkString(host),
+                RespValue.integer(count),
                 RespValue.integer(depth));
     }
 

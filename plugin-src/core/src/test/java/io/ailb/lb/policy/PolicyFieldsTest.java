@@ -29,11 +29,14 @@ class PolicyFieldsTest {
     void everyDeclaredFieldIsReadAndValidatedByItsPolicy() {
         for (String name : PolicyRegistry.names()) {
             for (ConfigField field : PolicyRegistry.fields(name)) {
-                Map<String, JsonValue> members = new LinkedHashMap<>(Json.parse("{" + REQUIRED + "}").members());
+                Map<String, JsonValue> members =
+                        new LinkedHashMap<>(Json.parse("{" + REQUIRED + "}").members());
                 members.put(field.name(), Json.parse(wrongValue(field)));
                 ConfigView config = ConfigView.of(JsonValue.object(members), "lb_config");
-                ConfigException e = assertThrows(ConfigException.class,
-                        () -> PolicyRegistry.create(name, "lb_policy", config), name + ": " + members);
+                ConfigException e = assertThrows(
+                        ConfigException.class,
+                        () -> PolicyRegistry.create(name, "lb_policy", config),
+                        name + ": " + members);
                 assertTrue(e.getMessage().startsWith("lb_config." + field.name()), name + ": " + e.getMessage());
             }
         }
@@ -51,7 +54,8 @@ class PolicyFieldsTest {
         for (String name : PolicyRegistry.names()) {
             String config = "{\"lb_policy\":\"least_busy\",\"fallback_policy\":\"" + name + "\",\"fallback_on_error\":"
                     + "true,\"lb_config\":{" + REQUIRED + "}}";
-            assertNotNull(RouteTable.parse(config.getBytes(StandardCharsets.UTF_8)).match("r", "a", "c"), name);
+            assertNotNull(
+                    RouteTable.parse(config.getBytes(StandardCharsets.UTF_8)).match("r", "a", "c"), name);
         }
     }
 

@@ -32,15 +32,25 @@ import org.junit.jupiter.api.Test;
 class PolicyLayoutTest {
     private static final String POLICY_PACKAGE = "io.ailb.lb.policy";
     /** Everything the contract package may hold. */
-    private static final Set<String> CONTRACT = Set.of("FallbackReason", "LoadBalancingPolicy", "PolicyRegistry",
-            "RequestContext", "ScrapeRequest", "Step", "package-info");
+    private static final Set<String> CONTRACT = Set.of(
+            "FallbackReason",
+            "LoadBalancingPolicy",
+            "PolicyRegistry",
+            "RequestContext",
+            "ScrapeRequest",
+            "Step",
+            "package-info");
     /** Sub-packages that are no policy of their own but what several policies share. */
     private static final Set<String> SHARED = Set.of("inflight");
     /** Enough configuration for any registered policy, the Redis ones included. */
     private static final String ANY_POLICY_CONFIG = "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}";
 
     private static Path classesRoot() throws URISyntaxException {
-        return Path.of(LoadBalancingPolicy.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return Path.of(LoadBalancingPolicy.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
     }
 
     private static Path policyDirectory() throws URISyntaxException {
@@ -61,14 +71,18 @@ class PolicyLayoutTest {
     void thePolicyPackageHoldsOnlyTheContract() throws IOException, URISyntaxException {
         Set<String> topLevel;
         try (Stream<Path> files = Files.list(policyDirectory())) {
-            topLevel = files.filter(Files::isRegularFile).map(p -> p.getFileName().toString())
-                    .filter(n -> n.endsWith(".class")).map(n -> n.substring(0, n.length() - ".class".length()))
+            topLevel = files.filter(Files::isRegularFile)
+                    .map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".class"))
+                    .map(n -> n.substring(0, n.length() - ".class".length()))
                     .map(n -> n.contains("$") ? n.substring(0, n.indexOf('$')) : n)
                     .collect(Collectors.toCollection(TreeSet::new));
         }
         assertTrue(topLevel.containsAll(Set.of("LoadBalancingPolicy", "Step", "PolicyRegistry")), topLevel.toString());
-        assertTrue(CONTRACT.containsAll(topLevel), "io.ailb.lb.policy may hold only the contract " + CONTRACT
-                + "; a policy and its parts belong in a sub-package: " + topLevel);
+        assertTrue(
+                CONTRACT.containsAll(topLevel),
+                "io.ailb.lb.policy may hold only the contract " + CONTRACT
+                        + "; a policy and its parts belong in a sub-package: " + topLevel);
     }
 
     @Test
@@ -81,7 +95,9 @@ class PolicyLayoutTest {
             String leaf = pkg.substring(POLICY_PACKAGE.length() + 1);
             assertFalse(leaf.contains("."), names + " must be a direct sub-package of " + POLICY_PACKAGE + ": " + pkg);
             assertFalse(SHARED.contains(leaf), names + " must not live in the shared package " + pkg);
-            assertTrue(entry.getValue().stream().anyMatch(name -> name.replace("_", "").equals(leaf)),
+            assertTrue(
+                    entry.getValue().stream()
+                            .anyMatch(name -> name.replace("_", "").equals(leaf)),
                     "the package of " + names + " is named after one of them without underscores: " + pkg);
             Class<?> other = classByPackage.put(pkg, entry.getKey());
             assertNull(other, pkg + " holds two policies");
@@ -96,7 +112,8 @@ class PolicyLayoutTest {
         }
         Set<String> subPackages;
         try (Stream<Path> entries = Files.list(policyDirectory())) {
-            subPackages = entries.filter(Files::isDirectory).map(p -> p.getFileName().toString())
+            subPackages = entries.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
                     .collect(Collectors.toCollection(TreeSet::new));
         }
         Set<String> unexplained = new TreeSet<>(subPackages);
@@ -111,7 +128,9 @@ class PolicyLayoutTest {
         Path root = Path.of("src/main/resources");
         List<Path> scripts;
         try (Stream<Path> files = Files.walk(root)) {
-            scripts = files.filter(p -> p.getFileName().toString().endsWith(".lua")).sorted().toList();
+            scripts = files.filter(p -> p.getFileName().toString().endsWith(".lua"))
+                    .sorted()
+                    .toList();
         }
         assertFalse(scripts.isEmpty(), "no Lua resources under " + root);
         for (Path script : scripts) {
@@ -123,7 +142,8 @@ class PolicyLayoutTest {
                 continue;
             }
             String name = file.substring(0, file.length() - ".lua".length());
-            assertTrue(embeddedScriptNames(classesRoot().resolve(dir), pkg).contains(name),
+            assertTrue(
+                    embeddedScriptNames(classesRoot().resolve(dir), pkg).contains(name),
                     file + " has no LuaScript constant named " + name + " in " + pkg);
         }
     }
@@ -133,14 +153,17 @@ class PolicyLayoutTest {
         Set<String> names = new TreeSet<>();
         List<Path> classes;
         try (Stream<Path> files = Files.list(packageDirectory)) {
-            classes = files.filter(p -> p.getFileName().toString().endsWith(".class")).toList();
+            classes = files.filter(p -> p.getFileName().toString().endsWith(".class"))
+                    .toList();
         }
         for (Path classFile : classes) {
             String simple = classFile.getFileName().toString().replace(".class", "");
             Class<?> type = Class.forName(pkg + "." + simple, false, PolicyLayoutTest.class.getClassLoader());
             for (Field field : type.getDeclaredFields()) {
                 int modifiers = field.getModifiers();
-                if (field.getType() == LuaScript.class && Modifier.isStatic(modifiers) && Modifier.isPublic(modifiers)) {
+                if (field.getType() == LuaScript.class
+                        && Modifier.isStatic(modifiers)
+                        && Modifier.isPublic(modifiers)) {
                     field.setAccessible(true);
                     names.add(((LuaScript) field.get(null)).name());
                 }

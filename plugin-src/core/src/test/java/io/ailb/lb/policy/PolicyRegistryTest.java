@@ -13,17 +13,19 @@ import org.junit.jupiter.api.Test;
 class PolicyRegistryTest {
     @Test
     void itKnowsTheHigressEndpointPoliciesAndTheirAliasesInHigressOrder() {
-        List<String> higress = List.of("least_busy", "endpoint_metrics", "metrics_based", "global_least_request",
-                "prefix_cache");
+        List<String> higress =
+                List.of("least_busy", "endpoint_metrics", "metrics_based", "global_least_request", "prefix_cache");
         assertEquals(higress, PolicyRegistry.names().subList(0, higress.size()));
     }
 
     @Test
     void anUnknownPolicyIsRejectedListingTheKnownOnes() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"round_robin\"}")));
-        assertEquals("lb_policy: unknown policy \"round_robin\"; known policies: "
-                + String.join(", ", PolicyRegistry.names()), e.getMessage());
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"round_robin\"}")));
+        assertEquals(
+                "lb_policy: unknown policy \"round_robin\"; known policies: "
+                        + String.join(", ", PolicyRegistry.names()),
+                e.getMessage());
     }
 
     @Test
@@ -41,7 +43,8 @@ class PolicyRegistryTest {
 
     @Test
     void anAbsentLbConfigIsReadAsEmpty() {
-        ConfigException e = assertThrows(ConfigException.class,
+        ConfigException e = assertThrows(
+                ConfigException.class,
                 () -> PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"global_least_request\"}")));
         assertEquals("lb_config.serviceFQDN: is required", e.getMessage());
     }

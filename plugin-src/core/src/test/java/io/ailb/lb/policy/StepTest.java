@@ -12,10 +12,14 @@ import org.junit.jupiter.api.Test;
 class StepTest {
     @Test
     void aPrefixMatchIsTypedAndLoggedAfterTheAttributesBeforeIt() {
-        Step step = Step.route("a:1").withAttribute(Step.ATTR_POLICY, "prefix_cache")
-                .withAttribute(Step.ATTR_INFLIGHT, "4").withPrefixMatch(2).withAttribute("cost", "9");
+        Step step = Step.route("a:1")
+                .withAttribute(Step.ATTR_POLICY, "prefix_cache")
+                .withAttribute(Step.ATTR_INFLIGHT, "4")
+                .withPrefixMatch(2)
+                .withAttribute("cost", "9");
         assertEquals(2, step.prefixLength());
-        assertEquals(List.of("lb_policy", "inflight_count", "cache_hit", "prefix_length", "cost"),
+        assertEquals(
+                List.of("lb_policy", "inflight_count", "cache_hit", "prefix_length", "cost"),
                 List.copyOf(step.attributes().keySet()));
         assertEquals("true", step.attributes().get("cache_hit"));
         assertEquals("2", step.attributes().get("prefix_length"));
@@ -30,9 +34,13 @@ class StepTest {
 
     @Test
     void aStepReportsNoPrefixMatchUntilToldAndCopiesKeepIt() {
-        assertEquals(Step.NO_PREFIX_MATCH, Step.route("a:1").withAttribute(Step.ATTR_POLICY, "x").prefixLength());
+        assertEquals(
+                Step.NO_PREFIX_MATCH,
+                Step.route("a:1").withAttribute(Step.ATTR_POLICY, "x").prefixLength());
         assertEquals(Step.NO_PREFIX_MATCH, Step.fallback(FallbackReason.NO_BODY).prefixLength());
-        Step matched = Step.route("a:1").withPrefixMatch(5).withAttribute("work", "1")
+        Step matched = Step.route("a:1")
+                .withPrefixMatch(5)
+                .withAttribute("work", "1")
                 .withRelease(new RedisTarget("r", 6379, "", "", 1, 0), RedisCommand.plain("PING"));
         assertEquals(5, matched.prefixLength());
     }

@@ -12,8 +12,7 @@ public final class LuaResources {
     /** The include directive of the core's Lua sources. */
     public static final String INCLUDE_DIRECTIVE = "--#include";
 
-    private LuaResources() {
-    }
+    private LuaResources() {}
 
     /** {@code <name>.lua} of {@code owner}'s package, assembled, as a script called {@code name}. */
     public static LuaScript script(Class<?> owner, String name) {

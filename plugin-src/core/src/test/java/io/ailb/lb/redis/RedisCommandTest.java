@@ -34,11 +34,14 @@ class RedisCommandTest {
     @Test
     void aPlainCommandEncodesItsArguments() {
         String expected = "*3\r\n$4\r\nHGET\r\n$1\r\nk\r\n$1\r\nf\r\n";
-        assertArrayEquals(expected.getBytes(StandardCharsets.UTF_8), RedisCommand.plain("HGET", "k", "f").encode());
+        assertArrayEquals(
+                expected.getBytes(StandardCharsets.UTF_8),
+                RedisCommand.plain("HGET", "k", "f").encode());
     }
 
     @Test
     void aPlainCommandHasNoEvalForm() {
-        assertThrows(IllegalStateException.class, () -> RedisCommand.plain("PING").encodeEval());
+        assertThrows(
+                IllegalStateException.class, () -> RedisCommand.plain("PING").encodeEval());
     }
 }

@@ -23,7 +23,8 @@ class RedisKeysTest {
 
     @Test
     void aBarInTheRouteNameCannotShiftTheRouteClusterBoundary() {
-        assertNotEquals(RedisKeys.of("a|b", "c").inflight(), RedisKeys.of("a", "b|c").inflight());
+        assertNotEquals(
+                RedisKeys.of("a|b", "c").inflight(), RedisKeys.of("a", "b|c").inflight());
     }
 
     @Test
@@ -36,8 +37,14 @@ class RedisKeysTest {
     @Test
     void everyKeyOfASelectAndAReleaseCallSharesOneHashTag() {
         RedisKeys keys = RedisKeys.of("route", "cluster");
-        RedisCommand select = InflightSelection.command(keys, Arrays.asList("H1", "H2"), Arrays.asList("a:1"),
-                Arrays.asList("b:1"), new InflightSelection.Settings(0, 60, 3600, 1800, 600), 5, "00000000000000ff");
+        RedisCommand select = InflightSelection.command(
+                keys,
+                Arrays.asList("H1", "H2"),
+                Arrays.asList("a:1"),
+                Arrays.asList("b:1"),
+                new InflightSelection.Settings(0, 60, 3600, 1800, 600),
+                5,
+                "00000000000000ff");
         List<String> all = new ArrayList<>(select.keys());
         all.addAll(InflightSelection.release(keys, "00000000000000ff").keys());
         assertEquals(6 + 3, all.size());

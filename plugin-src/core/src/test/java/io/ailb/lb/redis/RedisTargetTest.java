@@ -11,17 +11,20 @@ import org.junit.jupiter.api.Test;
 class RedisTargetTest {
     @Test
     void theClusterNameIsTheHigressOutboundName() {
-        assertEquals("outbound|6379||redis.static", new RedisTarget("redis.static", 6379, "", "", 3000, 0).clusterName());
+        assertEquals(
+                "outbound|6379||redis.static", new RedisTarget("redis.static", 6379, "", "", 3000, 0).clusterName());
     }
 
     @Test
     void aNonDefaultDatabaseIsAppendedToTheClusterName() {
-        assertEquals("outbound|6379||redis.dns?db=2", new RedisTarget("redis.dns", 6379, "", "", 3000, 2).clusterName());
+        assertEquals(
+                "outbound|6379||redis.dns?db=2", new RedisTarget("redis.dns", 6379, "", "", 3000, 2).clusterName());
     }
 
     @Test
     void omittedFieldsTakeTheHigressDefaults() throws ConfigException {
-        RedisTarget target = RedisTarget.fromConfig(TestConfig.view("{\"serviceFQDN\":\"r.static\",\"servicePort\":80}"));
+        RedisTarget target =
+                RedisTarget.fromConfig(TestConfig.view("{\"serviceFQDN\":\"r.static\",\"servicePort\":80}"));
         assertEquals(new RedisTarget("r.static", 80, "", "", 3000, 0), target);
     }
 
@@ -32,27 +35,29 @@ class RedisTargetTest {
 
     @Test
     void aMissingServicePortIsRejectedByName() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> RedisTarget.fromConfig(TestConfig.view("{\"serviceFQDN\":\"r.static\"}")));
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> RedisTarget.fromConfig(TestConfig.view("{\"serviceFQDN\":\"r.static\"}")));
         assertEquals("lb_config.servicePort: is required", e.getMessage());
     }
 
     @Test
     void aMissingServiceFqdnIsRejectedByName() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> RedisTarget.fromConfig(TestConfig.view("{\"servicePort\":6379}")));
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> RedisTarget.fromConfig(TestConfig.view("{\"servicePort\":6379}")));
         assertEquals("lb_config.serviceFQDN: is required", e.getMessage());
     }
 
     @Test
     void aPortOutsideTheTcpRangeIsRejectedWithItsValue() {
-        ConfigException e = assertThrows(ConfigException.class,
+        ConfigException e = assertThrows(
+                ConfigException.class,
                 () -> RedisTarget.fromConfig(TestConfig.view("{\"serviceFQDN\":\"r\",\"servicePort\":0}")));
         assertEquals("lb_config.servicePort=0: must be an integer in [1, 65535]", e.getMessage());
     }
 
     @Test
     void thePasswordNeverAppearsInToString() {
-        assertEquals(-1, new RedisTarget("r", 1, "u", "s3cret", 3000, 0).toString().indexOf("s3cret"));
+        assertEquals(
+                -1, new RedisTarget("r", 1, "u", "s3cret", 3000, 0).toString().indexOf("s3cret"));
     }
 }

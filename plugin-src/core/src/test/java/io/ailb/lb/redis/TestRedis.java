@@ -60,8 +60,12 @@ public final class TestRedis implements AutoCloseable {
             port = probe.getLocalPort();
         }
         host = "127.0.0.1";
-        server = RedisServer.newRedisServer().port(port).bind(host).setting("save \"\"")
-                .setting("appendonly no").build();
+        server = RedisServer.newRedisServer()
+                .port(port)
+                .bind(host)
+                .setting("save \"\"")
+                .setting("appendonly no")
+                .build();
         server.start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

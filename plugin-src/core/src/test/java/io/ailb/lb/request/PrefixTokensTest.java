@@ -36,8 +36,8 @@ class PrefixTokensTest {
     @Test
     void eachBlockCarriesTheTokensOfThePromptUpToItsEnd() {
         // (system 40 + user 8) | (assistant 20 + user 13): 48 → 12 tokens, 81 → ceil(81/4) = 21.
-        RequestInfo info = parse(chat(msg("system", text(40)), msg("user", text(8)), msg("assistant", text(20)),
-                msg("user", text(13))));
+        RequestInfo info = parse(
+                chat(msg("system", text(40)), msg("user", text(8)), msg("assistant", text(20)), msg("user", text(13))));
         assertEquals(2, info.prefixHashes().size());
         assertEquals(Arrays.asList(12, 21), info.prefixTokens());
         assertEquals(info.estimatedPromptTokens(), (int) info.prefixTokens().get(1));
@@ -45,7 +45,8 @@ class PrefixTokensTest {
 
     @Test
     void rolesMarkupAndImagesAddNoTokens() {
-        RequestInfo info = parse(chat(msg("user", text(4)),
+        RequestInfo info = parse(chat(
+                msg("user", text(4)),
                 "{\"role\":\"user\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:xyz\"}},"
                         + "{\"type\":\"text\",\"text\":\"" + text(8) + "\"}]}"));
         assertEquals(Arrays.asList(1, 3), info.prefixTokens());
@@ -69,8 +70,8 @@ class PrefixTokensTest {
     @Test
     void theSamePrefixGivesTheSameTokensWhateverFollows() {
         RequestInfo turn1 = parse(chat(msg("system", text(100)), msg("user", text(30))));
-        RequestInfo turn2 = parse(chat(msg("system", text(100)), msg("user", text(30)), msg("assistant", text(500)),
-                msg("user", text(7))));
+        RequestInfo turn2 = parse(chat(
+                msg("system", text(100)), msg("user", text(30)), msg("assistant", text(500)), msg("user", text(7))));
         assertEquals(turn1.prefixHashes().get(0), turn2.prefixHashes().get(0));
         assertEquals(turn1.prefixTokens().get(0), turn2.prefixTokens().get(0));
         assertEquals(Arrays.asList(33, 160), turn2.prefixTokens());
@@ -94,8 +95,8 @@ class PrefixTokensTest {
 
     @Test
     void tokensNeverDecreaseAndMatchTheHashes() {
-        RequestInfo info = parse(chat(msg("user", ""), msg("assistant", text(9)), msg("user", ""),
-                msg("user", text(3))));
+        RequestInfo info =
+                parse(chat(msg("user", ""), msg("assistant", text(9)), msg("user", ""), msg("user", text(3))));
         List<Integer> tokens = info.prefixTokens();
         assertEquals(info.prefixHashes().size(), tokens.size());
         for (int i = 1; i < tokens.size(); i++) {
@@ -108,7 +109,8 @@ class PrefixTokensTest {
     void theOlderConstructorSpreadsTheTotalOverTheBlocks() {
         RequestInfo info = new RequestInfo(true, true, "m", Arrays.asList("h1", "h2", "h3"), 40, -1, false, 100, 3);
         assertEquals(Arrays.asList(3, 6, 10), info.prefixTokens());
-        assertThrows(IllegalArgumentException.class, () -> new RequestInfo(true, true, "m", Arrays.asList("h1"),
-                Arrays.asList(1, 2), 4, -1, false, 10, 1));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new RequestInfo(true, true, "m", Arrays.asList("h1"), Arrays.asList(1, 2), 4, -1, false, 10, 1));
     }
 }

@@ -62,9 +62,10 @@ class RequestParserTest {
         assertEquals(List.of(), info.prefixHashes());
         assertEquals(0, info.promptChars());
         assertEquals(1, parse(body).prefixHashes().size(), "the full parse of the same body hashes it");
-        byte[] broken = "{\"messages\":[{\"role\":\"user\",\"content\":\"x}],\"model\":\"q\"}"
-                .getBytes(StandardCharsets.UTF_8);
-        assertFalse(RequestParser.parse(JSON, null, broken, broken.length, false).parsed());
+        byte[] broken =
+                "{\"messages\":[{\"role\":\"user\",\"content\":\"x}],\"model\":\"q\"}".getBytes(StandardCharsets.UTF_8);
+        assertFalse(
+                RequestParser.parse(JSON, null, broken, broken.length, false).parsed());
     }
 
     @Test
@@ -76,19 +77,28 @@ class RequestParserTest {
 
     @Test
     void blocksCloseAfterEachUserMessageAndAfterTheLast() {
-        assertEquals(2, hashes(chat(msg("system", "s"), msg("user", "u1"), msg("assistant", "a"),
-                msg("user", "u2"))).size());
-        assertEquals(3, hashes(chat(msg("user", "u1"), msg("assistant", "a"), msg("user", "u2"),
-                msg("assistant", "partial"))).size());
+        assertEquals(
+                2,
+                hashes(chat(msg("system", "s"), msg("user", "u1"), msg("assistant", "a"), msg("user", "u2")))
+                        .size());
+        assertEquals(
+                3,
+                hashes(chat(msg("user", "u1"), msg("assistant", "a"), msg("user", "u2"), msg("assistant", "partial")))
+                        .size());
     }
 
     @Test
     void aGrowingConversationKeepsItsEarlierHashes() {
         List<String> turn1 = hashes(chat(msg("system", "s"), msg("user", "u1")));
-        List<String> turn2 = hashes(chat(msg("system", "s"), msg("user", "u1"), msg("assistant", "a1"),
-                msg("user", "u2")));
-        List<String> turn3 = hashes(chat(msg("system", "s"), msg("user", "u1"), msg("assistant", "a1"),
-                msg("user", "u2"), msg("assistant", "a2"), msg("user", "u3")));
+        List<String> turn2 =
+                hashes(chat(msg("system", "s"), msg("user", "u1"), msg("assistant", "a1"), msg("user", "u2")));
+        List<String> turn3 = hashes(chat(
+                msg("system", "s"),
+                msg("user", "u1"),
+                msg("assistant", "a1"),
+                msg("user", "u2"),
+                msg("assistant", "a2"),
+                msg("user", "u3")));
         assertEquals(turn1, turn2.subList(0, 1));
         assertEquals(turn2, turn3.subList(0, 2));
     }
@@ -111,28 +121,45 @@ class RequestParserTest {
     @Test
     void roleAndContentBoundariesAreUnambiguous() {
         assertNotEquals(hashes(chat(msg("user:", "x"))), hashes(chat(msg("user", ":x"))));
-        assertNotEquals(hashes(chat("{\"role\":\"user\",\"content\":[\"a\",\"bc\"]}")),
+        assertNotEquals(
+                hashes(chat("{\"role\":\"user\",\"content\":[\"a\",\"bc\"]}")),
                 hashes(chat("{\"role\":\"user\",\"content\":[\"ab\",\"c\"]}")));
     }
 
     @Test
     void memberOrderAndEscapingDoNotChangeTheHash() {
-        assertEquals(hashes(chat(msg("user", "A\\n"))),
+        assertEquals(
+                hashes(chat(msg("user", "A\\n"))),
                 hashes(chat("{\"content\":\"\\u0041\\n\",\"name\":\"n\",\"role\":\"user\"}")));
     }
 
     @Test
     void contentBeforeRoleAndRepeatedMembersHashAsTheUsualOrderWithTheLastMemberWinning() {
         List<String> usual = hashes(chat(msg("system", "s"), msg("user", "u"), msg("assistant", "a")));
-        assertEquals(usual, hashes(chat("{\"content\":\"s\",\"role\":\"system\"}", msg("user", "u"),
-                "{\"content\":[\"a\"],\"role\":\"assistant\"}")));
-        assertEquals(usual, hashes(chat(msg("system", "s"),
-                "{\"role\":\"assistant\",\"content\":\"x\",\"role\":\"user\",\"content\":\"u\"}",
-                msg("assistant", "a"))));
-        assertEquals(usual, hashes(chat(msg("system", "s"), "{\"role\":7,\"content\":\"u\",\"role\":\"user\"}",
-                msg("assistant", "a"))));
-        assertNotEquals(usual, hashes(chat(msg("system", "s"), "{\"role\":\"user\",\"content\":\"u\",\"role\":7}",
-                msg("assistant", "a"))));
+        assertEquals(
+                usual,
+                hashes(chat(
+                        "{\"content\":\"s\",\"role\":\"system\"}",
+                        msg("user", "u"),
+                        "{\"content\":[\"a\"],\"role\":\"assistant\"}")));
+        assertEquals(
+                usual,
+                hashes(chat(
+                        msg("system", "s"),
+                        "{\"role\":\"assistant\",\"content\":\"x\",\"role\":\"user\",\"content\":\"u\"}",
+                        msg("assistant", "a"))));
+        assertEquals(
+                usual,
+                hashes(chat(
+                        msg("system", "s"),
+                        "{\"role\":7,\"content\":\"u\",\"role\":\"user\"}",
+                        msg("assistant", "a"))));
+        assertNotEquals(
+                usual,
+                hashes(chat(
+                        msg("system", "s"),
+                        "{\"role\":\"user\",\"content\":\"u\",\"role\":7}",
+                        msg("assistant", "a"))));
     }
 
     @Test
@@ -155,7 +182,8 @@ class RequestParserTest {
 
     @Test
     void stringContentEqualsASingleTextPart() {
-        assertEquals(hashes(chat(msg("user", "hi"))),
+        assertEquals(
+                hashes(chat(msg("user", "hi"))),
                 hashes(chat("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}")));
     }
 
@@ -185,8 +213,8 @@ class RequestParserTest {
         assertTrue(info.parsed());
         assertEquals(3, info.messageCount());
         assertEquals(2, info.prefixHashes().size());
-        assertEquals(hashes(chat("{\"content\":\"x\"}", "{\"role\":\"user\",\"content\":null}", "{}")),
-                info.prefixHashes());
+        assertEquals(
+                hashes(chat("{\"content\":\"x\"}", "{\"role\":\"user\",\"content\":null}", "{}")), info.prefixHashes());
     }
 
     @Test
@@ -237,8 +265,10 @@ class RequestParserTest {
     @Test
     void binaryContentTypesAreNotParsed() {
         byte[] body = chat(msg("user", "x")).getBytes(StandardCharsets.UTF_8);
-        assertFalse(RequestParser.parse("application/grpc", null, body, body.length).parsed());
-        assertFalse(RequestParser.parse("application/octet-stream", null, body, body.length).parsed());
+        assertFalse(
+                RequestParser.parse("application/grpc", null, body, body.length).parsed());
+        assertFalse(RequestParser.parse("application/octet-stream", null, body, body.length)
+                .parsed());
     }
 
     @Test
@@ -285,7 +315,8 @@ class RequestParserTest {
     void fourMebibytesOfSmallMessagesAreParsedWithBoundedAllocation() {
         StringBuilder sb = new StringBuilder("{\"messages\":[");
         while (sb.length() < (4 << 20)) {
-            sb.append(msg("assistant", "some earlier answer with \\\"escapes\\\" and caf\u00e9")).append(',');
+            sb.append(msg("assistant", "some earlier answer with \\\"escapes\\\" and caf\u00e9"))
+                    .append(',');
         }
         sb.append(msg("user", "last")).append("]}");
         long allocated = allocatedWhileParsing(sb.toString().getBytes(StandardCharsets.UTF_8));

@@ -5,8 +5,7 @@ import io.ailb.lb.config.ConfigView;
 
 /** Builds config views for tests from JSON text. */
 public final class TestConfig {
-    private TestConfig() {
-    }
+    private TestConfig() {}
 
     /** {@code json} as the {@code lb_config} object. */
     public static ConfigView view(String json) {

@@ -60,8 +60,13 @@ final class LoadBalancerRoot extends RootContext {
                 new SimpleEntry<>(":path", job.request().path()),
                 new SimpleEntry<>(":authority", job.request().host()));
         try {
-            HttpCall.dispatch(job.request().clusterName(), headers, new byte[0], Collections.emptyList(),
-                    job.request().timeoutMillis(), response -> job.complete(
+            HttpCall.dispatch(
+                    job.request().clusterName(),
+                    headers,
+                    new byte[0],
+                    Collections.emptyList(),
+                    job.request().timeoutMillis(),
+                    response -> job.complete(
                             response.isFailure() ? 0 : response.status(),
                             response.body() == null ? null : new String(response.body(), StandardCharsets.UTF_8),
                             Clock.nowMillis()));

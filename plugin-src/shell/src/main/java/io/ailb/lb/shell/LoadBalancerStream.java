@@ -28,6 +28,7 @@ import java.util.List;
 final class LoadBalancerStream extends HttpContext {
     /** The endpoints built from the host list {@link #endpointsOf}; both replaced when the host list changes. */
     private static List<UpstreamHost> endpointsOf;
+
     private static List<Endpoint> endpoints = Collections.emptyList();
 
     private final LoadBalancerRoot root;
@@ -107,9 +108,15 @@ final class LoadBalancerStream extends HttpContext {
     private boolean decide(RequestInfo info) {
         flow = new RequestFlow(route, new StreamHost(root));
         try {
-            RequestContext ctx = RequestContext.builder().routeName(routeName).clusterName(clusterName)
-                    .authority(authority).request(info).endpoints(endpoints()).nowMillis(Clock.nowMillis())
-                    .random(root.random()).build();
+            RequestContext ctx = RequestContext.builder()
+                    .routeName(routeName)
+                    .clusterName(clusterName)
+                    .authority(authority)
+                    .request(info)
+                    .endpoints(endpoints())
+                    .nowMillis(Clock.nowMillis())
+                    .random(root.random())
+                    .build();
             return flow.start(ctx);
         } catch (RuntimeException e) {
             // Fail open: the cluster's own load balancer decides.

@@ -16,6 +16,7 @@ final class RedisClients {
 
     /** Target → time of the last failed init; absent = ready. */
     private final Map<RedisTarget, Long> notReady = new HashMap<>();
+
     private final Map<RedisTarget, Boolean> known = new HashMap<>();
 
     void configure(Iterable<RedisTarget> targets) {
@@ -48,8 +49,8 @@ final class RedisClients {
     private boolean init(RedisTarget target) {
         known.put(target, Boolean.TRUE);
         try {
-            io.ailb.proxywasm.Redis.init(target.clusterName(), target.username(), target.password(),
-                    target.timeoutMillis());
+            io.ailb.proxywasm.Redis.init(
+                    target.clusterName(), target.username(), target.password(), target.timeoutMillis());
             notReady.remove(target);
             Log.info("ai-load-balancer: redis ready: " + target);
             return true;

@@ -108,7 +108,8 @@ final class StreamHost implements FlowHost {
             try {
                 JsonValue previous = Json.parse(existing);
                 if (previous.isObject()) {
-                    for (Map.Entry<String, JsonValue> member : previous.members().entrySet()) {
+                    for (Map.Entry<String, JsonValue> member :
+                            previous.members().entrySet()) {
                         if (!attributes.containsKey(member.getKey())) {
                             out.name(member.getKey()).value(member.getValue());
                         }

@@ -17,18 +17,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ConfigTest {
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "{\"lb_policy\":\"fastest\"}"
-                + "|lb_policy: unknown policy \"fastest\"",
-        "{\"lb_policy\":\"global_least_request\",\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":0}}"
-                + "|lb_config.servicePort=0:",
-        "{\"lb_policy\":\"global_least_request\",\"lb_config\":{\"servicePort\":6379}}"
-                + "|lb_config.serviceFQDN: is required",
-        "{\"_rules_\":[{\"_match_route_\":[\"r\"],\"lb_policy\":\"least_busy\",\"lb_config\":{\"metricsPath\":\"m\"}}]}"
-                + "|_rules_[0].lb_config.metricsPath: must start with /",
-        "not json"
-                + "|plugin config is not valid JSON"
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"lb_policy\":\"fastest\"}" + "|lb_policy: unknown policy \"fastest\"",
+                "{\"lb_policy\":\"global_least_request\",\"lb_config\":{\"serviceFQDN\":\"redis.static\",\"servicePort\":0}}"
+                        + "|lb_config.servicePort=0:",
+                "{\"lb_policy\":\"global_least_request\",\"lb_config\":{\"servicePort\":6379}}"
+                        + "|lb_config.serviceFQDN: is required",
+                "{\"_rules_\":[{\"_match_route_\":[\"r\"],\"lb_policy\":\"least_busy\",\"lb_config\":{\"metricsPath\":\"m\"}}]}"
+                        + "|_rules_[0].lb_config.metricsPath: must start with /",
+                "not json" + "|plugin config is not valid JSON"
+            })
     void anInvalidConfigurationIsRefusedWithOneLineNamingTheField(String config, String expected) {
         FakeHost host = ShellFixture.host(config, RedisResponder.always(RedisAnswer.pending()));
 
@@ -43,8 +43,8 @@ class ConfigTest {
 
     @Test
     void aValidConfigurationIsAcceptedAndSaysSo() {
-        FakeHost host = ShellFixture.host(ShellFixture.GLOBAL_LEAST_REQUEST,
-                RedisResponder.always(RedisAnswer.pending()));
+        FakeHost host =
+                ShellFixture.host(ShellFixture.GLOBAL_LEAST_REQUEST, RedisResponder.always(RedisAnswer.pending()));
 
         assertTrue(host.start(AiLoadBalancerPlugin::main));
 

@@ -3,7 +3,6 @@ package io.ailb.lb.shell;
 import static io.ailb.lb.shell.ShellFixture.A;
 import static io.ailb.lb.shell.ShellFixture.B;
 import static io.ailb.lb.shell.ShellFixture.C;
-import static io.ailb.proxywasm.testkit.FakeStream.headers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,14 +13,12 @@ import io.ailb.proxywasm.testkit.FakeHost;
 import io.ailb.proxywasm.testkit.FakeStream;
 import io.ailb.proxywasm.testkit.HigressHosts;
 import io.ailb.proxywasm.testkit.RealRedis;
-import io.ailb.proxywasm.testkit.RedisCallout;
 import io.ailb.proxywasm.testkit.RedisAnswer;
+import io.ailb.proxywasm.testkit.RedisCallout;
 import io.ailb.proxywasm.testkit.RedisResponder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,23 +34,16 @@ class DecisionPointTest {
             "vllm:num_requests_waiting 3\nvllm:num_requests_running 4\nvllm:gpu_cache_usage_perc 0.5\n";
     private static final String LEAST_BUSY = "{\"lb_policy\":\"least_busy\",\"lb_config\":{}}";
 
-    private static RealRedis redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RealRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
+    private static final RealRedis redis = ShellFixture.redis();
 
     /** least_busy with B the idlest backend by the metrics in Higress's host info; no Redis involved. */
     private static FakeHost leastBusy() {
-        FakeHost host = new FakeHost().withPluginConfig(LEAST_BUSY).withUpstreamHosts(List.of(
-                HigressHosts.withMetrics(A, BUSY), HigressHosts.withMetrics(B, IDLE),
-                HigressHosts.withMetrics(C, MEDIUM)));
+        FakeHost host = new FakeHost()
+                .withPluginConfig(LEAST_BUSY)
+                .withUpstreamHosts(List.of(
+                        HigressHosts.withMetrics(A, BUSY),
+                        HigressHosts.withMetrics(B, IDLE),
+                        HigressHosts.withMetrics(C, MEDIUM)));
         return ShellFixture.started(host);
     }
 
@@ -73,9 +63,7 @@ class DecisionPointTest {
     void aPostWithContentLengthZeroIsDecidedAtItsHeaders() {
         FakeStream stream = ShellFixture.stream(leastBusy());
 
-        assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(headers(":method", "POST",
-                ":path", "/v1/chat/completions", ":authority", "llm.example.com",
-                "content-type", "application/json", "content-length", "0"), true));
+        assertEquals(HeaderAction.CONTINUE, stream.sendRequestHeaders(ShellFixture.post("content-length", "0"), true));
 
         assertEquals(Optional.of(B), stream.upstreamOverride());
         assertFalse(stream.isRequestPaused());
@@ -100,8 +88,8 @@ class DecisionPointTest {
     @Test
     void aRedisPolicyThatReadsTheBodyCallsRedisOnceTheBodyIsComplete() {
         redis.flushAll();
-        FakeHost host = ShellFixture.started(ShellFixture.host("{\"lb_policy\":\"prefix_cache\",\"lb_config\":{"
-                + ShellFixture.REDIS_CONFIG + "}}", redis));
+        FakeHost host = ShellFixture.started(ShellFixture.host(
+                "{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + ShellFixture.REDIS_CONFIG + "}}", redis));
         FakeStream stream = ShellFixture.stream(host);
         String body = ShellFixture.chat("system", "question");
 
@@ -120,8 +108,8 @@ class DecisionPointTest {
 
     @Test
     void whileRedisHasNotAnsweredTheRequestIsHeld() {
-        FakeHost host = ShellFixture.started(ShellFixture.host(ShellFixture.GLOBAL_LEAST_REQUEST,
-                RedisResponder.always(RedisAnswer.pending())));
+        FakeHost host = ShellFixture.started(
+                ShellFixture.host(ShellFixture.GLOBAL_LEAST_REQUEST, RedisResponder.always(RedisAnswer.pending())));
         FakeStream stream = ShellFixture.stream(host);
 
         assertEquals(HeaderAction.STOP_ITERATION, stream.sendRequestHeaders(ShellFixture.post(), false));

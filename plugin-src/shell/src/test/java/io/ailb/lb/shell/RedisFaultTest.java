@@ -41,8 +41,8 @@ class RedisFaultTest {
 
         assertLeftToTheCluster(stream);
         assertEquals(1, host.metric("ailb.fallback.redis_error"));
-        assertEquals(List.of("ai-load-balancer: redis error reply: ERR Error running script"),
-                host.logs(Log.Level.WARN));
+        assertEquals(
+                List.of("ai-load-balancer: redis error reply: ERR Error running script"), host.logs(Log.Level.WARN));
         String accessLog = stream.property("ai_log").orElseThrow();
         assertTrue(accessLog.contains("\"fallback\":\"redis_error\""), accessLog);
         assertTrue(accessLog.contains("\"lb_policy\":\"global_least_request\""), accessLog);
@@ -56,8 +56,8 @@ class RedisFaultTest {
 
         assertLeftToTheCluster(stream);
         assertEquals(1, host.metric("ailb.fallback.redis_error"));
-        assertEquals(List.of("ai-load-balancer: redis call failed: redis status NETWORK_ERROR"),
-                host.logs(Log.Level.WARN));
+        assertEquals(
+                List.of("ai-load-balancer: redis call failed: redis status NETWORK_ERROR"), host.logs(Log.Level.WARN));
     }
 
     @Test
@@ -119,14 +119,18 @@ class RedisFaultTest {
         FakeStream stream = ShellFixture.sendGet(host);
 
         assertLeftToTheCluster(stream);
-        assertEquals(List.of("EVALSHA", "EVAL"), List.of(host.redisCallouts().get(0).commandName(),
-                host.redisCallouts().get(1).commandName()));
+        assertEquals(
+                List.of("EVALSHA", "EVAL"),
+                List.of(
+                        host.redisCallouts().get(0).commandName(),
+                        host.redisCallouts().get(1).commandName()));
     }
 
     @Test
     void aRedisServiceTheGatewayDoesNotKnowFallsBackWithoutACall() {
-        FakeHost host = ShellFixture.started(ShellFixture.host("{\"lb_policy\":\"global_least_request\","
-                + "\"lb_config\":{\"serviceFQDN\":\"missing.static\",\"servicePort\":6379}}",
+        FakeHost host = ShellFixture.started(ShellFixture.host(
+                "{\"lb_policy\":\"global_least_request\","
+                        + "\"lb_config\":{\"serviceFQDN\":\"missing.static\",\"servicePort\":6379}}",
                 RedisResponder.always(RedisAnswer.pending())));
 
         FakeStream stream = ShellFixture.sendGet(host);
@@ -134,7 +138,8 @@ class RedisFaultTest {
         assertLeftToTheCluster(stream);
         assertEquals(List.of(), host.redisCallouts());
         assertEquals(1, host.metric("ailb.fallback.redis_error"));
-        assertTrue(host.logs(Log.Level.WARN).get(0).startsWith("ai-load-balancer: redis init failed"),
+        assertTrue(
+                host.logs(Log.Level.WARN).get(0).startsWith("ai-load-balancer: redis init failed"),
                 host.logs().toString());
     }
 }

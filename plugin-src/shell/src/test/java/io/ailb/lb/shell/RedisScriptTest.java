@@ -10,24 +10,12 @@ import io.ailb.proxywasm.testkit.RealRedis;
 import io.ailb.proxywasm.testkit.RedisCallout;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Scripts travel as EVALSHA; a server that does not hold the script (new, restarted) gets it once as EVAL. */
 class RedisScriptTest {
-    private static RealRedis redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RealRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
+    private static final RealRedis redis = ShellFixture.redis();
 
     @BeforeEach
     void emptyRedis() {
@@ -41,13 +29,19 @@ class RedisScriptTest {
         FakeStream stream = ShellFixture.sendGet(host);
 
         List<RedisCallout> calls = host.redisCallouts();
-        assertEquals(List.of("EVALSHA", "EVAL"), List.of(calls.get(0).commandName(), calls.get(1).commandName()));
+        assertEquals(
+                List.of("EVALSHA", "EVAL"),
+                List.of(calls.get(0).commandName(), calls.get(1).commandName()));
         assertEquals("NOSCRIPT", calls.get(0).answer().orElseThrow().value().errorCode());
         String script = calls.get(1).command().get(1);
-        assertEquals(ShellFixture.scriptSha(calls.get(0)), ShellFixture.sha1(script),
+        assertEquals(
+                ShellFixture.scriptSha(calls.get(0)),
+                ShellFixture.sha1(script),
                 "EVAL carries the script EVALSHA named");
-        assertEquals(calls.get(0).command().subList(2, calls.get(0).command().size()),
-                calls.get(1).command().subList(2, calls.get(1).command().size()), "same keys and arguments");
+        assertEquals(
+                calls.get(0).command().subList(2, calls.get(0).command().size()),
+                calls.get(1).command().subList(2, calls.get(1).command().size()),
+                "same keys and arguments");
         assertEquals(2, calls.size());
         String chosen = stream.upstreamOverride().orElseThrow();
         assertEquals(Map.of(chosen, 1L), ShellFixture.inflight(redis), "the script ran once");
@@ -61,11 +55,16 @@ class RedisScriptTest {
 
         FakeStream second = ShellFixture.sendGet(host);
 
-        List<RedisCallout> calls = host.redisCallouts().subList(before, host.redisCallouts().size());
+        List<RedisCallout> calls =
+                host.redisCallouts().subList(before, host.redisCallouts().size());
         assertEquals(1, calls.size(), calls.toString());
         assertEquals("EVALSHA", calls.get(0).commandName());
         assertTrue(second.upstreamOverride().isPresent());
-        assertEquals(2L, ShellFixture.inflight(redis).values().stream().mapToLong(Long::longValue).sum());
+        assertEquals(
+                2L,
+                ShellFixture.inflight(redis).values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum());
     }
 
     @Test
@@ -77,8 +76,11 @@ class RedisScriptTest {
 
         FakeStream stream = ShellFixture.sendGet(host);
 
-        List<RedisCallout> calls = host.redisCallouts().subList(before, host.redisCallouts().size());
-        assertEquals(List.of("EVALSHA", "EVAL"), List.of(calls.get(0).commandName(), calls.get(1).commandName()));
+        List<RedisCallout> calls =
+                host.redisCallouts().subList(before, host.redisCallouts().size());
+        assertEquals(
+                List.of("EVALSHA", "EVAL"),
+                List.of(calls.get(0).commandName(), calls.get(1).commandName()));
         assertTrue(stream.upstreamOverride().isPresent());
     }
 
@@ -90,8 +92,11 @@ class RedisScriptTest {
 
         stream.complete();
 
-        List<RedisCallout> calls = host.redisCallouts().subList(before, host.redisCallouts().size());
-        assertEquals(List.of("EVALSHA", "EVAL"), List.of(calls.get(0).commandName(), calls.get(1).commandName()));
+        List<RedisCallout> calls =
+                host.redisCallouts().subList(before, host.redisCallouts().size());
+        assertEquals(
+                List.of("EVALSHA", "EVAL"),
+                List.of(calls.get(0).commandName(), calls.get(1).commandName()));
         assertNotEquals(ShellFixture.scriptSha(host.redisCallouts().get(0)), ShellFixture.scriptSha(calls.get(0)));
         assertEquals(Map.of(), ShellFixture.inflight(redis));
     }

@@ -18,8 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,17 +26,7 @@ import org.junit.jupiter.api.Test;
  * ends — completed, answered locally, reset before the reply, or after the gateway refused the override.
  */
 class ReleaseTest {
-    private static RealRedis redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RealRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
+    private static final RealRedis redis = ShellFixture.redis();
 
     @BeforeEach
     void emptyRedis() {
@@ -46,8 +34,10 @@ class ReleaseTest {
     }
 
     private static FakeHost glr(String extraConfig) {
-        return ShellFixture.host("{\"lb_policy\":\"global_least_request\",\"lb_config\":{"
-                + ShellFixture.REDIS_CONFIG + extraConfig + "}}", redis);
+        return ShellFixture.host(
+                "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + ShellFixture.REDIS_CONFIG + extraConfig
+                        + "}}",
+                redis);
     }
 
     /** The one command sent since callout {@code from}, checked to be a release (another script than the decision). */
@@ -122,7 +112,11 @@ class ReleaseTest {
         int before = host.redisCallouts().size();
 
         FakeStream reset = ShellFixture.sendGet(host);
-        assertEquals(1L, ShellFixture.inflight(redis).values().stream().mapToLong(Long::longValue).sum(),
+        assertEquals(
+                1L,
+                ShellFixture.inflight(redis).values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum(),
                 "Redis counted the request before its reply was delivered");
         reset.reset();
         assertEquals(before + 1, host.redisCallouts().size(), "no release before the decision call's outcome");

@@ -20,52 +20,89 @@ import java.util.Map;
 
 /**
  * The shell on the testkit's fake host, configured through its JSON like the gateway does: one route, three backends,
- * one Redis cluster. Only the plugin's entry point and configuration are used, not the core's classes.
+ * one Redis cluster. Only the plugin's entry point and configuration are used, not the core's classes. The plugin
+ * scenarios use the same route, backends and requests for the built {@code .wasm} in the emulator.
  */
-final class ShellFixture {
-    static final String ROUTE = "ai-route-chat.internal";
-    static final String CLUSTER = "outbound|8000||llm.static";
-    static final String REDIS_CLUSTER = "outbound|6379||redis.static";
-    static final String A = "10.0.0.1:8000";
-    static final String B = "10.0.0.2:8000";
-    static final String C = "10.0.0.3:8000";
-    static final String REDIS_CONFIG = "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379";
-    static final String GLOBAL_LEAST_REQUEST = "{\"lb_policy\":\"global_least_request\",\"lb_config\":{"
-            + REDIS_CONFIG + "}}";
+public final class ShellFixture {
+    public static final String ROUTE = "ai-route-chat.internal";
+    public static final String CLUSTER = "outbound|8000||llm.static";
+    public static final String REDIS_CLUSTER = "outbound|6379||redis.static";
+    public static final String A = "10.0.0.1:8000";
+    public static final String B = "10.0.0.2:8000";
+    public static final String C = "10.0.0.3:8000";
+    static final String REDIS_CONFIG = redisConfig("");
+    static final String GLOBAL_LEAST_REQUEST =
+            "{\"lb_policy\":\"global_least_request\",\"lb_config\":{" + REDIS_CONFIG + "}}";
 
-    private ShellFixture() {
+    private static RealRedis redis;
+
+    private ShellFixture() {}
+
+    /** One real Redis for every test of the run; a test that needs it empty flushes it first. */
+    static synchronized RealRedis redis() {
+        if (redis == null) {
+            redis = RealRedis.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(redis::close));
+        }
+        return redis;
     }
 
     /** A host with the three backends healthy and {@code redis} answering the Redis cluster. */
-    static FakeHost host(String pluginConfig, RedisResponder redis) {
-        return new FakeHost().withPluginConfig(pluginConfig).withRedisCluster(REDIS_CLUSTER, redis)
+    public static FakeHost host(String pluginConfig, RedisResponder redis) {
+        return new FakeHost()
+                .withPluginConfig(pluginConfig)
+                .withRedisCluster(REDIS_CLUSTER, redis)
                 .withUpstreamHosts(List.of(HigressHosts.healthy(A), HigressHosts.healthy(B), HigressHosts.healthy(C)));
     }
 
     /** Starts the plugin through its Wasm entry point; fails the test if the configuration is refused. */
-    static FakeHost started(FakeHost host) {
+    public static FakeHost started(FakeHost host) {
         if (!host.start(AiLoadBalancerPlugin::main)) {
             throw new AssertionError("configuration refused: " + host.logs());
         }
         return host;
     }
 
-    static FakeStream stream(FakeHost host) {
+    public static FakeStream stream(FakeHost host) {
         return host.newStream().withRouteName(ROUTE).withClusterName(CLUSTER);
     }
 
-    static List<Map.Entry<String, String>> post() {
-        return headers(":method", "POST", ":path", "/v1/chat/completions", ":authority", "llm.example.com",
-                "content-type", "application/json");
+    /** A chat completion's request headers, then {@code extraNamesAndValues}. */
+    public static List<Map.Entry<String, String>> post(String... extraNamesAndValues) {
+        List<Map.Entry<String, String>> post = headers(
+                ":method",
+                "POST",
+                ":path",
+                "/v1/chat/completions",
+                ":authority",
+                "llm.example.com",
+                "content-type",
+                "application/json");
+        post.addAll(headers(extraNamesAndValues));
+        return post;
     }
 
-    static List<Map.Entry<String, String>> get() {
+    public static List<Map.Entry<String, String>> get() {
         return headers(":method", "GET", ":path", "/v1/models", ":authority", "llm.example.com");
     }
 
-    static String chat(String system, String question) {
-        return "{\"model\":\"qwen\",\"stream\":true,\"messages\":[{\"role\":\"system\",\"content\":\"" + system
-                + "\"},{\"role\":\"user\",\"content\":\"" + question + "\"}]}";
+    /** The plugin's Redis settings for the Redis cluster, then {@code extra} fields. */
+    public static String redisConfig(String extra) {
+        return "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379" + (extra.isEmpty() ? "" : "," + extra);
+    }
+
+    /** A chat body with the given alternating user/assistant turns after a system prompt. */
+    public static String chat(String system, String... turns) {
+        StringBuilder body = new StringBuilder("{\"model\":\"qwen\",\"stream\":true,\"messages\":[");
+        body.append("{\"role\":\"system\",\"content\":\"").append(system).append("\"}");
+        for (int i = 0; i < turns.length; i++) {
+            body.append(",{\"role\":\"")
+                    .append(i % 2 == 0 ? "user" : "assistant")
+                    .append("\",\"content\":\"")
+                    .append(turns[i])
+                    .append("\"}");
+        }
+        return body.append("]}").toString();
     }
 
     /** A whole POST; the stream stays open. */
@@ -104,8 +141,11 @@ final class ShellFixture {
         List<RedisCallout> sent = new ArrayList<>();
         List<RedisCallout> all = host.redisCallouts();
         for (RedisCallout call : all.subList(from, all.size())) {
-            boolean retried = call.answer().map(answer -> !answer.isNetworkError()
-                    && answer.value().isError() && answer.value().errorCode().equals("NOSCRIPT")).orElse(false);
+            boolean retried = call.answer()
+                    .map(answer -> !answer.isNetworkError()
+                            && answer.value().isError()
+                            && answer.value().errorCode().equals("NOSCRIPT"))
+                    .orElse(false);
             if (!retried) {
                 sent.add(call);
             }

@@ -79,7 +79,7 @@ final class Axis {
                 }
             }
         } else {
-            for (int i = 0;; i++) {
+            for (int i = 0; ; i++) {
                 double t = min + i * step;
                 if (t > max + step * 1e-6) {
                     break;

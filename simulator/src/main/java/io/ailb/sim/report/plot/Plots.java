@@ -6,6 +6,7 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.FontMetrics;
 import java.awt.Graphics2D;
+import java.awt.Point;
 import java.awt.RenderingHints;
 import java.awt.Stroke;
 import java.awt.geom.AffineTransform;
@@ -44,9 +45,18 @@ public final class Plots {
     public static final List<String> TTFT_PERCENTILES = List.of("p50", "p90", "p99");
     public static final double LOG_SCALE_RATIO = 100;
 
-    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
-        new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
-        new Color(0xbcbd22), new Color(0x17becf)};
+    private static final Color[] PALETTE = {
+        new Color(0x1f77b4),
+        new Color(0xff7f0e),
+        new Color(0x2ca02c),
+        new Color(0xd62728),
+        new Color(0x9467bd),
+        new Color(0x8c564b),
+        new Color(0xe377c2),
+        new Color(0x7f7f7f),
+        new Color(0xbcbd22),
+        new Color(0x17becf)
+    };
     private static final Color GRID = new Color(0xe6e6e6);
     private static final Color AXIS = new Color(0x444444);
     private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 18);
@@ -59,8 +69,7 @@ public final class Plots {
         }
     }
 
-    private Plots() {
-    }
+    private Plots() {}
 
     /** Bar chart of hit rate per router, {@value #WIDTH}×{@value #HEIGHT}. */
     public static void hitRates(Path out, Map<String, Double> hitRates) {
@@ -72,8 +81,8 @@ public final class Plots {
         hitRates(out, "Prefix-cache hit rate per router (token-weighted)", hitRates, bounds, WIDTH, HEIGHT);
     }
 
-    public static void hitRates(Path out, String title, Map<String, Double> hitRates, Map<String, Double> bounds,
-            int width, int height) {
+    public static void hitRates(
+            Path out, String title, Map<String, Double> hitRates, Map<String, Double> bounds, int width, int height) {
         requireNonEmpty(hitRates, "hitRates");
         List<String> names = new ArrayList<>(hitRates.keySet());
         double max = 0;
@@ -111,8 +120,10 @@ public final class Plots {
             c.g.drawLine(f.left, yPx, f.right, yPx);
             c.g.setStroke(old);
             c.g.setFont(SMALL);
-            c.g.drawString(String.format(Locale.ROOT, "%s %.1f%%", b.getKey(), finite(b.getValue()) * 100),
-                    f.right + 6, yPx + 4);
+            c.g.drawString(
+                    String.format(Locale.ROOT, "%s %.1f%%", b.getKey(), finite(b.getValue()) * 100),
+                    f.right + 6,
+                    yPx + 4);
         }
         c.write(out);
     }
@@ -130,8 +141,8 @@ public final class Plots {
         double minPositive = Double.POSITIVE_INFINITY;
         for (Map.Entry<String, double[]> e : ttftMs.entrySet()) {
             if (e.getValue() == null || e.getValue().length != series) {
-                throw new IllegalArgumentException("ttftMs of '" + e.getKey() + "' must hold " + series
-                        + " values " + TTFT_PERCENTILES);
+                throw new IllegalArgumentException(
+                        "ttftMs of '" + e.getKey() + "' must hold " + series + " values " + TTFT_PERCENTILES);
             }
             for (double v : e.getValue()) {
                 v = finite(v);
@@ -176,12 +187,24 @@ public final class Plots {
 
     /** One panel per router, one line per backend; {@value #WIDTH} × {@link #loadOverTimeHeight}. */
     public static void loadOverTime(Path out, double[] timesSec, Map<String, double[][]> load) {
-        loadOverTime(out, "In-flight requests per backend over time", "in flight", timesSec, load, WIDTH,
+        loadOverTime(
+                out,
+                "In-flight requests per backend over time",
+                "in flight",
+                timesSec,
+                load,
+                WIDTH,
                 loadOverTimeHeight(load.size()));
     }
 
-    public static void loadOverTime(Path out, String title, String yLabel, double[] timesSec,
-            Map<String, double[][]> load, int width, int height) {
+    public static void loadOverTime(
+            Path out,
+            String title,
+            String yLabel,
+            double[] timesSec,
+            Map<String, double[][]> load,
+            int width,
+            int height) {
         requireNonEmpty(load, "load");
         Map<String, double[]> times = new LinkedHashMap<>();
         for (String router : load.keySet()) {
@@ -194,8 +217,14 @@ public final class Plots {
      * As {@link #loadOverTime(Path, String, String, double[], Map, int, int)} with sample times per router (runs of
      * different routers may end at different times); the x axis spans all of them.
      */
-    public static void loadOverTime(Path out, String title, String yLabel, Map<String, double[]> timesSec,
-            Map<String, double[][]> load, int width, int height) {
+    public static void loadOverTime(
+            Path out,
+            String title,
+            String yLabel,
+            Map<String, double[]> timesSec,
+            Map<String, double[][]> load,
+            int width,
+            int height) {
         requireNonEmpty(load, "load");
         int backends = 0;
         double max = 0;
@@ -210,8 +239,8 @@ public final class Plots {
             tMax = Math.max(tMax, t[t.length - 1]);
             for (double[] line : e.getValue()) {
                 if (line.length != t.length) {
-                    throw new IllegalArgumentException("load of '" + e.getKey() + "': " + line.length
-                            + " samples, its times have " + t.length);
+                    throw new IllegalArgumentException(
+                            "load of '" + e.getKey() + "': " + line.length + " samples, its times have " + t.length);
                 }
                 for (double v : line) {
                     max = Math.max(max, finite(v));
@@ -265,11 +294,103 @@ public final class Plots {
         c.write(out);
     }
 
+    /**
+     * One line per router of a value against the request rate (a load sweep), markers at the measured points, and an
+     * optional dashed reference line ({@code boundLabel} → value, e.g. the TTFT lower bound); the y axis turns
+     * logarithmic when the values span more than {@link #LOG_SCALE_RATIO}×. {@value #WIDTH}×{@value #HEIGHT}.
+     *
+     * @param ratesPerSecond router → x values (requests/s), ascending
+     * @param values         router → y values, one per rate
+     */
+    public static void linesOverRate(
+            Path out,
+            String title,
+            String yLabel,
+            Map<String, double[]> ratesPerSecond,
+            Map<String, double[]> values,
+            Map<String, Double> bounds) {
+        requireNonEmpty(values, "values");
+        double xMax = 0;
+        double max = 0;
+        double minPositive = Double.POSITIVE_INFINITY;
+        for (Map.Entry<String, double[]> e : values.entrySet()) {
+            double[] x = ratesPerSecond.get(e.getKey());
+            if (x == null || x.length != e.getValue().length || x.length == 0) {
+                throw new IllegalArgumentException("rates of '" + e.getKey() + "' must match its values");
+            }
+            for (int i = 0; i < x.length; i++) {
+                xMax = Math.max(xMax, finite(x[i]));
+                double v = finite(e.getValue()[i]);
+                max = Math.max(max, v);
+                if (v > 0) {
+                    minPositive = Math.min(minPositive, v);
+                }
+            }
+        }
+        for (double b : bounds.values()) {
+            max = Math.max(max, finite(b));
+            if (finite(b) > 0) {
+                minPositive = Math.min(minPositive, b);
+            }
+        }
+        boolean log = minPositive < Double.POSITIVE_INFINITY && max / minPositive > LOG_SCALE_RATIO;
+        Axis y = log ? Axis.logarithmic(minPositive, max) : Axis.linear(0, Math.max(1, max * 1.08), 6);
+        Axis x = Axis.linear(0, Math.max(1e-9, xMax * 1.05), 6);
+        Canvas c = new Canvas(WIDTH, HEIGHT, title + (log ? " (log scale)" : ""));
+        List<String> names = new ArrayList<>(values.keySet());
+        int legendWidth = maxWidth(c.g, LABEL, names) + 40;
+        Frame f = new Frame(80, WIDTH - legendWidth - 20, 50, HEIGHT - 60);
+        c.grid(f, y, yLabel);
+        c.xAxis(f, x, "request rate (requests/s)");
+        Stroke old = c.g.getStroke();
+        Stroke dashed = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {6, 4}, 0);
+        for (Map.Entry<String, Double> b : bounds.entrySet()) {
+            int yPx = (int) y.toPixel(finite(b.getValue()), f.top, f.bottom);
+            c.g.setColor(AXIS);
+            c.g.setStroke(dashed);
+            c.g.drawLine(f.left, yPx, f.right, yPx);
+            c.g.setStroke(old);
+            c.g.setFont(SMALL);
+            c.g.drawString(b.getKey(), f.left + 6, yPx - 4);
+        }
+        for (int i = 0; i < names.size(); i++) {
+            double[] xs = ratesPerSecond.get(names.get(i));
+            double[] ys = values.get(names.get(i));
+            Path2D.Double path = new Path2D.Double();
+            c.g.setColor(PALETTE[i % PALETTE.length]);
+            c.g.setStroke(seriesStroke(i));
+            for (int k = 0; k < xs.length; k++) {
+                double xpx = x.toPixelX(finite(xs[k]), f.left, f.right);
+                double ypx = y.toPixel(finite(ys[k]), f.top, f.bottom);
+                if (k == 0) {
+                    path.moveTo(xpx, ypx);
+                } else {
+                    path.lineTo(xpx, ypx);
+                }
+                c.g.fillOval((int) xpx - 3, (int) ypx - 3, 7, 7);
+            }
+            c.g.draw(path);
+        }
+        c.g.setStroke(old);
+        c.lineLegend(names, WIDTH - 10, f.top);
+        c.write(out);
+    }
+
+    /** Solid lines for the first {@code PALETTE.length} series, dashed for the next ones (same colours again). */
+    private static Stroke seriesStroke(int i) {
+        return i < PALETTE.length
+                ? new BasicStroke(2f)
+                : new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {7, 4}, 0);
+    }
+
     // --- from the engine's results -----------------------------------------------------------------------------
 
     /** Which per-backend quantity of {@link RunResult.LoadSample} {@link #loadOverTime(Path, List, Load)} draws. */
     public enum Load {
-        IN_FLIGHT("in flight (running + waiting)"), RUNNING("running"), WAITING("waiting"), KV_USAGE("KV usage");
+        IN_FLIGHT("in flight (running + waiting)"),
+        RUNNING("running"),
+        WAITING("waiting"),
+        KV_USAGE("KV usage");
 
         final String label;
 
@@ -284,7 +405,12 @@ public final class Plots {
         for (RunResult r : runs) {
             hits.put(r.router(), r.hitRate());
         }
-        hitRates(out, "Prefix-cache hit rate per router (token-weighted) — " + workloads(runs), hits, bounds, WIDTH,
+        hitRates(
+                out,
+                "Prefix-cache hit rate per router (token-weighted) — " + workloads(runs),
+                hits,
+                bounds,
+                WIDTH,
                 HEIGHT);
     }
 
@@ -292,7 +418,9 @@ public final class Plots {
     public static void ttftPercentiles(Path out, List<RunResult> runs) {
         Map<String, double[]> ttft = new LinkedHashMap<>();
         for (RunResult r : runs) {
-            ttft.put(r.router(), new double[] {r.ttft().p50(), r.ttft().p90(), r.ttft().p99()});
+            ttft.put(
+                    r.router(),
+                    new double[] {r.ttft().p50(), r.ttft().p90(), r.ttft().p99()});
         }
         ttftPercentiles(out, "TTFT percentiles per router — " + workloads(runs), ttft, WIDTH, HEIGHT);
     }
@@ -328,8 +456,14 @@ public final class Plots {
         if (load.isEmpty()) {
             throw new IllegalArgumentException("no run has load samples");
         }
-        loadOverTime(out, "Per-backend " + what.label + " over time — " + workloads(runs), what.label, times, load,
-                WIDTH, loadOverTimeHeight(load.size()));
+        loadOverTime(
+                out,
+                "Per-backend " + what.label + " over time — " + workloads(runs),
+                what.label,
+                times,
+                load,
+                WIDTH,
+                loadOverTimeHeight(load.size()));
     }
 
     /**
@@ -356,7 +490,11 @@ public final class Plots {
     }
 
     private static String workloads(List<RunResult> runs) {
-        return runs.stream().map(RunResult::workload).distinct().reduce((a, b) -> a + ", " + b).orElse("");
+        return runs.stream()
+                .map(RunResult::workload)
+                .distinct()
+                .reduce((a, b) -> a + ", " + b)
+                .orElse("");
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -495,13 +633,50 @@ public final class Plots {
 
         /** A boxed legend whose top right corner is at ({@code right}, {@code top}). */
         void legend(List<String> labels, int right, int top) {
+            Point corner = legendBox(labels, right, top, 36);
+            FontMetrics fm = g.getFontMetrics();
+            int lineH = fm.getHeight() + 2;
+            int x = corner.x;
+            int y = corner.y;
+            for (int i = 0; i < labels.size(); i++) {
+                g.setColor(color(i, labels.size()));
+                g.fillRect(x + 8, y + 6 + i * lineH + 2, 14, fm.getAscent() - 2);
+                g.setColor(Color.BLACK);
+                g.drawString(labels.get(i), x + 28, y + 6 + i * lineH + fm.getAscent());
+            }
+        }
+
+        /** A boxed legend of line samples (colour and stroke as {@link #seriesStroke}), top right at (right, top). */
+        void lineLegend(List<String> labels, int right, int top) {
+            Point corner = legendBox(labels, right, top, 46);
+            FontMetrics fm = g.getFontMetrics();
+            int lineH = fm.getHeight() + 2;
+            int x = corner.x;
+            int y = corner.y;
+            Stroke old = g.getStroke();
+            for (int i = 0; i < labels.size(); i++) {
+                int mid = y + 6 + i * lineH + fm.getAscent() / 2 + 1;
+                g.setColor(PALETTE[i % PALETTE.length]);
+                g.setStroke(seriesStroke(i));
+                g.drawLine(x + 6, mid, x + 30, mid);
+                g.setStroke(old);
+                g.setColor(Color.BLACK);
+                g.drawString(labels.get(i), x + 38, y + 6 + i * lineH + fm.getAscent());
+            }
+        }
+
+        /**
+         * The white, framed box of a legend whose top right corner is at ({@code right}, {@code top}), wide enough for
+         * the labels and {@code sampleWidth} more; returns the box's top left corner with the label font set.
+         */
+        private Point legendBox(List<String> labels, int right, int top, int sampleWidth) {
             g.setFont(LABEL);
             FontMetrics fm = g.getFontMetrics();
             int w = 0;
             for (String s : labels) {
                 w = Math.max(w, fm.stringWidth(s));
             }
-            int boxW = w + 36;
+            int boxW = w + sampleWidth;
             int lineH = fm.getHeight() + 2;
             int x = right - boxW - 6;
             int y = top + 6;
@@ -509,12 +684,7 @@ public final class Plots {
             g.fillRect(x, y, boxW, lineH * labels.size() + 8);
             g.setColor(GRID);
             g.drawRect(x, y, boxW, lineH * labels.size() + 8);
-            for (int i = 0; i < labels.size(); i++) {
-                g.setColor(color(i, labels.size()));
-                g.fillRect(x + 8, y + 6 + i * lineH + 2, 14, fm.getAscent() - 2);
-                g.setColor(Color.BLACK);
-                g.drawString(labels.get(i), x + 28, y + 6 + i * lineH + fm.getAscent());
-            }
+            return new Point(x, y);
         }
 
         /** A legend laid out in rows from ({@code left}, {@code top}); returns the y below it. */

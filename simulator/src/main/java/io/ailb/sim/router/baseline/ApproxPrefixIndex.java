@@ -29,8 +29,25 @@ final class ApproxPrefixIndex {
     }
 
     void record(int backend, SimRequest request, long nowMs) {
-        perBackend.computeIfAbsent(backend, b -> new PrefixLru(capacityPerBackend, weighByTokens, ttlMs))
+        record(backend, request, nowMs, capacityPerBackend);
+    }
+
+    /** As {@link #record(int, SimRequest, long)}; a backend seen for the first time gets {@code capacity}. */
+    void record(int backend, SimRequest request, long nowMs, long capacity) {
+        perBackend
+                .computeIfAbsent(backend, b -> new PrefixLru(capacity, weighByTokens, ttlMs))
                 .insert(request.blockIds(), request.blockTokens(), nowMs);
+    }
+
+    /**
+     * A fixed pseudo-random rank of {@code backend} under {@code key}: the iteration order of a hash map of workers
+     * (SGLang's per-node tenant map), which is arbitrary but does not change while the map does not.
+     */
+    static long tenantOrder(long key, int backend) {
+        long z = key * 0x9E3779B97F4A7C15L + backend + 1;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     /** Weight held for {@code backend} (blocks or tokens). */

@@ -8,8 +8,7 @@ import java.util.SplittableRandom;
 
 /** Shared by the baselines: which backends may be chosen, and seeded tie-breaking. */
 final class Candidates {
-    private Candidates() {
-    }
+    private Candidates() {}
 
     /** The healthy backends; every backend when none is healthy (as a gateway fails open). */
     static List<BackendView> of(ClusterView cluster) {
@@ -50,6 +49,17 @@ final class Candidates {
             if (backend < counts.length && counts[backend] > 0) {
                 counts[backend]--;
             }
+        }
+
+        /** The one of {@code candidates} (non-empty) with the fewest in flight, the first in list order on ties. */
+        BackendView leastLoaded(List<BackendView> candidates) {
+            BackendView best = candidates.get(0);
+            for (BackendView b : candidates) {
+                if (get(b.index()) < get(best.index())) {
+                    best = b;
+                }
+            }
+            return best;
         }
     }
 }

@@ -11,21 +11,28 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * NVIDIA Dynamo's KV-aware router ({@code --router-mode kv}): per worker
- * {@code cost = overlap_score_weight × prefill_blocks + decode_blocks}, lowest wins ({@code --router-temperature 0}:
- * deterministic argmin; exact ties at random), {@code --kv-overlap-score-weight} 1.0.
+ * NVIDIA Dynamo's KV-aware router ({@code --router-mode kv}), as in {@code ai-dynamo/dynamo}
+ * {@code lib/llm/src/kv_router/scheduler.rs} @ db19bd2 ({@code DefaultWorkerSelector}) with the load accounting of
+ * {@code lib/llm/src/kv_router/sequence.rs} @ 581ee33 and the defaults of {@code lib/kv-router/src/config.rs} @ 870abbd
+ * ({@code overlap_score_weight} 1.0, {@code router_temperature} 0.0, {@code router_ttl_secs} 120,
+ * {@code router_max_tree_size} 2^20, {@code router_track_output_blocks} false): per worker
+ * {@code cost = overlap_score_weight × prefill_blocks + decode_blocks}, lowest wins. Temperature 0 keeps every
+ * worker at the minimum; among those the smallest tree (blocks the indexer holds for the worker) wins, at random when
+ * the tree sizes are all equal.
  *
  * <ul>
  * <li>prefill_blocks = (prefill tokens this router sent to the worker whose first token it has not yet seen + the
- * request's uncached tokens on that worker) / block size — Dynamo's "potential prefill", predicted at routing and
- * released at the first token.</li>
- * <li>decode_blocks = distinct KV blocks of the requests this router has in flight on the worker (a block shared by
- * two in-flight requests counts once), released at completion — Dynamo tracks these router-side
- * (ActiveSequences), not from engine metrics.</li>
- * <li>overlap (cached blocks): {@link Overlap#APPROXIMATE} = Dynamo's {@code --no-kv-events} ApproxKvIndexer: the
- * blocks this router routed to the worker are assumed cached for 120 s after their last routing.
- * {@link Overlap#KV_EVENTS} = Dynamo's default mode, where engines publish every block stored/removed: modelled as
- * exact knowledge, {@link BackendView#cachedPrefixBlocks}.</li>
+ * request's uncached tokens on that worker) / block size: {@code potential_prefill_tokens}, predicted at routing and
+ * released at the first token ({@code mark_prefill_completed}).</li>
+ * <li>decode_blocks = the distinct KV blocks the worker would hold with this request added: the blocks of the
+ * requests this router has in flight there (a block shared by two counts once) united with the request's own blocks
+ * ({@code potential_blocks = active_blocks + new_blocks}), released at completion. Output blocks are not tracked
+ * ({@code router_track_output_blocks} false).</li>
+ * <li>overlap (cached blocks): {@link Overlap#APPROXIMATE} = {@code --no-kv-events}, the ApproxKvIndexer: the blocks
+ * this router routed to the worker are assumed cached for 120 s after their last routing, at most 2^20 blocks per
+ * worker (least recently routed dropped first; upstream prunes to 80 % when over). {@link Overlap#KV_EVENTS} =
+ * Dynamo's default ({@code use_kv_events} true), engines publish every block stored/removed: modelled as exact
+ * knowledge, {@link BackendView#cachedPrefixBlocks}, tree size {@link BackendView#cachedBlocks}.</li>
  * </ul>
  * Doc example (w = 1): workers (prefill 8, decode 10) → 18, (5, 5) → 10 ✓, (2, 9) → 11.
  */
@@ -33,14 +40,16 @@ public final class DynamoRouter implements Router {
     public static final double DEFAULT_OVERLAP_WEIGHT = 1.0;
     /** ApproxKvIndexer's fixed lifetime of a routed block. */
     public static final long APPROX_TTL_MS = 120_000;
+    /** {@code router_max_tree_size}: blocks the approximate indexer holds per worker. */
+    public static final long APPROX_MAX_TREE_BLOCKS = 1L << 20;
 
     public enum Overlap {
-        APPROXIMATE, KV_EVENTS
+        APPROXIMATE,
+        KV_EVENTS
     }
 
     /** One candidate's terms. */
-    public record Cost(int backend, int overlapBlocks, double prefillBlocks, double decodeBlocks, double cost) {
-    }
+    public record Cost(int backend, int overlapBlocks, double prefillBlocks, double decodeBlocks, double cost) {}
 
     private static final class Active {
         final int backend;
@@ -65,7 +74,7 @@ public final class DynamoRouter implements Router {
     private final Overlap overlap;
     private final double overlapWeight;
     private final SplittableRandom random;
-    private final ApproxPrefixIndex index = new ApproxPrefixIndex(Long.MAX_VALUE, false, APPROX_TTL_MS);
+    private final ApproxPrefixIndex index = new ApproxPrefixIndex(APPROX_MAX_TREE_BLOCKS, false, APPROX_TTL_MS);
     private final Map<Long, Active> active = new HashMap<>();
     private final Map<Integer, WorkerLoad> loads = new HashMap<>();
 
@@ -108,23 +117,27 @@ public final class DynamoRouter implements Router {
         List<BackendView> candidates = Candidates.of(cluster);
         List<Cost> costs = costs(request, cluster);
         double best = Double.POSITIVE_INFINITY;
-        List<BackendView> ties = new ArrayList<>();
-        List<Cost> tieCosts = new ArrayList<>();
+        for (Cost c : costs) {
+            best = Math.min(best, c.cost());
+        }
+        List<Integer> ties = new ArrayList<>();
+        long smallestTree = Long.MAX_VALUE;
         for (int i = 0; i < costs.size(); i++) {
-            double c = costs.get(i).cost();
-            if (c < best) {
-                best = c;
-                ties.clear();
-                tieCosts.clear();
+            if (costs.get(i).cost() != best) {
+                continue;
             }
-            if (c == best) {
-                ties.add(candidates.get(i));
-                tieCosts.add(costs.get(i));
+            long tree = treeSize(candidates.get(i), cluster.nowMs());
+            if (tree < smallestTree) {
+                smallestTree = tree;
+                ties.clear();
+            }
+            if (tree == smallestTree) {
+                ties.add(i);
             }
         }
-        int pick = ties.size() == 1 ? 0 : random.nextInt(ties.size());
-        int chosen = ties.get(pick).index();
-        long uncachedTokens = uncachedTokens(request, tieCosts.get(pick).overlapBlocks());
+        int pick = ties.get(ties.size() == 1 ? 0 : random.nextInt(ties.size()));
+        int chosen = candidates.get(pick).index();
+        long uncachedTokens = uncachedTokens(request, costs.get(pick).overlapBlocks());
         if (overlap == Overlap.APPROXIMATE) {
             index.record(chosen, request, cluster.nowMs());
         }
@@ -141,21 +154,37 @@ public final class DynamoRouter implements Router {
         return chosen;
     }
 
+    private long treeSize(BackendView b, long nowMs) {
+        return overlap == Overlap.APPROXIMATE ? index.size(b.index()) : b.cachedBlocks();
+    }
+
     /** The cost terms of the candidates (healthy backends, or all when none is), in the cluster's order. */
     public List<Cost> costs(SimRequest request, ClusterView cluster) {
         List<BackendView> candidates = Candidates.of(cluster);
         int blockTokens = Math.max(1, request.blockTokens());
         List<Cost> costs = new ArrayList<>(candidates.size());
         for (BackendView b : candidates) {
-            int cached = overlap == Overlap.APPROXIMATE ? index.match(b.index(), request, cluster.nowMs())
+            int cached = overlap == Overlap.APPROXIMATE
+                    ? index.match(b.index(), request, cluster.nowMs())
                     : Math.max(0, b.cachedPrefixBlocks(request));
             WorkerLoad load = loads.get(b.index());
             double pending = load == null ? 0 : load.pendingPrefillBlocks;
             double prefill = pending + (double) uncachedTokens(request, cached) / blockTokens;
-            double decode = load == null ? 0 : load.blockRefs.size();
+            double decode = load == null ? request.blockIds().size() : load.blockRefs.size() + newBlocks(load, request);
             costs.add(new Cost(b.index(), cached, prefill, decode, cost(prefill, decode, overlapWeight)));
         }
         return costs;
+    }
+
+    /** The request's blocks the worker's in-flight requests do not hold yet. */
+    private static int newBlocks(WorkerLoad load, SimRequest request) {
+        int added = 0;
+        for (Long id : request.blockIds()) {
+            if (!load.blockRefs.containsKey(id)) {
+                added++;
+            }
+        }
+        return added;
     }
 
     private static long uncachedTokens(SimRequest request, int cachedBlocks) {
@@ -168,7 +197,8 @@ public final class DynamoRouter implements Router {
         if (a != null && !a.prefillDone) {
             a.prefillDone = true;
             WorkerLoad load = loads.get(a.backend);
-            load.pendingPrefillBlocks = Math.max(0, load.pendingPrefillBlocks - (double) a.prefillTokens / a.blockTokens);
+            load.pendingPrefillBlocks =
+                    Math.max(0, load.pendingPrefillBlocks - (double) a.prefillTokens / a.blockTokens);
         }
     }
 
@@ -184,7 +214,8 @@ public final class DynamoRouter implements Router {
         WorkerLoad load = loads.get(a.backend);
         if (prefillToo) {
             a.prefillDone = true;
-            load.pendingPrefillBlocks = Math.max(0, load.pendingPrefillBlocks - (double) a.prefillTokens / a.blockTokens);
+            load.pendingPrefillBlocks =
+                    Math.max(0, load.pendingPrefillBlocks - (double) a.prefillTokens / a.blockTokens);
         }
         for (Long id : a.blocks) {
             load.blockRefs.computeIfPresent(id, (k, v) -> v == 1 ? null : v - 1);

@@ -22,8 +22,17 @@ import org.junit.jupiter.api.Test;
 /** Writes the example charts to target/plots-test/ (kept, so a person can look at them). */
 class PlotsTest {
     private static final Path DIR = Paths.get("target", "plots-test");
-    private static final List<String> ROUTERS = List.of("random", "round_robin", "least_inflight", "max_prefix",
-            "sglang_cache_aware", "llmd", "dynamo", "dynamo_kv_events", "oracle", "ai-load-balancer.wasm");
+    private static final List<String> ROUTERS = List.of(
+            "random",
+            "round_robin",
+            "least_inflight",
+            "max_prefix",
+            "sglang_cache_aware",
+            "llmd",
+            "dynamo",
+            "dynamo_kv_events",
+            "greedy_ttft",
+            "ai-load-balancer.wasm");
 
     @Test
     void hitRateBarsArePngsOfTheRequestedSize() throws IOException {
@@ -60,13 +69,13 @@ class PlotsTest {
         Map<String, double[]> few = new LinkedHashMap<>();
         few.put("round_robin", new double[] {1730, 4490, 7000});
         few.put("least_inflight", new double[] {900, 1970, 3100});
-        few.put("oracle", new double[] {730, 1650, 2500});
+        few.put("greedy_ttft", new double[] {730, 1650, 2500});
         Path linear = DIR.resolve("ttft.png");
         Plots.ttftPercentiles(linear, few);
         assertPng(linear, Plots.WIDTH, Plots.HEIGHT);
         assertNotEquals(-1, Arrays.mismatch(Files.readAllBytes(log), Files.readAllBytes(linear)));
-        assertThrows(IllegalArgumentException.class,
-                () -> Plots.ttftPercentiles(linear, Map.of("x", new double[] {1, 2})));
+        assertThrows(
+                IllegalArgumentException.class, () -> Plots.ttftPercentiles(linear, Map.of("x", new double[] {1, 2})));
     }
 
     @Test
@@ -78,7 +87,7 @@ class PlotsTest {
             t[s] = s * 5.0;
         }
         Map<String, double[][]> load = new LinkedHashMap<>();
-        for (String router : List.of("round_robin", "max_prefix", "sglang_cache_aware", "oracle", "llmd")) {
+        for (String router : List.of("round_robin", "max_prefix", "sglang_cache_aware", "greedy_ttft", "llmd")) {
             double[][] lines = new double[backends][samples];
             for (int b = 0; b < backends; b++) {
                 for (int s = 0; s < samples; s++) {
@@ -93,14 +102,15 @@ class PlotsTest {
         Plots.loadOverTime(out, t, load);
         assertPng(out, Plots.WIDTH, Plots.loadOverTimeHeight(5));
         assertEquals(110 + 3 * 250, Plots.loadOverTimeHeight(5));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Plots.loadOverTime(out, new double[] {0, 1}, Map.of("r", new double[][] {{1, 2, 3}})));
     }
 
     @Test
     void fromRunResultsWritesAllThreeCharts() throws IOException {
         List<RunResult> runs = new java.util.ArrayList<>();
-        String[] routers = {"round_robin", "sglang_cache_aware", "oracle"};
+        String[] routers = {"round_robin", "sglang_cache_aware", "greedy_ttft"};
         for (int r = 0; r < routers.length; r++) {
             List<RunResult.LoadSample> samples = new java.util.ArrayList<>();
             int n = 40 + 10 * r; // runs end at different times
@@ -119,9 +129,26 @@ class PlotsTest {
             for (int i = 0; i < ttfts.length; i++) {
                 ttfts[i] = (r + 1) * 100.0 + i * 10;
             }
-            runs.add(new RunResult(routers[r], "conversation", 4, 0, 1, 100, 100, 1_000_000, 100_000L * (r + 1),
-                    30_000, 60_000, RunResult.Latency.of(ttfts), RunResult.Latency.of(ttfts), new long[4],
-                    new long[4], 0, null, samples, List.of()));
+            runs.add(new RunResult(
+                    routers[r],
+                    "conversation",
+                    4,
+                    0,
+                    1,
+                    100,
+                    100,
+                    1_000_000,
+                    100_000L * (r + 1),
+                    30_000,
+                    60_000,
+                    RunResult.Latency.of(ttfts),
+                    RunResult.Latency.of(ttfts),
+                    new long[4],
+                    new long[4],
+                    0,
+                    null,
+                    samples,
+                    List.of()));
         }
         Path dir = DIR.resolve("runs");
         List<Path> written = Plots.writeAll(dir, runs, Map.of("infinite cache", 0.374));
@@ -132,6 +159,24 @@ class PlotsTest {
         Path kv = dir.resolve("kv.png");
         Plots.loadOverTime(kv, runs, Plots.Load.KV_USAGE);
         assertPng(kv, Plots.WIDTH, Plots.loadOverTimeHeight(3));
+    }
+
+    @Test
+    void linesOverRateDrawOneLinePerRouterWithABoundLine() throws IOException {
+        Map<String, double[]> rates = new LinkedHashMap<>();
+        Map<String, double[]> ttft = new LinkedHashMap<>();
+        String[] routers = {"plugin:prefix_cache", "sglang_cache_aware", "llmd", "dynamo", "greedy_ttft"};
+        for (int r = 0; r < routers.length; r++) {
+            rates.put(routers[r], new double[] {0.5, 1, 2, 4});
+            ttft.put(routers[r], new double[] {100 + r, 150 + 10 * r, 400 + 50 * r, 5000 + 900 * r});
+        }
+        Path out = DIR.resolve("sweep.png");
+        Plots.linesOverRate(out, "TTFT mean vs rate", "TTFT mean (ms)", rates, ttft, Map.of("lower bound", 80.0));
+        assertPng(out, Plots.WIDTH, Plots.HEIGHT);
+        Map<String, double[]> wrong = Map.of("x", new double[] {1, 2});
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Plots.linesOverRate(out, "t", "y", Map.of("x", new double[] {1}), wrong, Map.of()));
     }
 
     @Test

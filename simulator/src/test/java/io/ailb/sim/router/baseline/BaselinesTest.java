@@ -14,8 +14,22 @@ import org.junit.jupiter.api.Test;
 class BaselinesTest {
     @Test
     void everyNameCreatesARouterOfThatName() {
-        assertEquals(List.of("random", "round_robin", "least_inflight", "max_prefix", "sglang_cache_aware", "llmd",
-                "dynamo", "dynamo_kv_events", "oracle"), Baselines.names());
+        assertEquals(
+                List.of(
+                        "random",
+                        "round_robin",
+                        "least_inflight",
+                        "max_prefix",
+                        "sglang_cache_aware",
+                        "sglang_cache_aware_2025",
+                        "smg_cache_aware",
+                        "llmd",
+                        "llmd_precise",
+                        "dynamo",
+                        "dynamo_kv_events",
+                        "greedy_ttft",
+                        "lookahead_ttft"),
+                Baselines.names());
         for (String name : Baselines.names()) {
             assertEquals(name, Baselines.create(name, 1).name());
         }
@@ -23,8 +37,8 @@ class BaselinesTest {
 
     @Test
     void unknownNameListsTheKnownOnes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Baselines.create("consistent_hash", 1));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> Baselines.create("consistent_hash", 1));
         assertTrue(e.getMessage().contains("consistent_hash"), e.getMessage());
         for (String name : Baselines.names()) {
             assertTrue(e.getMessage().contains(name), e.getMessage());
@@ -40,7 +54,7 @@ class BaselinesTest {
             cluster.b(0).ttftByRequest.clear();
             for (int i = 0; i < 50; i++) {
                 SimRequest r = FakeCluster.request(16, FakeCluster.concat(new long[] {0}, 1000 + i));
-                // the oracle's estimates favour an unhealthy backend: it must still not go there
+                // the reference routers' estimates favour an unhealthy backend: they must still not go there
                 cluster.b(0).ttftByRequest.put(r.id(), 1.0);
                 int chosen = router.route(r, cluster);
                 assertTrue(chosen == 1 || chosen == 3, name + " chose unhealthy backend " + chosen);

@@ -21,6 +21,8 @@ final class FakeCluster implements ClusterView {
         String metricsText = "";
         final Map<Long, Integer> cachedByRequest = new HashMap<>();
         final Map<Long, Double> ttftByRequest = new HashMap<>();
+        final Map<Long, Double> lookaheadByRequest = new HashMap<>();
+        long cachedBlocks;
 
         Backend(int index) {
             this.index = index;
@@ -77,8 +79,18 @@ final class FakeCluster implements ClusterView {
         }
 
         @Override
+        public long cachedBlocks() {
+            return cachedBlocks;
+        }
+
+        @Override
         public double estimatedTtftMs(SimRequest request) {
             return ttftByRequest.getOrDefault(request.id(), 100.0);
+        }
+
+        @Override
+        public double lookaheadTtftMs(SimRequest request) {
+            return lookaheadByRequest.getOrDefault(request.id(), estimatedTtftMs(request));
         }
     }
 

@@ -18,6 +18,7 @@ class PromTextTest {
         assertEquals(4.0, PromText.sum(text, "vllm:num_requests_running").getAsDouble());
         assertTrue(PromText.sum(text, "vllm:gpu_cache_usage_perc").isEmpty());
         assertTrue(PromText.sum(null, "vllm:num_requests_waiting").isEmpty());
-        assertTrue(PromText.sum("vllm:num_requests_waiting NaN\n", "vllm:num_requests_waiting").isEmpty());
+        assertTrue(PromText.sum("vllm:num_requests_waiting NaN\n", "vllm:num_requests_waiting")
+                .isEmpty());
     }
 }

@@ -20,12 +20,26 @@ class SglangCacheAwareRouterTest {
         assertEquals(1L << 24, SglangCacheAwareRouter.DEFAULT_MAX_TREE_TOKENS);
     }
 
+    private static SglangCacheAwareRouter upstream() {
+        return new SglangCacheAwareRouter(1, SglangCacheAwareRouter.LowMatch.MIN_LOAD);
+    }
+
+    private static SglangCacheAwareRouter v2025() {
+        return new SglangCacheAwareRouter(1, SglangCacheAwareRouter.LowMatch.SMALLEST_TREE);
+    }
+
+    @Test
+    void namesTellTheRuleApart() {
+        assertEquals("sglang_cache_aware", upstream().name());
+        assertEquals("sglang_cache_aware_2025", v2025().name());
+    }
+
     @Test
     void followsTheCacheUntilImbalancedBeyondBothThresholdsThenMinLoad() {
-        SglangCacheAwareRouter router = new SglangCacheAwareRouter();
+        SglangCacheAwareRouter router = upstream();
         FakeCluster cluster = new FakeCluster(2);
         long[] shared = range(1, 10);
-        // request 1: nothing cached anywhere → smallest tree (both empty) → tie on load → backend 0
+        // request 1: nothing cached anywhere → least loaded (both 0) → the first, backend 0
         assertEquals(0, router.route(request(16, concat(shared, 1000)), cluster));
         // requests 2..65 match 10 of 11 blocks (> 0.3): backend 0, whose load climbs to 65
         for (int k = 2; k <= 65; k++) {
@@ -41,7 +55,8 @@ class SglangCacheAwareRouterTest {
     @Test
     void absoluteGapAloneIsNotImbalance() {
         // thresholds scaled down: abs 4, rel 1.5
-        SglangCacheAwareRouter router = new SglangCacheAwareRouter(0.3, 4, 1.5, Long.MAX_VALUE);
+        SglangCacheAwareRouter router =
+                new SglangCacheAwareRouter(1, SglangCacheAwareRouter.LowMatch.MIN_LOAD, 0.3, 4, 1.5, Long.MAX_VALUE);
         FakeCluster cluster = new FakeCluster(2);
         long[] shared = range(1, 10);
         // backend 1 carries 10 unrelated requests
@@ -63,8 +78,8 @@ class SglangCacheAwareRouterTest {
     }
 
     @Test
-    void lowMatchRateGoesToTheSmallestTree() {
-        SglangCacheAwareRouter router = new SglangCacheAwareRouter();
+    void before14650ALowMatchRateWentToTheSmallestTree() {
+        SglangCacheAwareRouter router = v2025();
         FakeCluster cluster = new FakeCluster(3);
         cluster.onlyHealthy(0);
         router.route(request(16, range(100, 20)), cluster); // backend 0: 20 blocks
@@ -81,7 +96,7 @@ class SglangCacheAwareRouterTest {
 
     @Test
     void matchRateIsMeasuredInTokensWithAPartialLastBlock() {
-        SglangCacheAwareRouter router = new SglangCacheAwareRouter();
+        SglangCacheAwareRouter router = v2025();
         FakeCluster cluster = new FakeCluster(2);
         cluster.onlyHealthy(1);
         router.route(request(512, 1), cluster); // backend 1 holds block 1
@@ -103,7 +118,8 @@ class SglangCacheAwareRouterTest {
     @Test
     void treesAreBoundedByMaxTreeSizeWithLruLeavesEvictedFirst() {
         // 10 blocks of 16 tokens fit
-        SglangCacheAwareRouter router = new SglangCacheAwareRouter(0.3, 64, 1.5, 160);
+        SglangCacheAwareRouter router =
+                new SglangCacheAwareRouter(1, SglangCacheAwareRouter.LowMatch.MIN_LOAD, 0.3, 64, 1.5, 160);
         FakeCluster cluster = new FakeCluster(2).onlyHealthy(0);
         router.route(request(16, range(1, 6)), cluster); // chain A, 6 blocks
         router.route(request(16, range(100, 4)), cluster); // chain B, 4 blocks: full
@@ -114,7 +130,83 @@ class SglangCacheAwareRouterTest {
         // the 3 least recently used leaves went: A's tail (blocks 4..6). A's head and B survive.
         cluster.allHealthy();
         // chain B survived (more recent than A's tail): it still attracts its continuation to backend 0,
-        // where an empty backend 1 would win on "smallest tree" without the match
+        // where an idle backend 1 would win on load without the match
         assertEquals(0, router.route(request(16, concat(range(100, 4), 555)), cluster));
+    }
+
+    /** Three backends: 0 has the largest tree but nothing in flight, 1 the smallest tree and 2 in flight. */
+    private static FakeCluster loadedCluster(SglangCacheAwareRouter router) {
+        FakeCluster cluster = new FakeCluster(3);
+        cluster.onlyHealthy(0);
+        SimRequest big = request(16, range(100, 20));
+        router.route(big, cluster);
+        router.onComplete(big, 0, 0);
+        cluster.onlyHealthy(1);
+        router.route(request(16, range(200, 2)), cluster);
+        router.route(request(16, range(210, 2)), cluster);
+        cluster.onlyHealthy(2);
+        router.route(request(16, range(300, 9)), cluster);
+        return cluster.allHealthy();
+    }
+
+    @Test
+    void aLowMatchGoesToTheLeastLoadedWorkerSincePr14650() {
+        SglangCacheAwareRouter router = upstream();
+        FakeCluster cluster = loadedCluster(router);
+        assertEquals(0, router.load(0));
+        assertEquals(2, router.load(1));
+        // nothing matches: least loaded (backend 0, the largest tree), not the smallest tree (backend 1)
+        assertEquals(0, router.route(request(16, range(900, 10)), cluster));
+        // the same history under the 2025 rule: smallest tree
+        SglangCacheAwareRouter old = v2025();
+        FakeCluster again = loadedCluster(old);
+        assertEquals(1, old.route(request(16, range(900, 10)), again));
+    }
+
+    @Test
+    void aTieOnTheLongestMatchGoesToTheNodesFirstTenantWhateverItsLoad() {
+        SglangCacheAwareRouter router = upstream();
+        FakeCluster cluster = new FakeCluster(2);
+        long[] shared = range(1, 8);
+        cluster.onlyHealthy(0);
+        SimRequest a = request(16, shared);
+        router.route(a, cluster);
+        router.onComplete(a, 0, 0);
+        cluster.onlyHealthy(1);
+        SimRequest b = request(16, shared);
+        router.route(b, cluster);
+        router.onComplete(b, 1, 0);
+        cluster.allHealthy();
+        // both hold the 8 shared blocks: the node's first tenant takes it
+        int first = router.route(request(16, concat(shared, 500)), cluster);
+        int other = 1 - first;
+        // load the first tenant with unrelated work (below the imbalance thresholds): it still gets the prefix
+        cluster.onlyHealthy(first);
+        for (int i = 0; i < 10; i++) {
+            router.route(request(16, 600 + i), cluster);
+        }
+        cluster.allHealthy();
+        assertTrue(router.load(first) > router.load(other));
+        assertEquals(first, router.route(request(16, concat(shared, 501)), cluster));
+    }
+
+    @Test
+    void imbalanceIsJudgedOverAllWorkersUnhealthyOnesIncluded() {
+        SglangCacheAwareRouter router = upstream();
+        FakeCluster cluster = new FakeCluster(3);
+        long[] shared = range(1, 10);
+        cluster.onlyHealthy(1);
+        router.route(request(16, shared), cluster);
+        for (int i = 0; i < 69; i++) {
+            router.route(request(16, 1000 + i), cluster);
+        }
+        cluster.onlyHealthy(0);
+        for (int i = 0; i < 69; i++) {
+            router.route(request(16, 2000 + i), cluster);
+        }
+        // backends 0 and 1 healthy with 69 and 70 in flight; backend 2 unhealthy and idle: 70 − 0 > 64 and 70 > 0 →
+        // imbalanced, so the request matching backend 1 goes to the least loaded healthy worker, backend 0
+        cluster.onlyHealthy(0, 1);
+        assertEquals(0, router.route(request(16, concat(shared, 77)), cluster));
     }
 }

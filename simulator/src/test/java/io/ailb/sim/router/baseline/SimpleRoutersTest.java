@@ -115,8 +115,9 @@ class SimpleRoutersTest {
     }
 
     @Test
-    void oraclePicksTheMinimumEstimateAmongHealthy() {
-        OracleRouter router = new OracleRouter();
+    void greedyTtftPicksTheMinimumEstimateAmongHealthy() {
+        TtftReferenceRouter router = new TtftReferenceRouter(false);
+        assertEquals("greedy_ttft", router.name());
         FakeCluster cluster = new FakeCluster(4);
         SimRequest r = request(16, 1, 2, 3);
         cluster.b(0).ttftByRequest.put(r.id(), 900.0);
@@ -131,5 +132,21 @@ class SimpleRoutersTest {
         cluster.b(1).ttftByRequest.put(r.id(), 80.5);
         cluster.b(1).cachedByRequest.put(r.id(), 2);
         assertEquals(1, router.route(r, cluster));
+    }
+
+    @Test
+    void lookaheadTtftUsesTheLookaheadEstimate() {
+        TtftReferenceRouter greedy = new TtftReferenceRouter(false);
+        TtftReferenceRouter lookahead = new TtftReferenceRouter(true);
+        assertEquals("lookahead_ttft", lookahead.name());
+        FakeCluster cluster = new FakeCluster(2);
+        SimRequest r = request(16, 1, 2, 3);
+        // backend 1's queue holds this request's prefix: blind it looks slower, with lookahead faster
+        cluster.b(0).ttftByRequest.put(r.id(), 200.0);
+        cluster.b(1).ttftByRequest.put(r.id(), 300.0);
+        cluster.b(0).lookaheadByRequest.put(r.id(), 200.0);
+        cluster.b(1).lookaheadByRequest.put(r.id(), 120.0);
+        assertEquals(0, greedy.route(r, cluster));
+        assertEquals(1, lookahead.route(r, cluster));
     }
 }

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,13 +29,13 @@ class TraceSmokeTest {
     private static final int BACKENDS = 8;
     private static final int REQUESTS = 4000;
 
-    private record Event(long timeMs, int kind, SimRequest request, int backend) {
-    }
+    private record Event(long timeMs, int kind, SimRequest request, int backend) {}
 
     @Test
     void characteristicPlacementOnTheConversationTrace() throws IOException {
         List<SimRequest> trace = read(Paths.get("../../shared/traces/mooncake_conversation_trace.jsonl"), REQUESTS);
         StringBuilder report = new StringBuilder();
+        Map<String, Double> maxShare = new LinkedHashMap<>();
         for (String name : Baselines.names()) {
             long start = System.nanoTime();
             double[] share = run(Baselines.create(name, 11), trace);
@@ -43,24 +44,36 @@ class TraceSmokeTest {
             for (double s : share) {
                 max = Math.max(max, s);
             }
-            report.append(String.format(Locale.ROOT, "%-20s max share %.3f  %6.0f ms  %s%n", name, max, ms,
+            maxShare.put(name, max);
+            report.append(String.format(
+                    Locale.ROOT,
+                    "%-24s max share %.3f  %6.0f ms  %s%n",
+                    name,
+                    max,
+                    ms,
                     java.util.Arrays.toString(share)));
             assertTrue(ms < 20_000, name + " took " + ms + " ms for " + REQUESTS + " requests");
+        }
+        System.out.print(report);
+        maxShare.forEach((name, max) -> {
             switch (name) {
                 case "max_prefix" -> assertTrue(max > 0.99, name + " should pile onto the block-0 holder: " + max);
                 case "round_robin" -> assertEquals(1.0 / BACKENDS, max, 1e-3);
+                    // every request shares block 0, whose node's first tenant takes every hit regardless of load until
+                    // the fleet-wide imbalance switch: SGLang leans on one backend without collapsing onto it
+                case "sglang_cache_aware", "sglang_cache_aware_2025" -> assertTrue(
+                        max > 1.5 / BACKENDS && max < 0.4, name + " should lean on one backend: " + max);
                 default -> assertTrue(max < 0.25, name + " should spread the load: " + max);
             }
-        }
-        System.out.print(report);
+        });
     }
 
     private static double[] run(Router router, List<SimRequest> trace) {
         FakeCluster cluster = new FakeCluster(BACKENDS);
         int[] inFlight = new int[BACKENDS];
         long[] routed = new long[BACKENDS];
-        PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.timeMs != b.timeMs
-                ? Long.compare(a.timeMs, b.timeMs) : Integer.compare(a.kind, b.kind));
+        PriorityQueue<Event> events = new PriorityQueue<>(
+                (a, b) -> a.timeMs != b.timeMs ? Long.compare(a.timeMs, b.timeMs) : Integer.compare(a.kind, b.kind));
         for (SimRequest r : trace) {
             events.add(new Event(r.arrivalMs() / 4, 2, r, -1));
         }
@@ -107,9 +120,15 @@ class TraceSmokeTest {
                 for (Object h : (List<?>) o.get("hash_ids")) {
                     ids.add(((Number) h).longValue());
                 }
-                out.add(new SimRequest(out.size(), ((Number) o.get("timestamp")).longValue(), null,
-                        ((Number) o.get("input_length")).intValue(), ((Number) o.get("output_length")).intValue(),
-                        512, ids, "{}"));
+                out.add(new SimRequest(
+                        out.size(),
+                        ((Number) o.get("timestamp")).longValue(),
+                        null,
+                        ((Number) o.get("input_length")).intValue(),
+                        ((Number) o.get("output_length")).intValue(),
+                        512,
+                        ids,
+                        "{}"));
             }
         }
         return out;

@@ -32,13 +32,19 @@ public final class RequestCounter extends RootContext {
         return new HttpContext(contextId) {
             @Override
             public HeaderStatus onRequestHeaders(int headerCount, boolean endOfStream) {
-                Redis.command(REDIS, reply -> {
-                    if (reply.hasValue() && !reply.value().isError() && reply.value().asLong() > LIMIT) {
-                        Stream.sendLocalResponse(429, "slow down".getBytes(StandardCharsets.UTF_8));
-                    } else {
-                        Stream.continueRequest();
-                    }
-                }, "INCR", "requests");
+                Redis.command(
+                        REDIS,
+                        reply -> {
+                            if (reply.hasValue()
+                                    && !reply.value().isError()
+                                    && reply.value().asLong() > LIMIT) {
+                                Stream.sendLocalResponse(429, "slow down".getBytes(StandardCharsets.UTF_8));
+                            } else {
+                                Stream.continueRequest();
+                            }
+                        },
+                        "INCR",
+                        "requests");
                 return HeaderStatus.STOP_ITERATION;
             }
         };

@@ -52,8 +52,8 @@ class RequestCounterTest {
 
     @Test
     void aReplyAfterTheClientLeftTouchesNoStream() {
-        FakeHost host = new FakeHost()
-                .withRedisCluster(RequestCounter.REDIS, RedisResponder.always(RedisAnswer.pending()));
+        FakeHost host =
+                new FakeHost().withRedisCluster(RequestCounter.REDIS, RedisResponder.always(RedisAnswer.pending()));
         assertTrue(host.start(RequestCounter::main));
         FakeStream stream = host.newStream();
         stream.sendRequestHeaders(headers(":method", "GET", ":path", "/"), true);

@@ -4,14 +4,14 @@ import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
+import io.ailb.lb.config.IntField;
+import io.ailb.lb.config.NumberField;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
 import io.ailb.lb.policy.Step;
 import io.ailb.lb.policy.inflight.InflightRouter;
 import io.ailb.lb.policy.inflight.RedisPolicyConfig;
 import io.ailb.lb.policy.inflight.SelectionInputs;
-import io.ailb.lb.config.IntField;
-import io.ailb.lb.config.NumberField;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
 import java.util.Collections;
@@ -44,15 +44,28 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
     static final double MAX_WEIGHT = 1000;
     static final int MAX_OUTPUT_TOKENS = 10_000_000;
-    static final NumberField PREFILL_WEIGHT = NumberField.optional("prefillWeight", 1.0, 0, MAX_WEIGHT,
-            "work per uncached prompt token");
-    static final NumberField DECODE_WEIGHT = NumberField.optional("decodeWeight", 2.0, 0, MAX_WEIGHT,
+    static final NumberField PREFILL_WEIGHT =
+            NumberField.optional("prefillWeight", 1.0, 0, MAX_WEIGHT, "work per uncached prompt token");
+    static final NumberField DECODE_WEIGHT = NumberField.optional(
+            "decodeWeight",
+            2.0,
+            0,
+            MAX_WEIGHT,
             "work per expected output token (prefill and decode weights may not both be 0)");
-    static final IntField DEFAULT_OUTPUT_TOKENS = IntField.optional("defaultOutputTokens", 256, 0,
-            MAX_OUTPUT_TOKENS, "", "expected output of a request without max_tokens or max_completion_tokens");
+    static final IntField DEFAULT_OUTPUT_TOKENS = IntField.optional(
+            "defaultOutputTokens",
+            256,
+            0,
+            MAX_OUTPUT_TOKENS,
+            "",
+            "expected output of a request without max_tokens or max_completion_tokens");
     /** The lb_config fields this policy reads. */
-    public static final List<ConfigField> FIELDS = ConfigField.join(RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS,
-            PREFILL_WEIGHT, DECODE_WEIGHT, DEFAULT_OUTPUT_TOKENS, RedisPolicyConfig.ENABLE_DETAIL_LOG);
+    public static final List<ConfigField> FIELDS = ConfigField.join(
+            RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS,
+            PREFILL_WEIGHT,
+            DECODE_WEIGHT,
+            DEFAULT_OUTPUT_TOKENS,
+            RedisPolicyConfig.ENABLE_DETAIL_LOG);
     /** Holders one block key keeps; the least recently seen go first. */
     static final int MAX_HOLDERS = 8;
 
@@ -66,7 +79,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         double prefillWeight = PREFILL_WEIGHT.read(config);
         double decodeWeight = DECODE_WEIGHT.read(config);
         if (prefillWeight == 0 && decodeWeight == 0) {
-            throw new ConfigException(config.fieldPath(DECODE_WEIGHT.name()),
+            throw new ConfigException(
+                    config.fieldPath(DECODE_WEIGHT.name()),
                     "prefillWeight and decodeWeight cannot both be 0 (every host would cost the same)");
         }
         this.defaultOutputTokens = DEFAULT_OUTPUT_TOKENS.read(config);
@@ -95,10 +109,17 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         if (in.fallback() != null) {
             return in.fallback();
         }
-        return Step.redis(target,
-                CacheAwareSelection.command(in.keys(), demand(ctx.request()), in.healthyHosts(), in.unhealthyHosts(),
-                        settings, in.randomValue(), in.leaseId()),
-                reply -> onReply(reply, in.healthy()))
+        return Step.redis(
+                        target,
+                        CacheAwareSelection.command(
+                                in.keys(),
+                                demand(ctx.request()),
+                                in.healthyHosts(),
+                                in.unhealthyHosts(),
+                                settings,
+                                in.randomValue(),
+                                in.leaseId()),
+                        reply -> onReply(reply, in.healthy()))
                 .withAttribute(Step.ATTR_POLICY, NAME)
                 .withRelease(target, CacheAwareSelection.release(in.keys(), in.leaseId()));
     }
@@ -107,12 +128,15 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     CacheAwareSelection.Demand demand(RequestInfo request) {
         if (request == null || !request.parsed()) {
             int bytes = request == null ? 0 : request.bodyBytes();
-            return new CacheAwareSelection.Demand(Collections.<String>emptyList(), Collections.<Integer>emptyList(),
-                    (bytes + 3) / 4, defaultOutputTokens);
+            return new CacheAwareSelection.Demand(
+                    Collections.<String>emptyList(),
+                    Collections.<Integer>emptyList(),
+                    (bytes + 3) / 4,
+                    defaultOutputTokens);
         }
         int output = request.maxTokens() >= 0 ? request.maxTokens() : defaultOutputTokens;
-        return new CacheAwareSelection.Demand(request.prefixHashes(), request.prefixTokens(),
-                request.estimatedPromptTokens(), output);
+        return new CacheAwareSelection.Demand(
+                request.prefixHashes(), request.prefixTokens(), request.estimatedPromptTokens(), output);
     }
 
     private Step onReply(RespValue reply, Set<String> healthy) {

@@ -37,8 +37,8 @@ public final class CacheAwareSelection extends SelectionReply {
          * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; the weights and
          * {@code maxHolders} are cache_aware.lua's own.
          */
-        public Settings(InflightSelection.Settings inflight, double prefillWeight, double decodeWeight,
-                int maxHolders) {
+        public Settings(
+                InflightSelection.Settings inflight, double prefillWeight, double decodeWeight, int maxHolders) {
             this.inflight = inflight;
             this.prefillWeight = prefillWeight;
             this.decodeWeight = decodeWeight;
@@ -90,8 +90,14 @@ public final class CacheAwareSelection extends SelectionReply {
     }
 
     /** The cache_aware.lua call. {@code randomValue} in {@code [0, Integer.MAX_VALUE)}; {@code leaseId} as for select. */
-    public static RedisCommand command(RedisKeys keys, Demand demand, List<String> healthyHosts,
-            List<String> unhealthyHosts, Settings settings, int randomValue, String leaseId) {
+    public static RedisCommand command(
+            RedisKeys keys,
+            Demand demand,
+            List<String> healthyHosts,
+            List<String> unhealthyHosts,
+            Settings settings,
+            int randomValue,
+            String leaseId) {
         List<String> keyList = new ArrayList<>(5 + demand.blockHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.load());
@@ -101,8 +107,8 @@ public final class CacheAwareSelection extends SelectionReply {
         for (String hash : demand.blockHashes) {
             keyList.add(keys.holders(hash));
         }
-        List<String> args = settings.inflight.leadingArgs(randomValue, leaseId,
-                14 + demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
+        List<String> args = settings.inflight.leadingArgs(
+                randomValue, leaseId, 14 + demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
         args.add(decimal(settings.prefillWeight));
         args.add(decimal(settings.decodeWeight));
         args.add(Integer.toString(demand.promptTokens));
@@ -121,8 +127,10 @@ public final class CacheAwareSelection extends SelectionReply {
      * lease, if it did and nothing gave them back yet. Safe when the call's outcome is unknown, and more than once.
      */
     public static RedisCommand release(RedisKeys keys, String leaseId) {
-        return RedisCommand.script(CacheAwareScripts.CACHE_AWARE_RELEASE, Arrays.asList(keys.inflight(), keys.load(),
-                keys.cacheAwareLeases(), keys.cacheAwareLeaseInfo()), Collections.singletonList(leaseId));
+        return RedisCommand.script(
+                CacheAwareScripts.CACHE_AWARE_RELEASE,
+                Arrays.asList(keys.inflight(), keys.load(), keys.cacheAwareLeases(), keys.cacheAwareLeaseInfo()),
+                Collections.singletonList(leaseId));
     }
 
     /** Decodes a cache_aware.lua reply; null when it does not have the script's shape. */

@@ -32,6 +32,7 @@ import java.util.function.ToDoubleFunction;
 public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
     /** Waiting requests below which a host counts as not queueing (the inference-extension's LoRA threshold). */
     static final double QUEUE_THRESHOLD = 50;
+
     static final int WINDOW = 100;
     static final long MAX_TICK_MILLIS = 1000;
     static final long MAX_SCRAPE_TIMEOUT_MILLIS = 3000;
@@ -39,25 +40,43 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
     private static final String METRIC_POLICY_LEAST = "least";
     private static final String METRIC_POLICY_MOST = "most";
 
-    static final EnumField METRIC_POLICY = EnumField.optional("metric_policy", METRIC_POLICY_DEFAULT,
+    static final EnumField METRIC_POLICY = EnumField.optional(
+            "metric_policy",
+            METRIC_POLICY_DEFAULT,
             "default: short queue, LoRA affinity, free KV cache (vLLM and SGLang names); least or most: on "
-                    + "target_metric", METRIC_POLICY_DEFAULT, METRIC_POLICY_LEAST, METRIC_POLICY_MOST);
-    static final StringField TARGET_METRIC = StringField.optional("target_metric", "",
+                    + "target_metric",
+            METRIC_POLICY_DEFAULT,
+            METRIC_POLICY_LEAST,
+            METRIC_POLICY_MOST);
+    static final StringField TARGET_METRIC = StringField.optional(
+            "target_metric",
+            "",
             "a Prometheus gauge, e.g. vllm:num_requests_waiting; required when metric_policy is least or most");
     /** A share above 1 never limits; the Go plugin accepts it, so it is not refused. */
-    static final NumberField RATE_LIMIT = NumberField.optional("rate_limit", 1.0, 0, Double.POSITIVE_INFINITY,
+    static final NumberField RATE_LIMIT = NumberField.optional(
+            "rate_limit",
+            1.0,
+            0,
+            Double.POSITIVE_INFINITY,
             "the largest share of the last 100 choices one instance may take");
-    static final StringField METRICS_PATH = StringField.optional("metricsPath", "/metrics",
-            "scraped by the plugin when Higress gives no metrics in the host info; must start with /");
-    static final IntField METRICS_REFRESH_INTERVAL = IntField.optional("metricsRefreshInterval", 5000, 100,
-            3_600_000, "ms", "scrape interval");
-    static final IntField UNHEALTHY_THRESHOLD = IntField.optional("unhealthyThreshold", 3, 1, 1000, "",
-            "failed scrapes in a row before an instance is skipped");
-    /** The lb_config fields this policy reads. */
-    public static final List<ConfigField> FIELDS = ConfigField.list(METRIC_POLICY, TARGET_METRIC, RATE_LIMIT,
-            METRICS_PATH, METRICS_REFRESH_INTERVAL, UNHEALTHY_THRESHOLD);
 
-    private enum Mode { DEFAULT, LEAST, MOST }
+    static final StringField METRICS_PATH = StringField.optional(
+            "metricsPath",
+            "/metrics",
+            "scraped by the plugin when Higress gives no metrics in the host info; must start with /");
+    static final IntField METRICS_REFRESH_INTERVAL =
+            IntField.optional("metricsRefreshInterval", 5000, 100, 3_600_000, "ms", "scrape interval");
+    static final IntField UNHEALTHY_THRESHOLD = IntField.optional(
+            "unhealthyThreshold", 3, 1, 1000, "", "failed scrapes in a row before an instance is skipped");
+    /** The lb_config fields this policy reads. */
+    public static final List<ConfigField> FIELDS = ConfigField.list(
+            METRIC_POLICY, TARGET_METRIC, RATE_LIMIT, METRICS_PATH, METRICS_REFRESH_INTERVAL, UNHEALTHY_THRESHOLD);
+
+    private enum Mode {
+        DEFAULT,
+        LEAST,
+        MOST
+    }
 
     /** One candidate host and its metrics. */
     private static final class Pod {
@@ -98,8 +117,8 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
         this.mode = mode(metricPolicy);
         this.targetMetric = TARGET_METRIC.read(config);
         if (mode != Mode.DEFAULT && targetMetric.isEmpty()) {
-            throw new ConfigException(config.fieldPath(TARGET_METRIC.name()),
-                    "is required when metric_policy is " + metricPolicy);
+            throw new ConfigException(
+                    config.fieldPath(TARGET_METRIC.name()), "is required when metric_policy is " + metricPolicy);
         }
         this.rateLimit = RATE_LIMIT.read(config);
         this.metricsPath = METRICS_PATH.read(config);
@@ -109,8 +128,8 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
         this.refreshMillis = METRICS_REFRESH_INTERVAL.read(config);
         int threshold = UNHEALTHY_THRESHOLD.read(config);
         this.scrapeTimeoutMillis = (int) Math.min(refreshMillis, MAX_SCRAPE_TIMEOUT_MILLIS);
-        this.store = new MetricsStore(refreshMillis, scrapeTimeoutMillis, threshold,
-                targetMetric.isEmpty() ? null : targetMetric);
+        this.store = new MetricsStore(
+                refreshMillis, scrapeTimeoutMillis, threshold, targetMetric.isEmpty() ? null : targetMetric);
     }
 
     /** {@code metricPolicy} is one of METRIC_POLICY's values. */

@@ -40,10 +40,17 @@ public final class InflightRouter {
         if (in.fallback() != null) {
             return in.fallback();
         }
-        return Step.redis(target,
-                InflightSelection.command(in.keys(), prefixHashes, in.healthyHosts(), in.unhealthyHosts(), settings,
-                        in.randomValue(), in.leaseId()),
-                reply -> stepFor(policyName, InflightSelection.parse(reply), in.healthy(), reportCacheHit))
+        return Step.redis(
+                        target,
+                        InflightSelection.command(
+                                in.keys(),
+                                prefixHashes,
+                                in.healthyHosts(),
+                                in.unhealthyHosts(),
+                                settings,
+                                in.randomValue(),
+                                in.leaseId()),
+                        reply -> stepFor(policyName, InflightSelection.parse(reply), in.healthy(), reportCacheHit))
                 .withAttribute(Step.ATTR_POLICY, policyName)
                 .withRelease(target, InflightSelection.release(in.keys(), in.leaseId()));
     }
@@ -52,13 +59,14 @@ public final class InflightRouter {
      * The Step a select.lua or cache_aware.lua reply leads to ({@code selection} null: the reply was malformed). A
      * Step that routes, or falls back on an unknown host, takes further attributes; the others are final.
      */
-    public static Step stepFor(String policyName, SelectionReply selection, Set<String> healthy,
-            boolean reportCacheHit) {
+    public static Step stepFor(
+            String policyName, SelectionReply selection, Set<String> healthy, boolean reportCacheHit) {
         if (selection == null) {
             return Step.fallback(FallbackReason.REDIS_BAD_REPLY).withAttribute(Step.ATTR_POLICY, policyName);
         }
         if (selection.full()) {
-            return Step.reject(LIMIT_STATUS, LIMIT_BODY).withAttribute(Step.ATTR_POLICY, policyName)
+            return Step.reject(LIMIT_STATUS, LIMIT_BODY)
+                    .withAttribute(Step.ATTR_POLICY, policyName)
                     .withAttribute(Step.ATTR_INFLIGHT, Long.toString(selection.count()));
         }
         // The script counted the host in flight under the lease (cache_aware.lua with the request's work too); the

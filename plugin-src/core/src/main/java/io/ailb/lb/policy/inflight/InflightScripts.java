@@ -9,6 +9,5 @@ public final class InflightScripts {
     /** release.lua: take a lease and give its host's in-flight count back (once), never below zero. */
     public static final LuaScript RELEASE = new LuaScript("release", LuaSources.RELEASE);
 
-    private InflightScripts() {
-    }
+    private InflightScripts() {}
 }

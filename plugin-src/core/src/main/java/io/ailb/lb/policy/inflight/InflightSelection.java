@@ -15,6 +15,7 @@ import java.util.List;
 public final class InflightSelection extends SelectionReply {
     /** Largest random tie-break value: stays an exact integer in Lua's doubles. */
     private static final int RANDOM_BOUND = Integer.MAX_VALUE;
+
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private InflightSelection(List<RespValue> parts) {
@@ -33,7 +34,11 @@ public final class InflightSelection extends SelectionReply {
          * {@code leaseTtlSeconds}: the longest expected request; a count still held that long after its increment is
          * given back by a later select.lua call (the stream's own release then changes nothing).
          */
-        public Settings(int maxRequestCount, int cleanIntervalSeconds, int inflightTtlSeconds, int prefixTtlSeconds,
+        public Settings(
+                int maxRequestCount,
+                int cleanIntervalSeconds,
+                int inflightTtlSeconds,
+                int prefixTtlSeconds,
                 int leaseTtlSeconds) {
             this.maxRequestCount = maxRequestCount;
             this.cleanIntervalSeconds = cleanIntervalSeconds;
@@ -61,8 +66,14 @@ public final class InflightSelection extends SelectionReply {
      * {@code [0, Integer.MAX_VALUE)}; {@code leaseId} names this request's increment (see {@link #leaseId}) and is
      * what {@link #release} takes back.
      */
-    public static RedisCommand command(RedisKeys keys, List<String> prefixHashes, List<String> healthyHosts,
-            List<String> unhealthyHosts, Settings settings, int randomValue, String leaseId) {
+    public static RedisCommand command(
+            RedisKeys keys,
+            List<String> prefixHashes,
+            List<String> healthyHosts,
+            List<String> unhealthyHosts,
+            Settings settings,
+            int randomValue,
+            String leaseId) {
         List<String> keyList = new ArrayList<>(4 + prefixHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.cleaned());
@@ -71,8 +82,7 @@ public final class InflightSelection extends SelectionReply {
         for (String hash : prefixHashes) {
             keyList.add(keys.prefix(hash));
         }
-        List<String> args = settings.leadingArgs(randomValue, leaseId,
-                8 + healthyHosts.size() + unhealthyHosts.size());
+        List<String> args = settings.leadingArgs(randomValue, leaseId, 8 + healthyHosts.size() + unhealthyHosts.size());
         addHosts(args, healthyHosts, unhealthyHosts);
         return RedisCommand.script(InflightScripts.SELECT, keyList, args);
     }
@@ -104,8 +114,10 @@ public final class InflightSelection extends SelectionReply {
      * and nothing gave it back yet. Safe to send when the select.lua call's outcome is unknown, and more than once.
      */
     public static RedisCommand release(RedisKeys keys, String leaseId) {
-        return RedisCommand.script(InflightScripts.RELEASE, Arrays.asList(keys.inflight(), keys.leases(),
-                keys.leaseHosts()), Collections.singletonList(leaseId));
+        return RedisCommand.script(
+                InflightScripts.RELEASE,
+                Arrays.asList(keys.inflight(), keys.leases(), keys.leaseHosts()),
+                Collections.singletonList(leaseId));
     }
 
     /** Decodes a select.lua reply; null when it does not have the script's shape. */

@@ -23,20 +23,40 @@ public final class RedisPolicyConfig {
     /** What select.lua gets as prefix key TTL when the policy sends no prefix keys (it must be positive). */
     private static final int UNUSED_KEY_TTL_SECONDS = 1;
 
-    public static final IntField MAX_REQUEST_COUNT = IntField.optional("maxRequestCount", 0, 0, Integer.MAX_VALUE,
-            "", "per-instance in-flight cap, 0 = off; when even the least loaded instance is at the cap the request "
+    public static final IntField MAX_REQUEST_COUNT = IntField.optional(
+            "maxRequestCount",
+            0,
+            0,
+            Integer.MAX_VALUE,
+            "",
+            "per-instance in-flight cap, 0 = off; when even the least loaded instance is at the cap the request "
                     + "gets a local 429");
-    public static final IntField CLEAN_INTERVAL = IntField.optional("cleanInterval", 60, 0,
-            MAX_CLEAN_INTERVAL_MINUTES, "minutes",
+    public static final IntField CLEAN_INTERVAL = IntField.optional(
+            "cleanInterval",
+            60,
+            0,
+            MAX_CLEAN_INTERVAL_MINUTES,
+            "minutes",
             "how often counters of instances that left the service are removed, 0 = at every request");
     /** The longest expected request: a count still held this long is given back (lease expiry). */
-    public static final IntField LEASE_TTL = IntField.optional("leaseTTL", 600, 1, MAX_LEASE_TTL_SECONDS, "s",
+    public static final IntField LEASE_TTL = IntField.optional(
+            "leaseTTL",
+            600,
+            1,
+            MAX_LEASE_TTL_SECONDS,
+            "s",
             "longest expected request; a count still held after this (crashed gateway, lost reply) is given back");
-    public static final IntField REDIS_KEY_TTL = IntField.optional("redisKeyTTL", 1800, 1, Integer.MAX_VALUE, "s",
+
+    public static final IntField REDIS_KEY_TTL = IntField.optional(
+            "redisKeyTTL",
+            1800,
+            1,
+            Integer.MAX_VALUE,
+            "s",
             "how long a conversation prefix stays bound to the instance that served it");
     /** Read by the policies that have it in Higress; decisions are Step attributes instead of debug logs. */
-    public static final BoolField ENABLE_DETAIL_LOG = BoolField.optional("enableDetailLog", true,
-            "accepted for Higress compatibility; decisions go to the access log attributes");
+    public static final BoolField ENABLE_DETAIL_LOG = BoolField.optional(
+            "enableDetailLog", true, "accepted for Higress compatibility; decisions go to the access log attributes");
     /** The fields {@link #withoutPrefixKeys} reads. */
     public static final List<ConfigField> FIELDS_WITHOUT_PREFIX_KEYS =
             ConfigField.join(RedisTarget.FIELDS, MAX_REQUEST_COUNT, CLEAN_INTERVAL, LEASE_TTL);
@@ -69,7 +89,8 @@ public final class RedisPolicyConfig {
         int cleanMinutes = CLEAN_INTERVAL.read(config);
         int leaseTtl = LEASE_TTL.read(config);
         int inflightTtl = Math.max(MIN_INFLIGHT_TTL_SECONDS, 2 * 60 * cleanMinutes);
-        return new RedisPolicyConfig(target,
+        return new RedisPolicyConfig(
+                target,
                 new InflightSelection.Settings(maxRequestCount, cleanMinutes * 60, inflightTtl, keyTtl, leaseTtl));
     }
 

@@ -23,8 +23,13 @@ public final class SelectionInputs {
     private final int randomValue;
     private final String leaseId;
 
-    private SelectionInputs(Step fallback, Set<String> healthy, List<String> unhealthyHosts, RedisKeys keys,
-            int randomValue, String leaseId) {
+    private SelectionInputs(
+            Step fallback,
+            Set<String> healthy,
+            List<String> unhealthyHosts,
+            RedisKeys keys,
+            int randomValue,
+            String leaseId) {
         this.fallback = fallback;
         this.healthy = healthy;
         this.healthyHosts = healthy == null ? null : new ArrayList<>(healthy);
@@ -52,8 +57,8 @@ public final class SelectionInputs {
     }
 
     private static SelectionInputs fallback(FallbackReason reason, String policyName) {
-        return new SelectionInputs(Step.fallback(reason).withAttribute(Step.ATTR_POLICY, policyName), null, null,
-                null, 0, null);
+        return new SelectionInputs(
+                Step.fallback(reason).withAttribute(Step.ATTR_POLICY, policyName), null, null, null, 0, null);
     }
 
     /** The Step to return instead of calling Redis; null when the call can be made. */

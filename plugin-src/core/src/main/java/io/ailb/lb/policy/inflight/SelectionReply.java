@@ -30,8 +30,10 @@ public abstract class SelectionReply {
             return null;
         }
         List<RespValue> parts = reply.elements();
-        if (parts.size() < 3 || parts.get(0).kind() != RespValue.Kind.BULK_STRING
-                || parts.get(1).kind() != RespValue.Kind.BULK_STRING || parts.get(2).kind() != RespValue.Kind.INTEGER) {
+        if (parts.size() < 3
+                || parts.get(0).kind() != RespValue.Kind.BULK_STRING
+                || parts.get(1).kind() != RespValue.Kind.BULK_STRING
+                || parts.get(2).kind() != RespValue.Kind.INTEGER) {
             return null;
         }
         String status = parts.get(0).asString();

@@ -24,12 +24,10 @@ final class BrokenConfigs {
     /** Values for required fields, so that a generated case is refused only for the field it tests. */
     private static final Map<String, Object> SAMPLES = Map.of("serviceFQDN", "redis.static", "servicePort", 6379);
 
-    private BrokenConfigs() {
-    }
+    private BrokenConfigs() {}
 
     /** One entry: its name, config and expected message. */
-    record Case(String name, Object config, String error) {
-    }
+    record Case(String name, Object config, String error) {}
 
     /** One side of a field's range. */
     record Bound(ConfigField field, boolean upper) {
@@ -172,8 +170,8 @@ final class BrokenConfigs {
         for (ConfigField field : PolicyRegistry.fields(policy)) {
             if (field.required()) {
                 if (!SAMPLES.containsKey(field.name())) {
-                    throw new IllegalStateException("add a sample value for the required field " + field.name()
-                            + " to BrokenConfigs.SAMPLES");
+                    throw new IllegalStateException(
+                            "add a sample value for the required field " + field.name() + " to BrokenConfigs.SAMPLES");
                 }
                 lbConfig.put(field.name(), SAMPLES.get(field.name()));
             }

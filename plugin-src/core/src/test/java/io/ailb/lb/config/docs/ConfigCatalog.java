@@ -10,14 +10,14 @@ import java.util.Objects;
 
 /** The configuration facts the derived files are built from: the registry and the field descriptors. */
 final class ConfigCatalog {
-    private ConfigCatalog() {
-    }
+    private ConfigCatalog() {}
 
     /** Policy names that read the same field list (aliases, e.g. endpoint_metrics), in registry order. */
     static Map<List<ConfigField>, List<String>> policyGroups() {
         Map<List<ConfigField>, List<String>> groups = new LinkedHashMap<>();
         for (String name : PolicyRegistry.names()) {
-            groups.computeIfAbsent(PolicyRegistry.fields(name), fields -> new ArrayList<>()).add(name);
+            groups.computeIfAbsent(PolicyRegistry.fields(name), fields -> new ArrayList<>())
+                    .add(name);
         }
         return groups;
     }
@@ -63,9 +63,16 @@ final class ConfigCatalog {
     }
 
     static List<String> facts(ConfigField field) {
-        return List.of(field.type().name(), String.valueOf(field.required()), String.valueOf(field.defaultValue()),
-                String.valueOf(field.minimum()), String.valueOf(field.maximum()), field.values().toString(),
-                String.valueOf(field.namesPolicy()), field.unit(), Objects.toString(field.doc()));
+        return List.of(
+                field.type().name(),
+                String.valueOf(field.required()),
+                String.valueOf(field.defaultValue()),
+                String.valueOf(field.minimum()),
+                String.valueOf(field.maximum()),
+                field.values().toString(),
+                String.valueOf(field.namesPolicy()),
+                field.unit(),
+                Objects.toString(field.doc()));
     }
 
     /** A bound as the plugin's messages print it: integral values without a fraction. */

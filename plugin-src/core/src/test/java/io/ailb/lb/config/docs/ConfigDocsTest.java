@@ -32,6 +32,7 @@ class ConfigDocsTest {
             + "are the source: regenerate from the project root with\n  " + REGENERATE + "\nand review the diff.";
     /** Tests run in the module folder, plugin-src/core. */
     private static final Path ROOT = Path.of("../..").toAbsolutePath().normalize();
+
     private static final Path SPEC = ROOT.resolve("higress-config/spec.yaml");
     private static final Path CONFIG_README = ROOT.resolve("higress-config/README.md");
     private static final Path BROKEN = ROOT.resolve("higress-config/broken-configs.yaml");
@@ -70,9 +71,12 @@ class ConfigDocsTest {
     void theReadmePolicyTableNamesEveryRegisteredPolicy() throws IOException {
         Set<String> listed = ReadmeTables.policyTableNames(read(README));
         Set<String> registered = new LinkedHashSet<>(PolicyRegistry.names());
-        assertEquals(registered, listed, "README.md's policy table (the one under " + ReadmeTables.POLICY_TABLE_HEADER
-                + ") names policies in its first column in backquotes: add a row for each registered policy, "
-                + "remove names the registry does not have");
+        assertEquals(
+                registered,
+                listed,
+                "README.md's policy table (the one under " + ReadmeTables.POLICY_TABLE_HEADER
+                        + ") names policies in its first column in backquotes: add a row for each registered policy, "
+                        + "remove names the registry does not have");
     }
 
     @Test

@@ -12,8 +12,7 @@ final class GeneratedRegions {
     private static final String BEGIN = "BEGIN GENERATED: ";
     private static final String END = "END GENERATED";
 
-    private GeneratedRegions() {
-    }
+    private GeneratedRegions() {}
 
     /** Region id → its current body (whole lines, each ending in a newline), in file order. */
     static Map<String, String> read(String text) {

@@ -18,9 +18,10 @@ class GeneratedRegionsTest {
 
     @Test
     void replacingKeepsMarkersOtherRegionsAndTheLastLine() {
-        assertEquals("intro, see `BEGIN GENERATED` and END GENERATED in prose\n"
-                + "<!-- BEGIN GENERATED: table a -->\nnew 1\nnew 2\n<!-- END GENERATED -->\nmiddle\n"
-                + "<!-- BEGIN GENERATED: table b -->\nold b\n<!-- END GENERATED -->\nend",
+        assertEquals(
+                "intro, see `BEGIN GENERATED` and END GENERATED in prose\n"
+                        + "<!-- BEGIN GENERATED: table a -->\nnew 1\nnew 2\n<!-- END GENERATED -->\nmiddle\n"
+                        + "<!-- BEGIN GENERATED: table b -->\nold b\n<!-- END GENERATED -->\nend",
                 GeneratedRegions.replace(MARKDOWN, Map.of("table a", "new 1\nnew 2\n")));
     }
 
@@ -28,14 +29,15 @@ class GeneratedRegionsTest {
     void aYamlMarkerMayCarryARemarkAfterItsId() {
         String yaml = "a: 1\n  # BEGIN GENERATED: schema (do not edit)\n  b: 2\n  # END GENERATED\n";
         assertEquals(Map.of("schema", "  b: 2\n"), GeneratedRegions.read(yaml));
-        assertEquals("a: 1\n  # BEGIN GENERATED: schema (do not edit)\n  # END GENERATED\n",
+        assertEquals(
+                "a: 1\n  # BEGIN GENERATED: schema (do not edit)\n  # END GENERATED\n",
                 GeneratedRegions.replace(yaml, Map.of("schema", "")));
     }
 
     @Test
     void anUnterminatedRegionIsRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> GeneratedRegions.read("# BEGIN GENERATED: x\nbody\n"));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> GeneratedRegions.read("# BEGIN GENERATED: x\nbody\n"));
         assertEquals("region \"x\" has no END GENERATED line", e.getMessage());
     }
 }

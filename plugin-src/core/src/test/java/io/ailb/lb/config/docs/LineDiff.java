@@ -9,8 +9,7 @@ final class LineDiff {
     /** Lines shown at most; the rest is counted. */
     private static final int MAX_LINES = 20;
 
-    private LineDiff() {
-    }
+    private LineDiff() {}
 
     /** The lines only the file has ({@code -}) and the lines only the generated form has ({@code +}). */
     static String describe(String actual, String expected) {

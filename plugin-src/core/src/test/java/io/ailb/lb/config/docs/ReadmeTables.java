@@ -25,8 +25,7 @@ final class ReadmeTables {
     /** The header of README.md's policy table; its first column names the policies. */
     static final String POLICY_TABLE_HEADER = "| policy (`lb_policy`) |";
 
-    private ReadmeTables() {
-    }
+    private ReadmeTables() {}
 
     /**
      * {@code current} with every table region rebuilt. Fails when a region names an unknown table or policy, or when a
@@ -60,8 +59,8 @@ final class ReadmeTables {
             return RuleMatcher.FIELDS;
         }
         if (!id.startsWith(LB_CONFIG_OF)) {
-            throw new IllegalStateException("higress-config/README.md: unknown generated table \"" + id
-                    + "\"; known: " + PLUGIN_FIELDS + ", " + RULE_MATCHERS + ", " + LB_CONFIG_OF + "<policy names>");
+            throw new IllegalStateException("higress-config/README.md: unknown generated table \"" + id + "\"; known: "
+                    + PLUGIN_FIELDS + ", " + RULE_MATCHERS + ", " + LB_CONFIG_OF + "<policy names>");
         }
         List<String> names = namesOf(id);
         List<ConfigField> fields = null;
@@ -92,9 +91,17 @@ final class ReadmeTables {
         out.append("| field | type | default | accepted | meaning |\n");
         out.append("|---|---|---|---|---|\n");
         for (ConfigField field : fields) {
-            out.append("| `").append(field.name()).append("` | ").append(type(field)).append(" | ")
-                    .append(defaultText(field)).append(" | ").append(accepted(field)).append(" | ")
-                    .append(escape(field.doc())).append(" |\n");
+            out.append("| `")
+                    .append(field.name())
+                    .append("` | ")
+                    .append(type(field))
+                    .append(" | ")
+                    .append(defaultText(field))
+                    .append(" | ")
+                    .append(accepted(field))
+                    .append(" | ")
+                    .append(escape(field.doc()))
+                    .append(" |\n");
         }
         return out.toString();
     }

@@ -18,21 +18,21 @@ import java.util.Objects;
 final class SpecYaml {
     static final String REGION = "config schema";
     /** The keys derived from the descriptors. */
-    private static final List<String> DERIVED = List.of("type", "items", "enum", "default", "minimum", "maximum",
-            "description", "properties");
+    private static final List<String> DERIVED =
+            List.of("type", "items", "enum", "default", "minimum", "maximum", "description", "properties");
     /** Hand-written keys that go before the description, in this order. */
     private static final List<String> LEADING = List.of("title", "x-title-i18n");
+
     private static final String TOP = "      ";
 
-    private SpecYaml() {
-    }
+    private SpecYaml() {}
 
     /** {@code current} with its generated region rebuilt. */
     static String generate(String current) {
         Map<String, Object> schema = schema(YamlText.loadMap(current));
         Map<String, Object> properties = mapOrEmpty(schema.get("properties"));
-        Map<String, Object> lbConfigProperties = mapOrEmpty(mapOrEmpty(properties.get(LbRule.LB_CONFIG.name()))
-                .get("properties"));
+        Map<String, Object> lbConfigProperties =
+                mapOrEmpty(mapOrEmpty(properties.get(LbRule.LB_CONFIG.name())).get("properties"));
         StringBuilder body = new StringBuilder();
         body.append(TOP).append("required: ").append(YamlText.flow(required())).append('\n');
         body.append(TOP).append("properties:\n");
@@ -40,16 +40,24 @@ final class SpecYaml {
             body.append(TOP).append("  ").append(field.name()).append(":\n");
             Map<String, Object> entry = entry(derived(field, false), mapOrEmpty(properties.get(field.name())));
             for (Map.Entry<String, Object> e : entry.entrySet()) {
-                body.append(TOP).append("    ").append(e.getKey()).append(": ").append(YamlText.flow(e.getValue()))
+                body.append(TOP)
+                        .append("    ")
+                        .append(e.getKey())
+                        .append(": ")
+                        .append(YamlText.flow(e.getValue()))
                         .append('\n');
             }
             if (field == LbRule.LB_CONFIG) {
                 body.append(TOP).append("    properties:\n");
                 for (ConfigField policyField : ConfigCatalog.lbConfigFields().values()) {
-                    Map<String, Object> nested = entry(derived(policyField, true),
-                            mapOrEmpty(lbConfigProperties.get(policyField.name())));
-                    body.append(TOP).append("      ").append(policyField.name()).append(": ")
-                            .append(YamlText.flow(nested)).append('\n');
+                    Map<String, Object> nested =
+                            entry(derived(policyField, true), mapOrEmpty(lbConfigProperties.get(policyField.name())));
+                    body.append(TOP)
+                            .append("      ")
+                            .append(policyField.name())
+                            .append(": ")
+                            .append(YamlText.flow(nested))
+                            .append('\n');
                 }
             }
         }
@@ -66,13 +74,17 @@ final class SpecYaml {
         Map<String, Object> properties = mapOrEmpty(schema.get("properties"));
         compareFields(out, "", properties, LbRule.FIELDS, false);
         Map<String, Object> lbConfig = mapOrEmpty(properties.get(LbRule.LB_CONFIG.name()));
-        compareFields(out, LbRule.LB_CONFIG.name() + ".", mapOrEmpty(lbConfig.get("properties")),
-                new ArrayList<>(ConfigCatalog.lbConfigFields().values()), true);
+        compareFields(
+                out,
+                LbRule.LB_CONFIG.name() + ".",
+                mapOrEmpty(lbConfig.get("properties")),
+                new ArrayList<>(ConfigCatalog.lbConfigFields().values()),
+                true);
         return out;
     }
 
-    private static void compareFields(List<String> out, String prefix, Map<String, Object> actual,
-                                      List<ConfigField> fields, boolean lbConfig) {
+    private static void compareFields(
+            List<String> out, String prefix, Map<String, Object> actual, List<ConfigField> fields, boolean lbConfig) {
         List<String> expectedNames = new ArrayList<>();
         for (ConfigField field : fields) {
             expectedNames.add(field.name());
@@ -131,8 +143,8 @@ final class SpecYaml {
             out.put("enum", field.values());
         }
         Object defaultValue = field.defaultValue();
-        boolean shown = defaultValue != null && !"".equals(defaultValue)
-                && field.type() != ConfigField.Type.STRING_LIST;
+        boolean shown =
+                defaultValue != null && !"".equals(defaultValue) && field.type() != ConfigField.Type.STRING_LIST;
         if (shown) {
             out.put("default", defaultValue);
         }
@@ -217,8 +229,8 @@ final class SpecYaml {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> schema(Map<String, Object> spec) {
-        Map<String, Object> inner = mapOrEmpty(mapOrEmpty(mapOrEmpty(spec.get("spec")).get("configSchema"))
-                .get("openAPIV3Schema"));
+        Map<String, Object> inner = mapOrEmpty(
+                mapOrEmpty(mapOrEmpty(spec.get("spec")).get("configSchema")).get("openAPIV3Schema"));
         if (inner.isEmpty()) {
             throw new IllegalStateException("spec.yaml has no spec.configSchema.openAPIV3Schema");
         }

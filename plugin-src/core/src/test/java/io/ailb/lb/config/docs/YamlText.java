@@ -18,8 +18,7 @@ final class YamlText {
         FLOW = new Yaml(options);
     }
 
-    private YamlText() {
-    }
+    private YamlText() {}
 
     /** A scalar, list or map on one line, without the trailing newline. */
     static String flow(Object value) {

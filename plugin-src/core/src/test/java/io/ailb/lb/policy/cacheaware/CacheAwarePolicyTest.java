@@ -41,7 +41,8 @@ class CacheAwarePolicyTest {
     }
 
     private static Step select(CacheAwarePolicy policy, RequestInfo request) {
-        return policy.select(ctx(up("10.0.0.1:8000"), up("10.0.0.2:8000"), down("10.0.0.3:8000")).request(request)
+        return policy.select(ctx(up("10.0.0.1:8000"), up("10.0.0.2:8000"), down("10.0.0.3:8000"))
+                .request(request)
                 .build());
     }
 
@@ -50,8 +51,13 @@ class CacheAwarePolicyTest {
     }
 
     private static RespValue ok(String host, long count, long depth, long matched, long cost, long work) {
-        return RespValue.array(RespValue.bulkString("ok"), RespValue.bulkString(host), RespValue.integer(count),
-                RespValue.integer(depth), RespValue.integer(matched), RespValue.integer(cost),
+        return RespValue.array(
+                RespValue.bulkString("ok"),
+                RespValue.bulkString(host),
+                RespValue.integer(count),
+                RespValue.integer(depth),
+                RespValue.integer(matched),
+                RespValue.integer(cost),
                 RespValue.integer(work));
     }
 
@@ -61,8 +67,8 @@ class CacheAwarePolicyTest {
 
     @Test
     void itIsRegisteredReadsTheBodyAndTalksToItsRedis() throws ConfigException {
-        LoadBalancingPolicy policy = PolicyRegistry.create(TestConfig.root(
-                "{\"lb_policy\":\"cache_aware\",\"lb_config\":" + REDIS + "}}"));
+        LoadBalancingPolicy policy =
+                PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"cache_aware\",\"lb_config\":" + REDIS + "}}"));
         assertEquals("cache_aware", policy.name());
         assertTrue(policy.readsBody());
         assertTrue(policy.readsPrompt());
@@ -75,8 +81,12 @@ class CacheAwarePolicyTest {
         RedisCommand call = command("", request);
         assertEquals(CacheAwareScripts.CACHE_AWARE, call.script());
 
-        List<String> keys = new ArrayList<>(list(KEYS.inflight(), KEYS.load(), KEYS.cacheAwareCleaned(),
-                KEYS.cacheAwareLeases(), KEYS.cacheAwareLeaseInfo()));
+        List<String> keys = new ArrayList<>(list(
+                KEYS.inflight(),
+                KEYS.load(),
+                KEYS.cacheAwareCleaned(),
+                KEYS.cacheAwareLeases(),
+                KEYS.cacheAwareLeaseInfo()));
         for (String hash : request.prefixHashes()) {
             keys.add(KEYS.holders(hash));
         }
@@ -85,8 +95,9 @@ class CacheAwarePolicyTest {
         List<String> args = call.args();
         assertEquals(list("0", "3600", "7200", "1800"), args.subList(1, 5));
         assertEquals("600", args.get(6));
-        assertEquals(list("1", "2", "8", "77", "8", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000",
-                "10.0.0.3:8000"), args.subList(7, args.size()));
+        assertEquals(
+                list("1", "2", "8", "77", "8", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000"),
+                args.subList(7, args.size()));
         // Blocks: (system 16 + user 4) = 20 chars → 5 tokens; + (8 + 4) = 32 chars → 8 tokens.
         assertEquals(java.util.Arrays.asList(5, 8), request.prefixTokens());
     }
@@ -95,9 +106,10 @@ class CacheAwarePolicyTest {
     void withoutMaxTokensTheDefaultOutputIsExpected() throws ConfigException {
         RequestInfo request = chat("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
         assertEquals("256", command("", request).args().get(10));
-        assertEquals("40", command(",\"defaultOutputTokens\":40", request).args().get(10));
-        RequestInfo completionTokens = chat("{\"max_completion_tokens\":9,\"messages\":[{\"role\":\"user\","
-                + "\"content\":\"hi\"}]}");
+        assertEquals(
+                "40", command(",\"defaultOutputTokens\":40", request).args().get(10));
+        RequestInfo completionTokens =
+                chat("{\"max_completion_tokens\":9,\"messages\":[{\"role\":\"user\"," + "\"content\":\"hi\"}]}");
         assertEquals("9", command("", completionTokens).args().get(10));
     }
 
@@ -117,8 +129,11 @@ class CacheAwarePolicyTest {
 
     @Test
     void theConfiguredWeightsTtlsAndCapAreSent() throws ConfigException {
-        List<String> args = command(",\"prefillWeight\":0.5,\"decodeWeight\":\"3\",\"redisKeyTTL\":60,"
-                + "\"maxRequestCount\":4,\"cleanInterval\":0,\"leaseTTL\":90", chat(CONVERSATION)).args();
+        List<String> args = command(
+                        ",\"prefillWeight\":0.5,\"decodeWeight\":\"3\",\"redisKeyTTL\":60,"
+                                + "\"maxRequestCount\":4,\"cleanInterval\":0,\"leaseTTL\":90",
+                        chat(CONVERSATION))
+                .args();
         assertEquals(list("4", "0", "3600", "60"), args.subList(1, 5));
         assertEquals(list("90", "0.5", "3"), args.subList(6, 9));
     }
@@ -129,7 +144,8 @@ class CacheAwarePolicyTest {
         assertEquals(1, step.releases().size());
         RedisCommand release = step.releases().get(0).command();
         assertEquals(CacheAwareScripts.CACHE_AWARE_RELEASE, release.script());
-        assertEquals(list(KEYS.inflight(), KEYS.load(), KEYS.cacheAwareLeases(), KEYS.cacheAwareLeaseInfo()),
+        assertEquals(
+                list(KEYS.inflight(), KEYS.load(), KEYS.cacheAwareLeases(), KEYS.cacheAwareLeaseInfo()),
                 release.keys());
         assertEquals(step.redisCommand().args().get(5), release.args().get(0));
     }
@@ -169,25 +185,41 @@ class CacheAwarePolicyTest {
     @Test
     void aHostOutsideTheHealthyListOrABadReplyFallsBack() throws ConfigException {
         Step step = select(policy(""), chat(CONVERSATION));
-        assertEquals(FallbackReason.UNKNOWN_HOST, step.onReply(ok("10.0.0.3:8000", 1, 0, 0, 0, 1)).reason());
-        assertEquals(FallbackReason.REDIS_BAD_REPLY,
-                step.onReply(Fixtures.ok("10.0.0.1:8000", 1, 0)).reason(), "select.lua's shape is not ours");
-        assertEquals(FallbackReason.REDIS_BAD_REPLY, step.onReply(RespValue.integer(1)).reason());
+        assertEquals(
+                FallbackReason.UNKNOWN_HOST,
+                step.onReply(ok("10.0.0.3:8000", 1, 0, 0, 0, 1)).reason());
+        assertEquals(
+                FallbackReason.REDIS_BAD_REPLY,
+                step.onReply(Fixtures.ok("10.0.0.1:8000", 1, 0)).reason(),
+                "select.lua's shape is not ours");
+        assertEquals(
+                FallbackReason.REDIS_BAD_REPLY,
+                step.onReply(RespValue.integer(1)).reason());
     }
 
     @Test
     void noHealthyHostOrNoRouteFallsBackWithoutRedis() throws ConfigException {
         CacheAwarePolicy policy = policy("");
-        assertEquals(FallbackReason.NO_HEALTHY_HOST,
-                policy.select(ctx(down("10.0.0.1:8000")).request(chat(CONVERSATION)).build()).reason());
-        assertEquals(FallbackReason.NO_ROUTE_INFO, policy.select(ctx(up("10.0.0.1:8000")).routeName(null)
-                .request(chat(CONVERSATION)).build()).reason());
+        assertEquals(
+                FallbackReason.NO_HEALTHY_HOST,
+                policy.select(ctx(down("10.0.0.1:8000"))
+                                .request(chat(CONVERSATION))
+                                .build())
+                        .reason());
+        assertEquals(
+                FallbackReason.NO_ROUTE_INFO,
+                policy.select(ctx(up("10.0.0.1:8000"))
+                                .routeName(null)
+                                .request(chat(CONVERSATION))
+                                .build())
+                        .reason());
     }
 
     @Test
     void everyCallHasItsOwnLease() throws ConfigException {
         CacheAwarePolicy policy = policy("");
-        RequestContext context = ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build();
+        RequestContext context =
+                ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build();
         String first = policy.select(context).redisCommand().args().get(5);
         String second = policy.select(context).redisCommand().args().get(5);
         assertFalse(first.equals(second));
@@ -196,19 +228,27 @@ class CacheAwarePolicyTest {
     @Test
     void invalidFieldsAreRefusedWithTheirPath() {
         assertEquals("lb_config.prefillWeight=-1: must be a number in [0, 1000]", configError(",\"prefillWeight\":-1"));
-        assertEquals("lb_config.decodeWeight=lots: must be a number in [0, 1000]",
+        assertEquals(
+                "lb_config.decodeWeight=lots: must be a number in [0, 1000]",
                 configError(",\"decodeWeight\":\"lots\""));
-        assertEquals("lb_config.defaultOutputTokens=1.5: must be an integer in [0, 10000000]",
+        assertEquals(
+                "lb_config.defaultOutputTokens=1.5: must be an integer in [0, 10000000]",
                 configError(",\"defaultOutputTokens\":1.5"));
-        assertEquals("lb_config.decodeWeight: prefillWeight and decodeWeight cannot both be 0 (every host would "
-                + "cost the same)", configError(",\"prefillWeight\":0,\"decodeWeight\":0"));
-        assertEquals("lb_config.redisKeyTTL=0: must be an integer in [1, 2147483647]",
-                configError(",\"redisKeyTTL\":0"));
-        assertEquals("lb_config.maxRequestCount=-1: must be an integer in [0, 2147483647]",
+        assertEquals(
+                "lb_config.decodeWeight: prefillWeight and decodeWeight cannot both be 0 (every host would "
+                        + "cost the same)",
+                configError(",\"prefillWeight\":0,\"decodeWeight\":0"));
+        assertEquals(
+                "lb_config.redisKeyTTL=0: must be an integer in [1, 2147483647]", configError(",\"redisKeyTTL\":0"));
+        assertEquals(
+                "lb_config.maxRequestCount=-1: must be an integer in [0, 2147483647]",
                 configError(",\"maxRequestCount\":-1"));
         assertEquals("lb_config.leaseTTL=0: must be an integer in [1, 31536000]", configError(",\"leaseTTL\":0"));
-        assertEquals("lb_config.servicePort: is required",
-                assertThrows(ConfigException.class, () -> new CacheAwarePolicy(TestConfig.view(
-                        "{\"serviceFQDN\":\"redis.static\"}"))).getMessage());
+        assertEquals(
+                "lb_config.servicePort: is required",
+                assertThrows(
+                                ConfigException.class,
+                                () -> new CacheAwarePolicy(TestConfig.view("{\"serviceFQDN\":\"redis.static\"}")))
+                        .getMessage());
     }
 }

@@ -8,13 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.policy.inflight.InflightSelection;
+import io.ailb.lb.redis.FreshRedisTest;
 import io.ailb.lb.redis.LuaResources;
 import io.ailb.lb.redis.LuaScript;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisKeys;
-import io.ailb.lb.redis.TestRedis;
 import io.ailb.lb.util.Rng;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -23,12 +22,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** cache_aware.lua and cache_aware_release.lua against a real Redis, called with the production layout. */
-class CacheAwareScriptTest {
+class CacheAwareScriptTest extends FreshRedisTest {
     private static final RedisKeys KEYS = RedisKeys.of("route-a", "outbound|80||llm.dns");
     private static final LuaScript SCRIPT = LuaResources.script(CacheAwareScriptTest.class, "cache_aware");
     private static final LuaScript RELEASE = LuaResources.script(CacheAwareScriptTest.class, "cache_aware_release");
@@ -36,23 +33,15 @@ class CacheAwareScriptTest {
     private static final List<String> ABC = Arrays.asList("a:1", "b:1", "c:1");
     private static final int BLOCK_TTL = 1800;
 
-    private TestRedis redis;
     private long leases;
 
-    @BeforeEach
-    void connect() throws IOException {
-        redis = TestRedis.connect();
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        redis.close();
-    }
-
-    private static CacheAwareSelection.Settings settings(int cap, double prefillWeight, double decodeWeight,
-            int maxHolders) {
-        return new CacheAwareSelection.Settings(new InflightSelection.Settings(cap, 3600, 3600, BLOCK_TTL, 600),
-                prefillWeight, decodeWeight, maxHolders);
+    private static CacheAwareSelection.Settings settings(
+            int cap, double prefillWeight, double decodeWeight, int maxHolders) {
+        return new CacheAwareSelection.Settings(
+                new InflightSelection.Settings(cap, 3600, 3600, BLOCK_TTL, 600),
+                prefillWeight,
+                decodeWeight,
+                maxHolders);
     }
 
     private static final CacheAwareSelection.Settings PLAIN = settings(0, 1.0, 2.0, 8);
@@ -73,15 +62,24 @@ class CacheAwareScriptTest {
         return InflightSelection.leaseId(0x2000_0000_0000L + leases++);
     }
 
-    private RedisCommand command(CacheAwareSelection.Demand demand, List<String> healthy, List<String> unhealthy,
-            CacheAwareSelection.Settings settings, int random, String leaseId) {
-        RedisCommand production = CacheAwareSelection.command(KEYS, demand, healthy, unhealthy, settings, random,
-                leaseId);
+    private RedisCommand command(
+            CacheAwareSelection.Demand demand,
+            List<String> healthy,
+            List<String> unhealthy,
+            CacheAwareSelection.Settings settings,
+            int random,
+            String leaseId) {
+        RedisCommand production =
+                CacheAwareSelection.command(KEYS, demand, healthy, unhealthy, settings, random, leaseId);
         return RedisCommand.script(SCRIPT, production.keys(), production.args());
     }
 
-    private CacheAwareSelection run(CacheAwareSelection.Demand demand, List<String> healthy,
-            CacheAwareSelection.Settings settings, int random, String leaseId) {
+    private CacheAwareSelection run(
+            CacheAwareSelection.Demand demand,
+            List<String> healthy,
+            CacheAwareSelection.Settings settings,
+            int random,
+            String leaseId) {
         RespValue reply = redis.run(command(demand, healthy, NONE, settings, random, leaseId));
         CacheAwareSelection selection = CacheAwareSelection.parse(reply);
         assertNotNull(selection, "unexpected reply " + reply);
@@ -94,7 +92,8 @@ class CacheAwareScriptTest {
 
     private long release(String leaseId) {
         RedisCommand production = CacheAwareSelection.release(KEYS, leaseId);
-        return redis.run(RedisCommand.script(RELEASE, production.keys(), production.args())).asLong();
+        return redis.run(RedisCommand.script(RELEASE, production.keys(), production.args()))
+                .asLong();
     }
 
     private long now() {
@@ -181,7 +180,8 @@ class CacheAwareScriptTest {
         assertEquals(new HashSet<>(Arrays.asList("a:1", host)), holdersOf("conv-1"));
         assertEquals(Collections.singleton(host), holdersOf("conv-2"));
         assertEquals(Collections.singleton(host), holdersOf("conv-3"));
-        long seen = Long.parseLong(redis.call("HGET", KEYS.holders("conv-3"), host).asString());
+        long seen =
+                Long.parseLong(redis.call("HGET", KEYS.holders("conv-3"), host).asString());
         assertTrue(Math.abs(seen - now) <= 2, "last use " + seen + " vs now " + now);
     }
 
@@ -232,7 +232,8 @@ class CacheAwareScriptTest {
             redis.call("FLUSHALL");
             hold("conv-1", "a:1", now());
             load("a:1", 1800);
-            winners.add(run(demand("conv", 0, 1800, 2000), ABC, PLAIN, random, lease()).host());
+            winners.add(run(demand("conv", 0, 1800, 2000), ABC, PLAIN, random, lease())
+                    .host());
         }
         assertEquals(new HashSet<>(ABC), winners);
     }
@@ -243,8 +244,8 @@ class CacheAwareScriptTest {
         Rng rng = new Rng(7);
         for (int i = 0; i < 3000; i++) {
             redis.call("DEL", KEYS.load(), KEYS.inflight());
-            String host = run(demand("x" + i, 0), ABC, PLAIN, rng.nextInt(InflightSelection.randomBound()),
-                    lease()).host();
+            String host = run(demand("x" + i, 0), ABC, PLAIN, rng.nextInt(InflightSelection.randomBound()), lease())
+                    .host();
             wins.merge(host, 1, Integer::sum);
         }
         for (String host : ABC) {
@@ -260,8 +261,7 @@ class CacheAwareScriptTest {
         load("b:1", 900);
         load("c:1", 4000);
         redis.call("HSET", KEYS.inflight(), "a:1", "1", "b:1", "3", "c:1", "2");
-        CacheAwareSelection selection = run(new CacheAwareSelection.Demand(NONE, Collections.emptyList(), 0, 256),
-                ABC);
+        CacheAwareSelection selection = run(new CacheAwareSelection.Demand(NONE, Collections.emptyList(), 0, 256), ABC);
         assertEquals("b:1", selection.host());
         assertEquals(4, selection.count());
         assertEquals(0, selection.depth());
@@ -396,8 +396,8 @@ class CacheAwareScriptTest {
 
     @Test
     void everyKeyOfACallSharesOneHashSlot() {
-        RedisCommand call = CacheAwareSelection.command(KEYS, demand("conv", 1, 10, 20, 30), ABC, NONE, PLAIN, 0,
-                lease());
+        RedisCommand call =
+                CacheAwareSelection.command(KEYS, demand("conv", 1, 10, 20, 30), ABC, NONE, PLAIN, 0, lease());
         List<String> keys = new ArrayList<>(call.keys());
         keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
         assertEquals(8, call.keys().size());
@@ -412,8 +412,8 @@ class CacheAwareScriptTest {
         load("gone:1", 700);
         redis.call("HSET", KEYS.inflight(), "gone:1", "3", "down:1", "1");
         load("down:1", 10);
-        RespValue reply = redis.run(command(demand("x", 0, 10), Arrays.asList("a:1"),
-                Collections.singletonList("down:1"), PLAIN, 0, lease()));
+        RespValue reply = redis.run(command(
+                demand("x", 0, 10), Arrays.asList("a:1"), Collections.singletonList("down:1"), PLAIN, 0, lease()));
         assertNotNull(CacheAwareSelection.parse(reply));
         assertTrue(redis.call("HGET", KEYS.load(), "gone:1").isNull());
         assertTrue(redis.call("HGET", KEYS.inflight(), "gone:1").isNull());

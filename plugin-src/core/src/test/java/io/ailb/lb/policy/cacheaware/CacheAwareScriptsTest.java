@@ -18,16 +18,20 @@ class CacheAwareScriptsTest {
 
     @Test
     void theEmbeddedScriptsAreTheAssembledResources() {
-        assertEquals(LuaResources.script(CacheAwareScriptsTest.class, "cache_aware").source(),
+        assertEquals(
+                LuaResources.script(CacheAwareScriptsTest.class, "cache_aware").source(),
                 CacheAwareScripts.CACHE_AWARE.source());
-        assertEquals(LuaResources.script(CacheAwareScriptsTest.class, "cache_aware_release").source(),
+        assertEquals(
+                LuaResources.script(CacheAwareScriptsTest.class, "cache_aware_release")
+                        .source(),
                 CacheAwareScripts.CACHE_AWARE_RELEASE.source());
     }
 
     @Test
     void theSelectionScriptSharesSelectLuasPartsAndNoIncludeLineIsLeft() {
         TextIncludes.Assembled script = LuaResources.assemble(CacheAwareScriptsTest.class, "cache_aware");
-        assertEquals(List.of(INFLIGHT + "_selection.lua", INFLIGHT + "_subtract.lua", HERE + "_work_lease.lua"),
+        assertEquals(
+                List.of(INFLIGHT + "_selection.lua", INFLIGHT + "_subtract.lua", HERE + "_work_lease.lua"),
                 script.included());
         assertFalse(script.text().contains(LuaResources.INCLUDE_DIRECTIVE), script.text());
     }
@@ -35,7 +39,8 @@ class CacheAwareScriptsTest {
     @Test
     void theReleaseScriptSharesReleaseLuasPartsAndNoIncludeLineIsLeft() {
         TextIncludes.Assembled release = LuaResources.assemble(CacheAwareScriptsTest.class, "cache_aware_release");
-        assertEquals(List.of(INFLIGHT + "_release.lua", INFLIGHT + "_subtract.lua", HERE + "_work_lease.lua"),
+        assertEquals(
+                List.of(INFLIGHT + "_release.lua", INFLIGHT + "_subtract.lua", HERE + "_work_lease.lua"),
                 release.included());
         assertFalse(release.text().contains(LuaResources.INCLUDE_DIRECTIVE), release.text());
     }
@@ -44,7 +49,10 @@ class CacheAwareScriptsTest {
     void redisCompilesEachScriptUnderItsSha1() throws IOException {
         try (TestRedis redis = TestRedis.connect()) {
             for (LuaScript script : List.of(CacheAwareScripts.CACHE_AWARE, CacheAwareScripts.CACHE_AWARE_RELEASE)) {
-                assertEquals(script.sha1(), redis.call("SCRIPT", "LOAD", script.source()).asString(), script.name());
+                assertEquals(
+                        script.sha1(),
+                        redis.call("SCRIPT", "LOAD", script.source()).asString(),
+                        script.name());
             }
         }
     }

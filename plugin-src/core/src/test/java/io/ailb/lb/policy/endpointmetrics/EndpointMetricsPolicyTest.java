@@ -57,52 +57,83 @@ class EndpointMetricsPolicyTest {
 
     @Test
     void theDefaultPolicyPrefersTheShortestQueue() throws ConfigException {
-        assertEquals(set("b"), chosen(policy("{}"), null,
-                up("a", Samples.vllm(30, 0.1)), up("b", Samples.vllm(0, 0.1)), up("c", Samples.vllm(40, 0.1))));
+        assertEquals(
+                set("b"),
+                chosen(
+                        policy("{}"),
+                        null,
+                        up("a", Samples.vllm(30, 0.1)),
+                        up("b", Samples.vllm(0, 0.1)),
+                        up("c", Samples.vllm(40, 0.1))));
     }
 
     @Test
     void amongEqualQueuesTheLeastKvCacheUsageWins() throws ConfigException {
-        assertEquals(set("b"), chosen(policy("{}"), null,
-                up("a", Samples.vllm(2, 0.9)), up("b", Samples.vllm(2, 0.1)), up("c", Samples.vllm(2, 0.8))));
+        assertEquals(
+                set("b"),
+                chosen(
+                        policy("{}"),
+                        null,
+                        up("a", Samples.vllm(2, 0.9)),
+                        up("b", Samples.vllm(2, 0.1)),
+                        up("c", Samples.vllm(2, 0.8))));
     }
 
     @Test
     void hostsWithinTheLeastBandAreChosenAtRandom() throws ConfigException {
-        assertEquals(set("a", "b"), chosen(policy("{}"), null,
-                up("a", Samples.vllm(0, 0.1)), up("b", Samples.vllm(0, 0.1)), up("c", Samples.vllm(0, 0.9))));
+        assertEquals(
+                set("a", "b"),
+                chosen(
+                        policy("{}"),
+                        null,
+                        up("a", Samples.vllm(0, 0.1)),
+                        up("b", Samples.vllm(0, 0.1)),
+                        up("c", Samples.vllm(0, 0.9))));
     }
 
     @Test
     void aHostRunningTheRequestedAdapterWins() throws ConfigException {
-        assertEquals(set("b"), chosen(policy("{}"), "sql-lora",
-                up("a", Samples.vllm(0, 0.1) + lora("chat-lora", 4)),
-                up("b", Samples.vllm(3, 0.5) + lora("sql-lora", 4))));
+        assertEquals(
+                set("b"),
+                chosen(
+                        policy("{}"),
+                        "sql-lora",
+                        up("a", Samples.vllm(0, 0.1) + lora("chat-lora", 4)),
+                        up("b", Samples.vllm(3, 0.5) + lora("sql-lora", 4))));
     }
 
     @Test
     void withoutAffinityAHostWithAFreeAdapterSlotIsPreferred() throws ConfigException {
-        assertEquals(set("b"), chosen(policy("{}"), "new-lora",
-                up("a", Samples.vllm(0, 0.1) + lora("x,y", 2)),
-                up("b", Samples.vllm(3, 0.5) + lora("z", 2))));
+        assertEquals(
+                set("b"),
+                chosen(
+                        policy("{}"),
+                        "new-lora",
+                        up("a", Samples.vllm(0, 0.1) + lora("x,y", 2)),
+                        up("b", Samples.vllm(3, 0.5) + lora("z", 2))));
     }
 
     @Test
     void whenEveryQueueIsLongTheShortestQueueStillWins() throws ConfigException {
-        assertEquals(set("b"), chosen(policy("{}"), null,
-                up("a", Samples.vllm(200, 0.1)), up("b", Samples.vllm(60, 0.9))));
+        assertEquals(
+                set("b"), chosen(policy("{}"), null, up("a", Samples.vllm(200, 0.1)), up("b", Samples.vllm(60, 0.9))));
     }
 
     @Test
     void missingLoraMetricsDegradeInsteadOfFailing() throws ConfigException {
-        assertEquals(set("a"), chosen(policy("{}"), "sql-lora",
-                up("a", Samples.VLLM_V0), up("b", Samples.vllm(9, 0.1))));
+        assertEquals(
+                set("a"), chosen(policy("{}"), "sql-lora", up("a", Samples.VLLM_V0), up("b", Samples.vllm(9, 0.1))));
     }
 
     @Test
     void aHostWithoutAnyKvFigureStillCompetesOnQueueWhenNoHostReportsKv() throws ConfigException {
-        assertEquals(set("a"), chosen(policy("{}"), null,
-                up("a", "vllm:num_requests_waiting 0\n"), up("b", "vllm:num_requests_waiting 9\n")));
+        assertEquals(
+                set("a"),
+                chosen(
+                        policy("{}"),
+                        null,
+                        up("a", "vllm:num_requests_waiting 0\n"),
+                        up("b", "vllm:num_requests_waiting 9\n")));
     }
 
     @Test
@@ -124,8 +155,13 @@ class EndpointMetricsPolicyTest {
 
     @Test
     void unhealthyHostsAreNeverChosen() throws ConfigException {
-        assertEquals(set("b"), chosen(policy("{}"), null,
-                new Endpoint("a", false, Samples.vllm(0, 0)), up("b", Samples.vllm(9, 0.9))));
+        assertEquals(
+                set("b"),
+                chosen(
+                        policy("{}"),
+                        null,
+                        new Endpoint("a", false, Samples.vllm(0, 0)),
+                        up("b", Samples.vllm(9, 0.9))));
     }
 
     @Test
@@ -150,7 +186,8 @@ class EndpointMetricsPolicyTest {
     void onlyTheDefaultPolicyReadsTheBodyAndOnlyForTheModel() throws ConfigException {
         assertTrue(policy("{}").readsBody());
         assertFalse(policy("{}").readsPrompt());
-        assertFalse(policy("{\"metric_policy\":\"least\",\"target_metric\":\"x\"}").readsBody());
+        assertFalse(
+                policy("{\"metric_policy\":\"least\",\"target_metric\":\"x\"}").readsBody());
     }
 
     @Test
@@ -159,7 +196,8 @@ class EndpointMetricsPolicyTest {
         Map<String, Integer> counts = new HashMap<>();
         for (int i = 0; i < 100; i++) {
             Step step = policy.select(ctx(up("a", Samples.vllm(0, 0.1)), up("b", Samples.vllm(9, 0.9)))
-                    .random(new Rng(i)).build());
+                    .random(new Rng(i))
+                    .build());
             counts.merge(step.host(), 1, Integer::sum);
         }
         assertTrue(counts.get("a") <= 61 && counts.get("b") >= 39, counts.toString());
@@ -168,8 +206,10 @@ class EndpointMetricsPolicyTest {
     @Test
     void rateLimitAcceptsANumericString() throws ConfigException {
         EndpointMetricsPolicy policy = policy("{\"rate_limit\":\"0.5\"}");
-        policy.select(ctx(up("a", Samples.vllm(0, 0.1)), up("b", Samples.vllm(9, 0.9))).build());
-        Step second = policy.select(ctx(up("a", Samples.vllm(0, 0.1)), up("b", Samples.vllm(9, 0.9))).build());
+        policy.select(ctx(up("a", Samples.vllm(0, 0.1)), up("b", Samples.vllm(9, 0.9)))
+                .build());
+        Step second = policy.select(ctx(up("a", Samples.vllm(0, 0.1)), up("b", Samples.vllm(9, 0.9)))
+                .build());
         assertEquals("b", second.host());
     }
 
@@ -177,8 +217,8 @@ class EndpointMetricsPolicyTest {
     void hostsWithoutGatewayMetricsAreScrapedOnTheNextTick() throws ConfigException {
         EndpointMetricsPolicy policy = policy("{\"metricsPath\":\"/stats\"}");
         policy.select(ctx(up("a"), up("b", Samples.vllm(0, 0))).build());
-        assertEquals(Collections.singletonList(new ScrapeRequest(CLUSTER, "a", "/stats", 3000)),
-                policy.onTick(1_000_001));
+        assertEquals(
+                Collections.singletonList(new ScrapeRequest(CLUSTER, "a", "/stats", 3000)), policy.onTick(1_000_001));
     }
 
     @Test
@@ -186,8 +226,11 @@ class EndpointMetricsPolicyTest {
         EndpointMetricsPolicy policy = policy("{}");
         policy.select(ctx(up("a"), up("b")).build());
         for (ScrapeRequest scrape : policy.onTick(1_000_001)) {
-            policy.onScrapeResult(scrape.host(), 200,
-                    scrape.host().equals("a") ? Samples.vllm(0, 0.1) : Samples.vllm(9, 0.9), 1_000_002);
+            policy.onScrapeResult(
+                    scrape.host(),
+                    200,
+                    scrape.host().equals("a") ? Samples.vllm(0, 0.1) : Samples.vllm(9, 0.9),
+                    1_000_002);
         }
         assertEquals(set("a"), chosen(policy, null, up("a"), up("b")));
     }
@@ -235,8 +278,7 @@ class EndpointMetricsPolicyTest {
 
     @Test
     void aTooShortRefreshIntervalIsRejectedWithItsValue() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> policy("{\"metricsRefreshInterval\":10}"));
+        ConfigException e = assertThrows(ConfigException.class, () -> policy("{\"metricsRefreshInterval\":10}"));
         assertEquals("lb_config.metricsRefreshInterval=10: must be an integer in [100, 3600000]", e.getMessage());
     }
 

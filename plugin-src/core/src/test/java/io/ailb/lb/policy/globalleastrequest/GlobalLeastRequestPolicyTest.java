@@ -38,8 +38,9 @@ class GlobalLeastRequestPolicyTest {
     }
 
     private static Step select(String extraFields) throws ConfigException {
-        return policy(extraFields).select(ctx(up("10.0.0.1:8000"), down("10.0.0.2:8000"), up("10.0.0.3:8000"))
-                .build());
+        return policy(extraFields)
+                .select(ctx(up("10.0.0.1:8000"), down("10.0.0.2:8000"), up("10.0.0.3:8000"))
+                        .build());
     }
 
     @Test
@@ -56,7 +57,8 @@ class GlobalLeastRequestPolicyTest {
 
     @Test
     void itDeclaresItsRedisForInitialisation() throws ConfigException {
-        assertEquals(Collections.singletonList(new RedisTarget("redis.static", 6379, "", "", 3000, 0)),
+        assertEquals(
+                Collections.singletonList(new RedisTarget("redis.static", 6379, "", "", 3000, 0)),
                 policy("").redisTargets());
     }
 
@@ -65,13 +67,15 @@ class GlobalLeastRequestPolicyTest {
         RedisCommand command = select("").redisCommand();
         assertEquals(InflightScripts.SELECT, command.script());
         assertEquals(list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(), KEYS.leaseHosts()), command.keys());
-        assertEquals(list("2", "10.0.0.1:8000", "10.0.0.3:8000", "10.0.0.2:8000"),
+        assertEquals(
+                list("2", "10.0.0.1:8000", "10.0.0.3:8000", "10.0.0.2:8000"),
                 command.args().subList(7, command.args().size()));
     }
 
     @Test
     void maxRequestCountAndTheCleanIntervalInSecondsReachTheScript() throws ConfigException {
-        RedisCommand command = select(",\"maxRequestCount\":8,\"cleanInterval\":2").redisCommand();
+        RedisCommand command =
+                select(",\"maxRequestCount\":8,\"cleanInterval\":2").redisCommand();
         assertEquals(list("8", "120", "3600"), command.args().subList(1, 4));
     }
 
@@ -84,7 +88,9 @@ class GlobalLeastRequestPolicyTest {
         RedisCall release = redis.releases().get(0);
         assertEquals(new RedisTarget("redis.static", 6379, "", "", 3000, 0), release.target());
         assertEquals(InflightScripts.RELEASE, release.command().script());
-        assertEquals(list(KEYS.inflight(), KEYS.leases(), KEYS.leaseHosts()), release.command().keys());
+        assertEquals(
+                list(KEYS.inflight(), KEYS.leases(), KEYS.leaseHosts()),
+                release.command().keys());
         assertEquals(list(leaseId), release.command().args());
     }
 

@@ -17,10 +17,10 @@ class InflightScriptsTest {
 
     @Test
     void theEmbeddedScriptsAreTheAssembledResources() {
-        assertEquals(LuaResources.script(InflightScriptsTest.class, "select").source(),
-                InflightScripts.SELECT.source());
-        assertEquals(LuaResources.script(InflightScriptsTest.class, "release").source(),
-                InflightScripts.RELEASE.source());
+        assertEquals(
+                LuaResources.script(InflightScriptsTest.class, "select").source(), InflightScripts.SELECT.source());
+        assertEquals(
+                LuaResources.script(InflightScriptsTest.class, "release").source(), InflightScripts.RELEASE.source());
     }
 
     @Test
@@ -43,7 +43,10 @@ class InflightScriptsTest {
     void redisCompilesEachScriptUnderItsSha1() throws IOException {
         try (TestRedis redis = TestRedis.connect()) {
             for (LuaScript script : List.of(InflightScripts.SELECT, InflightScripts.RELEASE)) {
-                assertEquals(script.sha1(), redis.call("SCRIPT", "LOAD", script.source()).asString(), script.name());
+                assertEquals(
+                        script.sha1(),
+                        redis.call("SCRIPT", "LOAD", script.source()).asString(),
+                        script.name());
             }
         }
     }

@@ -25,12 +25,24 @@ class InflightSelectionTest {
 
     @Test
     void hostsTravelInArgvNotInKeys() {
-        RedisCommand command = InflightSelection.command(RedisKeys.of("r", "c"), Arrays.asList("H1"),
-                Arrays.asList("a:1", "b:1"), Arrays.asList("u:1"),
-                new InflightSelection.Settings(7, 60, 3600, 1800, 600), 5, "00000000000000ff");
-        assertEquals(Arrays.asList("llb:{r|c}:inflight", "llb:{r|c}:cleaned", "llb:{r|c}:leases",
-                "llb:{r|c}:lease-hosts", "llb:{r|c}:p:H1"), command.keys());
-        assertEquals(Arrays.asList("5", "7", "60", "3600", "1800", "00000000000000ff", "600", "2", "a:1", "b:1",
-                "u:1"), command.args());
+        RedisCommand command = InflightSelection.command(
+                RedisKeys.of("r", "c"),
+                Arrays.asList("H1"),
+                Arrays.asList("a:1", "b:1"),
+                Arrays.asList("u:1"),
+                new InflightSelection.Settings(7, 60, 3600, 1800, 600),
+                5,
+                "00000000000000ff");
+        assertEquals(
+                Arrays.asList(
+                        "llb:{r|c}:inflight",
+                        "llb:{r|c}:cleaned",
+                        "llb:{r|c}:leases",
+                        "llb:{r|c}:lease-hosts",
+                        "llb:{r|c}:p:H1"),
+                command.keys());
+        assertEquals(
+                Arrays.asList("5", "7", "60", "3600", "1800", "00000000000000ff", "600", "2", "a:1", "b:1", "u:1"),
+                command.args());
     }
 }

@@ -9,38 +9,23 @@ import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.lb.policy.RequestContext;
 import io.ailb.lb.policy.Step;
+import io.ailb.lb.redis.FreshRedisTest;
 import io.ailb.lb.redis.RedisCall;
 import io.ailb.lb.redis.RedisKeys;
-import io.ailb.lb.redis.TestRedis;
 import io.ailb.lb.request.RequestInfo;
 import io.ailb.lb.request.RequestParser;
 import io.ailb.lb.util.Rng;
 import io.ailb.lb.util.TestConfig;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The policies' Steps executed the way the shell does, against a real Redis. */
-class PolicyRoundTripTest {
+class PolicyRoundTripTest extends FreshRedisTest {
     private static final String ROUTE = "route";
     private static final String CLUSTER = "outbound|80||llm.static";
-
-    private TestRedis redis;
-
-    @BeforeEach
-    void connect() throws IOException {
-        redis = TestRedis.connect();
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        redis.close();
-    }
 
     private static LoadBalancingPolicy policy(String name, String extra) throws ConfigException {
         return PolicyRegistry.create(TestConfig.root("{\"lb_policy\":\"" + name + "\",\"lb_config\":{"
@@ -56,11 +41,16 @@ class PolicyRoundTripTest {
 
     private Step execute(LoadBalancingPolicy policy, long seed, String body) {
         releases.clear();
-        RequestInfo request = body == null ? RequestInfo.noBody()
+        RequestInfo request = body == null
+                ? RequestInfo.noBody()
                 : RequestParser.parse("application/json", null, body.getBytes(StandardCharsets.UTF_8), body.length());
-        Step step = policy.select(RequestContext.builder().routeName(ROUTE).clusterName(CLUSTER)
+        Step step = policy.select(RequestContext.builder()
+                .routeName(ROUTE)
+                .clusterName(CLUSTER)
                 .endpoints(Arrays.asList(new Endpoint("a:1", true, null), new Endpoint("b:1", true, null)))
-                .request(request).random(new Rng(seed)).build());
+                .request(request)
+                .random(new Rng(seed))
+                .build());
         releases.addAll(step.releases());
         while (step.kind() == Step.Kind.REDIS) {
             step = step.onReply(redis.run(step.redisCommand()));
@@ -89,12 +79,16 @@ class PolicyRoundTripTest {
         List<RedisCall> firstReleases = takeReleases();
         Step second = execute(policy, 2);
         List<RedisCall> secondReleases = takeReleases();
-        assertEquals(2, Arrays.asList(first.host(), second.host()).stream().distinct().count());
+        assertEquals(
+                2,
+                Arrays.asList(first.host(), second.host()).stream().distinct().count());
         assertEquals(1, firstReleases.size(), "one release per request");
         releaseAll(firstReleases);
         releaseAll(secondReleases);
-        assertEquals(0, redis.call("HLEN", RedisKeys.of(ROUTE, CLUSTER).inflight()).asLong());
-        assertEquals(0, redis.call("EXISTS", RedisKeys.of(ROUTE, CLUSTER).leases()).asLong());
+        assertEquals(
+                0, redis.call("HLEN", RedisKeys.of(ROUTE, CLUSTER).inflight()).asLong());
+        assertEquals(
+                0, redis.call("EXISTS", RedisKeys.of(ROUTE, CLUSTER).leases()).asLong());
     }
 
     @Test
@@ -106,20 +100,25 @@ class PolicyRoundTripTest {
         releaseAll(firstReleases);
         releaseAll(firstReleases);
         assertEquals(Long.valueOf(1), inflightTotal(), "the second request still counts");
-        assertTrue(redis.call("HGET", RedisKeys.of(ROUTE, CLUSTER).inflight(), first.host()).isNull());
+        assertTrue(redis.call("HGET", RedisKeys.of(ROUTE, CLUSTER).inflight(), first.host())
+                .isNull());
 
         // A decision call that timed out before reaching Redis: its release finds no lease and changes nothing.
-        Step never = policy.select(RequestContext.builder().routeName(ROUTE).clusterName(CLUSTER)
+        Step never = policy.select(RequestContext.builder()
+                .routeName(ROUTE)
+                .clusterName(CLUSTER)
                 .endpoints(Arrays.asList(new Endpoint("a:1", true, null), new Endpoint("b:1", true, null)))
-                .request(RequestInfo.noBody()).random(new Rng(3)).build());
+                .request(RequestInfo.noBody())
+                .random(new Rng(3))
+                .build());
         releaseAll(never.releases());
         assertEquals(Long.valueOf(1), inflightTotal());
     }
 
     private Long inflightTotal() {
         long total = 0;
-        List<io.ailb.codec.resp.RespValue> values = redis.call("HVALS", RedisKeys.of(ROUTE, CLUSTER).inflight())
-                .elements();
+        List<io.ailb.codec.resp.RespValue> values =
+                redis.call("HVALS", RedisKeys.of(ROUTE, CLUSTER).inflight()).elements();
         for (io.ailb.codec.resp.RespValue value : values) {
             total += Long.parseLong(value.asString());
         }

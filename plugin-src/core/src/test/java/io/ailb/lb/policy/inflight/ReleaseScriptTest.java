@@ -7,25 +7,10 @@ import static io.ailb.lb.policy.inflight.Scripts.select;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ailb.lb.redis.TestRedis;
-import java.io.IOException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import io.ailb.lb.redis.FreshRedisTest;
 import org.junit.jupiter.api.Test;
 
-class ReleaseScriptTest {
-    private TestRedis redis;
-
-    @BeforeEach
-    void connect() throws IOException {
-        redis = TestRedis.connect();
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        redis.close();
-    }
-
+class ReleaseScriptTest extends FreshRedisTest {
     private String field(String host) {
         return redis.call("HGET", KEYS.inflight(), host).asString();
     }
@@ -33,7 +18,9 @@ class ReleaseScriptTest {
     /** A lease taken by select.lua on the only healthy host {@code a:1}. */
     private String leaseOnA() {
         String lease = Scripts.nextLease();
-        assertEquals("a:1", InflightSelection.parse(redis.run(select(list("a:1"), lease))).host());
+        assertEquals(
+                "a:1",
+                InflightSelection.parse(redis.run(select(list("a:1"), lease))).host());
         return lease;
     }
 

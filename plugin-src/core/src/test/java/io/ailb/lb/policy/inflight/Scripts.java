@@ -15,8 +15,7 @@ final class Scripts {
     static final LuaScript RELEASE = fromResource("release");
     static final RedisKeys KEYS = RedisKeys.of("route-a", "outbound|80||llm.dns");
 
-    private Scripts() {
-    }
+    private Scripts() {}
 
     static LuaScript fromResource(String name) {
         return LuaResources.script(Scripts.class, name);
@@ -36,16 +35,27 @@ final class Scripts {
         return InflightSelection.leaseId(0x1000_0000_0000L + leases++);
     }
 
-    static RedisCommand select(RedisKeys keys, List<String> prefixHashes, List<String> healthy, List<String> unhealthy,
-            InflightSelection.Settings settings, int random, String leaseId) {
-        RedisCommand production = InflightSelection.command(keys, prefixHashes, healthy, unhealthy, settings, random,
-                leaseId);
+    static RedisCommand select(
+            RedisKeys keys,
+            List<String> prefixHashes,
+            List<String> healthy,
+            List<String> unhealthy,
+            InflightSelection.Settings settings,
+            int random,
+            String leaseId) {
+        RedisCommand production =
+                InflightSelection.command(keys, prefixHashes, healthy, unhealthy, settings, random, leaseId);
         return RedisCommand.script(SELECT, production.keys(), production.args());
     }
 
     /** A select.lua call under a fresh lease. */
-    static RedisCommand select(RedisKeys keys, List<String> prefixHashes, List<String> healthy, List<String> unhealthy,
-            InflightSelection.Settings settings, int random) {
+    static RedisCommand select(
+            RedisKeys keys,
+            List<String> prefixHashes,
+            List<String> healthy,
+            List<String> unhealthy,
+            InflightSelection.Settings settings,
+            int random) {
         return select(keys, prefixHashes, healthy, unhealthy, settings, random, nextLease());
     }
 
@@ -54,8 +64,14 @@ final class Scripts {
     }
 
     static RedisCommand select(List<String> healthy, String leaseId) {
-        return select(KEYS, Collections.emptyList(), healthy, Collections.emptyList(), settings(0, 3600),
-                new Rng(1).nextInt(InflightSelection.randomBound()), leaseId);
+        return select(
+                KEYS,
+                Collections.emptyList(),
+                healthy,
+                Collections.emptyList(),
+                settings(0, 3600),
+                new Rng(1).nextInt(InflightSelection.randomBound()),
+                leaseId);
     }
 
     static RedisCommand release(RedisKeys keys, String leaseId) {

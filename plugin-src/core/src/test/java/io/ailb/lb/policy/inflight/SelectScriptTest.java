@@ -9,33 +9,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.redis.FreshRedisTest;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisKeys;
-import io.ailb.lb.redis.TestRedis;
 import io.ailb.lb.util.Rng;
-import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class SelectScriptTest {
+class SelectScriptTest extends FreshRedisTest {
     private static final List<String> NONE = Collections.emptyList();
-
-    private TestRedis redis;
-
-    @BeforeEach
-    void connect() throws IOException {
-        redis = TestRedis.connect();
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        redis.close();
-    }
 
     private InflightSelection run(RedisCommand command) {
         RespValue reply = redis.run(command);
@@ -83,8 +68,9 @@ class SelectScriptTest {
         Rng rng = new Rng(42);
         for (int i = 0; i < 4000; i++) {
             redis.call("DEL", KEYS.inflight());
-            String host = run(select(KEYS, NONE, hosts, NONE, settings(0, 3600),
-                    rng.nextInt(InflightSelection.randomBound()))).host();
+            String host = run(select(
+                            KEYS, NONE, hosts, NONE, settings(0, 3600), rng.nextInt(InflightSelection.randomBound())))
+                    .host();
             wins.merge(host, 1, Integer::sum);
         }
         for (String host : hosts) {
@@ -156,13 +142,15 @@ class SelectScriptTest {
     void anIncrementRecordsItsLeaseWithTheHostAndAnExpiryOnTheRedisClock() {
         counts("a:1", "1");
         long before = redisSeconds();
-        InflightSelection selection = run(select(KEYS, NONE, list("a:1", "b:1"), NONE, settings(0, 3600), 0,
-                "0123456789abcdef"));
+        InflightSelection selection =
+                run(select(KEYS, NONE, list("a:1", "b:1"), NONE, settings(0, 3600), 0, "0123456789abcdef"));
         long after = redisSeconds();
 
         assertEquals("b:1", selection.host());
-        assertEquals("b:1", redis.call("HGET", KEYS.leaseHosts(), "0123456789abcdef").asString());
-        long expiry = Long.parseLong(redis.call("ZSCORE", KEYS.leases(), "0123456789abcdef").asString());
+        assertEquals(
+                "b:1", redis.call("HGET", KEYS.leaseHosts(), "0123456789abcdef").asString());
+        long expiry = Long.parseLong(
+                redis.call("ZSCORE", KEYS.leases(), "0123456789abcdef").asString());
         assertTrue(expiry >= before + Scripts.LEASE_TTL && expiry <= after + Scripts.LEASE_TTL, "expiry " + expiry);
         assertEquals(1, redis.call("ZCARD", KEYS.leases()).asLong());
     }
@@ -170,7 +158,8 @@ class SelectScriptTest {
     @Test
     void aFullReplyCountsNothingAndWritesNoLease() {
         counts("a:1", "2");
-        assertTrue(run(select(KEYS, NONE, list("a:1"), NONE, settings(2, 3600), 0, "00000000000000aa")).full());
+        assertTrue(run(select(KEYS, NONE, list("a:1"), NONE, settings(2, 3600), 0, "00000000000000aa"))
+                .full());
         assertEquals(0, redis.call("EXISTS", KEYS.leases()).asLong());
         assertEquals(0, redis.call("EXISTS", KEYS.leaseHosts()).asLong());
         assertEquals("2", field("a:1"));
@@ -252,8 +241,8 @@ class SelectScriptTest {
     @Test
     void aNewConversationWritesItsWholePathToTheLeastLoadedHost() {
         counts("a:1", "1");
-        InflightSelection selection = run(select(KEYS, list("H1", "H2"), list("a:1", "b:1"), NONE,
-                settings(0, 3600), 0));
+        InflightSelection selection =
+                run(select(KEYS, list("H1", "H2"), list("a:1", "b:1"), NONE, settings(0, 3600), 0));
         assertEquals("b:1", selection.host());
         assertEquals(0, selection.depth());
         assertEquals("b:1", get(KEYS.prefix("H1")));
@@ -265,8 +254,8 @@ class SelectScriptTest {
         redis.call("SET", KEYS.prefix("H1"), "a:1");
         redis.call("SET", KEYS.prefix("H2"), "a:1");
         counts("a:1", "9");
-        InflightSelection selection = run(select(KEYS, list("H1", "H2", "H3"), list("a:1", "b:1"), NONE,
-                settings(0, 3600), 0));
+        InflightSelection selection =
+                run(select(KEYS, list("H1", "H2", "H3"), list("a:1", "b:1"), NONE, settings(0, 3600), 0));
         assertEquals("a:1", selection.host());
         assertEquals(2, selection.depth());
         assertEquals(10, selection.count());
@@ -277,8 +266,8 @@ class SelectScriptTest {
     void theDeepestMatchedLevelDecidesTheHost() {
         redis.call("SET", KEYS.prefix("H1"), "a:1");
         redis.call("SET", KEYS.prefix("H2"), "b:1");
-        InflightSelection selection = run(select(KEYS, list("H1", "H2"), list("a:1", "b:1"), NONE,
-                settings(0, 3600), 0));
+        InflightSelection selection =
+                run(select(KEYS, list("H1", "H2"), list("a:1", "b:1"), NONE, settings(0, 3600), 0));
         assertEquals("b:1", selection.host());
         assertEquals(2, selection.depth());
     }
@@ -288,8 +277,8 @@ class SelectScriptTest {
         redis.call("SET", KEYS.prefix("H1"), "a:1");
         redis.call("SET", KEYS.prefix("H2"), "x:1");
         redis.call("SET", KEYS.prefix("H3"), "a:1");
-        InflightSelection selection = run(select(KEYS, list("H1", "H2", "H3"), list("a:1", "b:1"), list("x:1"),
-                settings(0, 3600), 0));
+        InflightSelection selection =
+                run(select(KEYS, list("H1", "H2", "H3"), list("a:1", "b:1"), list("x:1"), settings(0, 3600), 0));
         assertEquals("a:1", selection.host());
         assertEquals(1, selection.depth());
         assertEquals("a:1", get(KEYS.prefix("H2")));
@@ -299,8 +288,8 @@ class SelectScriptTest {
     void anUnhealthyFirstLevelHolderFallsBackToLeastInFlightAndRewritesThePath() {
         redis.call("SET", KEYS.prefix("H1"), "x:1");
         counts("a:1", "1");
-        InflightSelection selection = run(select(KEYS, list("H1", "H2"), list("a:1", "b:1"), list("x:1"),
-                settings(0, 3600), 0));
+        InflightSelection selection =
+                run(select(KEYS, list("H1", "H2"), list("a:1", "b:1"), list("x:1"), settings(0, 3600), 0));
         assertEquals("b:1", selection.host());
         assertEquals(0, selection.depth());
         assertEquals("b:1", get(KEYS.prefix("H1")));
@@ -346,8 +335,12 @@ class SelectScriptTest {
 
     @Test
     void scriptLoadReturnsTheSha1WeComputed() {
-        assertEquals(Scripts.SELECT.sha1(), redis.call("SCRIPT", "LOAD", Scripts.SELECT.source()).asString());
-        assertEquals(Scripts.RELEASE.sha1(), redis.call("SCRIPT", "LOAD", Scripts.RELEASE.source()).asString());
+        assertEquals(
+                Scripts.SELECT.sha1(),
+                redis.call("SCRIPT", "LOAD", Scripts.SELECT.source()).asString());
+        assertEquals(
+                Scripts.RELEASE.sha1(),
+                redis.call("SCRIPT", "LOAD", Scripts.RELEASE.source()).asString());
     }
 
     private Map<String, String> hash() {

@@ -34,7 +34,10 @@ class PrefixCachePolicyTest {
     }
 
     private static RedisCommand command(RequestInfo request) throws ConfigException {
-        return policy("").select(ctx(up("10.0.0.1:8000"), up("10.0.0.2:8000")).request(request).build())
+        return policy("")
+                .select(ctx(up("10.0.0.1:8000"), up("10.0.0.2:8000"))
+                        .request(request)
+                        .build())
                 .redisCommand();
     }
 
@@ -47,8 +50,8 @@ class PrefixCachePolicyTest {
     @Test
     void eachConversationBlockBecomesOnePrefixKeyInOrder() throws ConfigException {
         RequestInfo request = chat(CONVERSATION);
-        List<String> expected = new ArrayList<>(list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(),
-                KEYS.leaseHosts()));
+        List<String> expected =
+                new ArrayList<>(list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(), KEYS.leaseHosts()));
         for (String hash : request.prefixHashes()) {
             expected.add(KEYS.prefix(hash));
         }
@@ -58,20 +61,23 @@ class PrefixCachePolicyTest {
 
     @Test
     void aBodylessRequestIsBalancedByInFlightCountAlone() throws ConfigException {
-        assertEquals(list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(), KEYS.leaseHosts()),
+        assertEquals(
+                list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(), KEYS.leaseHosts()),
                 command(RequestInfo.noBody()).keys());
     }
 
     @Test
     void anUnparseableBodyIsBalancedByInFlightCountAlone() throws ConfigException {
-        assertEquals(list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(), KEYS.leaseHosts()),
+        assertEquals(
+                list(KEYS.inflight(), KEYS.cleaned(), KEYS.leases(), KEYS.leaseHosts()),
                 command(chat("not json")).keys());
     }
 
     @Test
     void itSharesTheInFlightHashWithGlobalLeastRequest() throws ConfigException {
         RedisCommand glr = new GlobalLeastRequestPolicy(TestConfig.view(REDIS + "}"))
-                .select(ctx(up("10.0.0.1:8000")).build()).redisCommand();
+                .select(ctx(up("10.0.0.1:8000")).build())
+                .redisCommand();
         assertEquals(glr.keys().get(0), command(chat(CONVERSATION)).keys().get(0));
     }
 
@@ -82,22 +88,27 @@ class PrefixCachePolicyTest {
 
     @Test
     void redisKeyTtlSetsThePrefixTtl() throws ConfigException {
-        RedisCommand command = policy(",\"redisKeyTTL\":60").select(ctx(up("10.0.0.1:8000")).build()).redisCommand();
+        RedisCommand command = policy(",\"redisKeyTTL\":60")
+                .select(ctx(up("10.0.0.1:8000")).build())
+                .redisCommand();
         assertEquals("60", command.args().get(4));
     }
 
     @Test
     void leaseTtlReachesTheScriptAndTheCallCarriesItsLeaseRelease() throws ConfigException {
-        Step redis = policy(",\"leaseTTL\":120").select(ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION))
-                .build());
+        Step redis = policy(",\"leaseTTL\":120")
+                .select(ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build());
         assertEquals("120", redis.redisCommand().args().get(6));
-        assertEquals(list(redis.redisCommand().args().get(5)), redis.releases().get(0).command().args());
+        assertEquals(
+                list(redis.redisCommand().args().get(5)),
+                redis.releases().get(0).command().args());
         assertTrue(redis.onReply(ok("10.0.0.1:8000", 1, 2)).releases().isEmpty());
     }
 
     @Test
     void aMatchedPrefixIsReportedAsACacheHitWithItsDepth() throws ConfigException {
-        Step step = policy("").select(ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build())
+        Step step = policy("")
+                .select(ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build())
                 .onReply(ok("10.0.0.1:8000", 1, 2));
         assertEquals("true", step.attributes().get(Step.ATTR_CACHE_HIT));
         assertEquals("2", step.attributes().get(Step.ATTR_PREFIX_LENGTH));
@@ -106,7 +117,8 @@ class PrefixCachePolicyTest {
 
     @Test
     void noMatchedPrefixIsReportedAsACacheMiss() throws ConfigException {
-        Step step = policy("").select(ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build())
+        Step step = policy("")
+                .select(ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build())
                 .onReply(ok("10.0.0.1:8000", 1, 0));
         assertEquals("false", step.attributes().get(Step.ATTR_CACHE_HIT));
         assertEquals("0", step.attributes().get(Step.ATTR_PREFIX_LENGTH));

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** The gateway's shared key-value store with compare-and-swap, as cpp-host's {@code SharedData}. */
-public final class SharedData {
+public final class SharedDataStore {
     /** A stored value and its CAS token. */
     public record Entry(byte[] value, int cas) {
         public String text() {
@@ -18,8 +18,7 @@ public final class SharedData {
     private final Map<String, Entry> entries = new HashMap<>();
     private int nextCas = 1;
 
-    SharedData() {
-    }
+    SharedDataStore() {}
 
     public synchronized Optional<Entry> get(String key) {
         return Optional.ofNullable(entries.get(key));

@@ -11,12 +11,13 @@ import org.junit.jupiter.api.Timeout;
 
 /** Smoke test of the built modules on Chicory: start, configure, a few requests. */
 @Timeout(120)
-class ExampleWasmIT {
+class ExampleWasmTest {
     private static final int ROOT = 1;
 
     @Test
     void standardExampleAddsItsHeaderAndDeniesTheConfiguredPath() {
-        TinyHost host = started("standard-example.wasm", "{\"header\":\"x-hello\",\"value\":\"wörld\",\"denyPath\":\"/private\"}");
+        TinyHost host = started(
+                "standard-example.wasm", "{\"header\":\"x-hello\",\"value\":\"wörld\",\"denyPath\":\"/private\"}");
 
         host.export("proxy_on_context_create", 2, ROOT);
         host.requestHeaders.put(":path", "/public");
@@ -47,7 +48,8 @@ class ExampleWasmIT {
         host.requestHeaders.put("x-probe-gc", forceGc ? "1" : "0");
         host.requestHeaders.put("x-text", "é中😀".repeat(50));
         StringBuilder expected = new StringBuilder();
-        host.requestHeaders.forEach((name, value) -> expected.append(name).append(": ").append(value).append('\n'));
+        host.requestHeaders.forEach((name, value) ->
+                expected.append(name).append(": ").append(value).append('\n'));
 
         for (int stream = 2; stream < 2 + streams; stream++) {
             host.localBody = null;
@@ -66,8 +68,11 @@ class ExampleWasmIT {
         host.export("proxy_on_context_create", 2, ROOT);
         assertEquals(0, host.export("proxy_on_request_headers", 2, 1, 1));
 
-        assertTrue(host.logs.stream().anyMatch(l -> l.startsWith("4 proxy_on_request_headers threw")
-                && l.contains("probe: thrown on request")), host.logs.toString());
+        assertTrue(
+                host.logs.stream()
+                        .anyMatch(l -> l.startsWith("4 proxy_on_request_headers threw")
+                                && l.contains("probe: thrown on request")),
+                host.logs.toString());
     }
 
     @Test

@@ -8,11 +8,11 @@ import java.io.UncheckedIOException;
  * One host of an upstream cluster as {@code proxy_get_upstream_hosts} reports it: the address and an info JSON built
  * like the Higress Envoy fork does (nlohmann {@code dump(0)}: one member per line, keys sorted, {@code ": "}).
  */
-public record UpstreamHost(String address, String healthStatus, String metrics) {
+public record ClusterHost(String address, String healthStatus, String metrics) {
 
     /** A healthy host without metrics. */
-    public static UpstreamHost healthy(String address) {
-        return new UpstreamHost(address, "Healthy", "");
+    public static ClusterHost healthy(String address) {
+        return new ClusterHost(address, "Healthy", "");
     }
 
     /** {@code {\n"health_status": "Healthy",\n"metrics": "…"\n}}. */

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * A {@code proxy_redis_call} as the emulator carried it: the guest's raw RESP query, the token it got, and the raw
  * reply with its status ({@link RedisStatus}) as delivered later.
  */
-public record RedisCall(int token, String cluster, byte[] query, int status, byte[] reply) {
+public record RecordedRedisCall(int token, String cluster, byte[] query, int status, byte[] reply) {
 
     /** The command words, e.g. {@code INCR probe:k}. */
     public String commandText() {

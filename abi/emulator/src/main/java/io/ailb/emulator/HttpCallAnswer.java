@@ -6,16 +6,20 @@ import java.nio.charset.StandardCharsets;
  * A scripted answer to a {@code proxy_http_call}. Failures are values: {@link #timeout()} and {@link #reset()} reach
  * the guest as Envoy reports them, a callback with no headers and no body.
  */
-public final class HttpCallResponse {
+public final class HttpCallAnswer {
     /** What reached the guest. */
-    public enum Outcome { RESPONSE, TIMEOUT, RESET }
+    public enum Outcome {
+        RESPONSE,
+        TIMEOUT,
+        RESET
+    }
 
     private final Outcome outcome;
     private final HeaderMap headers;
     private final byte[] body;
     private final HeaderMap trailers;
 
-    private HttpCallResponse(Outcome outcome, HeaderMap headers, byte[] body, HeaderMap trailers) {
+    private HttpCallAnswer(Outcome outcome, HeaderMap headers, byte[] body, HeaderMap trailers) {
         this.outcome = outcome;
         this.headers = headers;
         this.body = body;
@@ -23,39 +27,39 @@ public final class HttpCallResponse {
     }
 
     /** A response with {@code :status} set; add headers and a body with the {@code withX} methods. */
-    public static HttpCallResponse status(int status) {
-        return new HttpCallResponse(Outcome.RESPONSE, HeaderMap.of(":status", Integer.toString(status)), new byte[0],
-                HeaderMap.empty());
+    public static HttpCallAnswer status(int status) {
+        return new HttpCallAnswer(
+                Outcome.RESPONSE, HeaderMap.of(":status", Integer.toString(status)), new byte[0], HeaderMap.empty());
     }
 
     /** The upstream did not answer within the call's timeout. */
-    public static HttpCallResponse timeout() {
-        return new HttpCallResponse(Outcome.TIMEOUT, HeaderMap.empty(), new byte[0], HeaderMap.empty());
+    public static HttpCallAnswer timeout() {
+        return new HttpCallAnswer(Outcome.TIMEOUT, HeaderMap.empty(), new byte[0], HeaderMap.empty());
     }
 
     /** The connection was reset before a response. */
-    public static HttpCallResponse reset() {
-        return new HttpCallResponse(Outcome.RESET, HeaderMap.empty(), new byte[0], HeaderMap.empty());
+    public static HttpCallAnswer reset() {
+        return new HttpCallAnswer(Outcome.RESET, HeaderMap.empty(), new byte[0], HeaderMap.empty());
     }
 
-    public HttpCallResponse withHeader(String name, String value) {
+    public HttpCallAnswer withHeader(String name, String value) {
         requireResponse();
         HeaderMap copy = headers.copy().add(name, value);
-        return new HttpCallResponse(outcome, copy, body, trailers);
+        return new HttpCallAnswer(outcome, copy, body, trailers);
     }
 
-    public HttpCallResponse withBody(String text) {
+    public HttpCallAnswer withBody(String text) {
         return withBody(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    public HttpCallResponse withBody(byte[] bytes) {
+    public HttpCallAnswer withBody(byte[] bytes) {
         requireResponse();
-        return new HttpCallResponse(outcome, headers, bytes.clone(), trailers);
+        return new HttpCallAnswer(outcome, headers, bytes.clone(), trailers);
     }
 
-    public HttpCallResponse withTrailer(String name, String value) {
+    public HttpCallAnswer withTrailer(String name, String value) {
         requireResponse();
-        return new HttpCallResponse(outcome, headers, body, trailers.copy().add(name, value));
+        return new HttpCallAnswer(outcome, headers, body, trailers.copy().add(name, value));
     }
 
     public Outcome outcome() {
