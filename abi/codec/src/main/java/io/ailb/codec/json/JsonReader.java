@@ -479,34 +479,25 @@ public final class JsonReader {
 
     /** Scans a string starting at the opening quote; validates escapes and UTF-8; leaves pos after the closing quote. */
     private void scanString() {
-        // Fields in locals: TeaVM reloads a field at every use in a loop.
-        byte[] d = data;
-        int end = limit;
         int i = pos + 1;
         boolean hasEscape = false;
         while (true) {
-            // The common run: printable ASCII other than the quote and the backslash.
-            while (i < end) {
-                int b = d[i];
-                if (b < 0x20 || b == '"' || b == '\\') {
-                    break;
-                }
-                i++;
-            }
-            if (i >= end) {
+            if (i >= limit) {
                 throw error(pos, "unterminated string");
             }
-            int b = d[i];
+            int b = data[i];
             if (b == '"') {
                 break;
             }
             if (b == '\\') {
                 hasEscape = true;
                 i = checkEscape(i);
-            } else if (b >= 0) {
+            } else if (b >= 0 && b < 0x20) {
                 throw error(i, "unescaped control character in string");
-            } else {
+            } else if (b < 0) {
                 i = checkUtf8(i);
+            } else {
+                i++;
             }
         }
         escaped = hasEscape;
