@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
-import io.ailb.emulator.UpstreamHost;
-import io.ailb.emulator.Vm;
+import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.bindings.LogLevel;
 import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.lb.redis.RedisTarget;
+import io.ailb.lb.shell.ShellFixture;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,14 +43,14 @@ class HostileBodiesScenarioTest {
     @MethodSource("policies")
     void noBodyShapeTrapsThePolicyAndTheVmServesOnAfterwards(String policy) {
         String config =
-                PolicyRegistry.fields(policy).contains(RedisTarget.SERVICE_FQDN) ? PluginFixture.redisConfig("") : "";
-        Vm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{" + config + "}}")
+                PolicyRegistry.fields(policy).contains(RedisTarget.SERVICE_FQDN) ? ShellFixture.redisConfig("") : "";
+        PluginVm vm = PluginFixture.gateway("{\"lb_policy\":\"" + policy + "\",\"lb_config\":{" + config + "}}")
                 .withUpstreamHosts(
-                        PluginFixture.CLUSTER,
+                        ShellFixture.CLUSTER,
                         List.of(
-                                new UpstreamHost(PluginFixture.A, "Healthy", metrics(5)),
-                                new UpstreamHost(PluginFixture.B, "Healthy", metrics(1)),
-                                new UpstreamHost(PluginFixture.C, "Healthy", metrics(3))))
+                                new ClusterHost(ShellFixture.A, "Healthy", metrics(5)),
+                                new ClusterHost(ShellFixture.B, "Healthy", metrics(1)),
+                                new ClusterHost(ShellFixture.C, "Healthy", metrics(3))))
                 .build()
                 .startVm();
 
@@ -62,7 +63,7 @@ class HostileBodiesScenarioTest {
             assertFalse(hostile.localReply().isPresent(), what + ": answered locally instead of forwarded");
             finish(hostile);
 
-            HttpStream normal = PluginFixture.send(vm, PluginFixture.chat("be brief", "hello after " + body.getKey()));
+            HttpStream normal = PluginFixture.send(vm, ShellFixture.chat("be brief", "hello after " + body.getKey()));
             assertTrue(
                     normal.upstreamOverride().isPresent(),
                     () -> what + ": the next request was not routed" + vm.logs(LogLevel.ERROR));
