@@ -147,7 +147,9 @@ public final class Step {
         if (ATTR_PREFIX_LENGTH.equals(key) || ATTR_CACHE_HIT.equals(key)) {
             throw new IllegalArgumentException(key + " is written by withPrefixMatch");
         }
-        return withText(key, value, prefixLength);
+        Map<String, String> copy = new LinkedHashMap<>(attributes);
+        copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+        return withAttributes(copy, prefixLength);
     }
 
     /**
@@ -156,13 +158,13 @@ public final class Step {
      * {@code prefix_length} for the log.
      */
     public Step withPrefixMatch(int blocks) {
-        return withText(ATTR_CACHE_HIT, Boolean.toString(blocks > 0), prefixLength)
-                .withText(ATTR_PREFIX_LENGTH, Integer.toString(blocks), blocks);
+        Map<String, String> copy = new LinkedHashMap<>(attributes);
+        copy.put(ATTR_CACHE_HIT, Boolean.toString(blocks > 0));
+        copy.put(ATTR_PREFIX_LENGTH, Integer.toString(blocks));
+        return withAttributes(copy, blocks);
     }
 
-    private Step withText(String key, String value, int newPrefixLength) {
-        Map<String, String> copy = new LinkedHashMap<>(attributes);
-        copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    private Step withAttributes(Map<String, String> copy, int newPrefixLength) {
         return new Step(
                 kind,
                 host,
