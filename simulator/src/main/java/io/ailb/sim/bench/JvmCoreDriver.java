@@ -64,7 +64,8 @@ final class JvmCoreDriver implements AutoCloseable {
         host.reset();
         RoutePolicy route = table.match(PolicyCase.ROUTE, PolicyCase.AUTHORITY, PolicyCase.CLUSTER);
         RequestInfo info = route.readsBody() && RequestParser.inspectable(PolicyCase.CONTENT_TYPE, null)
-                ? RequestParser.parse(PolicyCase.CONTENT_TYPE, null, body, body.length, route.readsPrompt())
+                ? RequestParser.parse(
+                        PolicyCase.CONTENT_TYPE, null, body, body.length, route.readsPrompt(), route.blockBoundaries())
                 : RequestInfo.unparsed(0);
         RequestFlow flow = new RequestFlow(route, host);
         RequestContext ctx = RequestContext.builder()

@@ -150,6 +150,11 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
 
     private record Open(Gateway gateway, HttpStream stream) {}
 
+    private static final HeaderMap STREAMING_RESPONSE_HEADERS =
+            HeaderMap.of(":status", "200", "content-type", "text/event-stream");
+    private static final String FIRST_CHUNK =
+            "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"A\"}}]}\n\n";
+
     private static final boolean DEBUG = System.getenv("AILB_SIM_DEBUG") != null;
     private final WasmPlugin plugin;
     private final LocalRedis redis;
@@ -296,6 +301,28 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             decisionMicros = Arrays.copyOf(decisionMicros, decisions * 2);
         }
         decisionMicros[decisions++] = nanos / 1000.0;
+    }
+
+    /** The backend streams its answer: response headers and the first chunk reach the plugin now. */
+    @Override
+    public void onFirstToken(SimRequest request, int backend, long nowMs) {
+        Open o = open.get(request.id());
+        if (o == null) {
+            return;
+        }
+        lastNowMs = nowMs;
+        PluginVm vm = o.stream().vm();
+        if (vm.isAlive() && !o.stream().isEnded()) {
+            ScheduledFuture<?> watchdog = arm();
+            try {
+                o.stream().sendResponseHeaders(STREAMING_RESPONSE_HEADERS.copy(), false);
+                o.stream().sendResponseBody(FIRST_CHUNK, false);
+            } catch (RuntimeException trap) {
+                traps++;
+            } finally {
+                disarm(watchdog);
+            }
+        }
     }
 
     @Override

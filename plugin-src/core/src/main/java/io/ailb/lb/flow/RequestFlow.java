@@ -37,6 +37,9 @@ public final class RequestFlow {
     private final RoutePolicy route;
     private final FlowHost host;
     private final List<RedisCall> unsentReleases = new ArrayList<>();
+    /** The routed Step's calls for the first response byte; emptied when sent. */
+    private List<RedisCall> firstResponseCalls = new ArrayList<>();
+
     private RequestContext context;
     private boolean fallbackPolicyUsed;
     private boolean waitingForRedis;
@@ -68,6 +71,22 @@ public final class RequestFlow {
     public void onStreamEnd() {
         ended = true;
         sendReleasesIfDone();
+    }
+
+    /**
+     * The first byte of the response body arrived (the backend produced its first token): sends the routed Step's
+     * first-response calls, once. Nothing for a request the plugin did not route or a stream already over (its
+     * release covers them).
+     */
+    public void onFirstResponseBody() {
+        if (ended || firstResponseCalls.isEmpty()) {
+            return;
+        }
+        List<RedisCall> calls = firstResponseCalls;
+        firstResponseCalls = new ArrayList<>();
+        for (RedisCall call : calls) {
+            sendReportingFailures(call, "first-response call");
+        }
     }
 
     private Step select(LoadBalancingPolicy policy) {
@@ -181,6 +200,7 @@ public final class RequestFlow {
         String policy = policyName(step);
         if (host.overrideUpstream(step.host())) {
             host.count(FlowMetrics.routed(policy));
+            firstResponseCalls = new ArrayList<>(step.firstResponseCalls());
         } else {
             host.count(FlowMetrics.OVERRIDE_FAILED);
             attributes.put(ATTR_FALLBACK, "override_failed");
@@ -224,28 +244,34 @@ public final class RequestFlow {
         List<RedisCall> releases = new ArrayList<>(unsentReleases);
         unsentReleases.clear();
         for (RedisCall release : releases) {
-            boolean sent = send(host, release.target(), release.command(), new RedisReplyHandler() {
-                @Override
-                public void onReply(RespValue reply) {
-                    if (reply.isError()) {
-                        host.count(FlowMetrics.REDIS_ERRORS);
-                        host.warn("release " + release + " failed: " + reply.asString());
-                    }
-                }
-
-                @Override
-                public void onFailure(String reason) {
-                    host.count(FlowMetrics.REDIS_ERRORS);
-                    host.warn("release " + release + " failed: " + reason);
-                }
-            });
-            if (sent) {
+            if (sendReportingFailures(release, "release")) {
                 host.count(FlowMetrics.RELEASES_SENT);
-            } else {
-                host.count(FlowMetrics.REDIS_ERRORS);
-                host.warn("release " + release + " could not be sent");
             }
         }
+    }
+
+    /** Sends a call whose reply only matters when it fails; true when it left the gateway. */
+    private boolean sendReportingFailures(RedisCall call, String what) {
+        boolean sent = send(host, call.target(), call.command(), new RedisReplyHandler() {
+            @Override
+            public void onReply(RespValue reply) {
+                if (reply.isError()) {
+                    host.count(FlowMetrics.REDIS_ERRORS);
+                    host.warn(what + " " + call + " failed: " + reply.asString());
+                }
+            }
+
+            @Override
+            public void onFailure(String reason) {
+                host.count(FlowMetrics.REDIS_ERRORS);
+                host.warn(what + " " + call + " failed: " + reason);
+            }
+        });
+        if (!sent) {
+            host.count(FlowMetrics.REDIS_ERRORS);
+            host.warn(what + " " + call + " could not be sent");
+        }
+        return sent;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.ailb.lb.flow;
 
 import io.ailb.lb.policy.LoadBalancingPolicy;
+import io.ailb.lb.request.RequestParser;
 
 /** The policies of one configured rule: the main one and, optionally, the one used when it fails. */
 public final class RoutePolicy {
@@ -31,6 +32,11 @@ public final class RoutePolicy {
     /** True when either policy needs the request body. */
     public boolean readsBody() {
         return primary.readsBody() || (fallback != null && fallback.readsBody());
+    }
+
+    /** The primary policy's prefix block boundaries (a fallback policy gets the same blocks). */
+    public RequestParser.BlockBoundaries blockBoundaries() {
+        return primary.blockBoundaries();
     }
 
     /** True when either policy needs the prompt, not just the body's scalar fields. */

@@ -1,6 +1,7 @@
 package io.ailb.lb.policy;
 
 import io.ailb.lb.redis.RedisTarget;
+import io.ailb.lb.request.RequestParser;
 import java.util.Collections;
 import java.util.List;
 
@@ -25,6 +26,11 @@ public interface LoadBalancingPolicy {
      */
     default boolean readsPrompt() {
         return readsBody();
+    }
+
+    /** Where the prompt's prefix blocks close (read when {@link #readsPrompt} is true). */
+    default RequestParser.BlockBoundaries blockBoundaries() {
+        return RequestParser.BlockBoundaries.AFTER_USER;
     }
 
     /** Decides the upstream for one request. */

@@ -13,7 +13,8 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * What a policy wants next for one request. Immutable: {@link #withAttribute} and {@link #withRelease} return copies.
+ * What a policy wants next for one request. Immutable: {@link #withAttribute}, {@link #withRelease} and
+ * {@link #withFirstResponseCall} return copies.
  *
  * <p>Release commands: the shell collects the releases of every Step it receives for a stream (including Steps
  * returned by {@code onReply}) and sends each exactly once when the stream ends, or at once if the Step arrives after
@@ -49,6 +50,7 @@ public final class Step {
     private final Map<String, String> attributes;
     private final int prefixLength;
     private final List<RedisCall> releases;
+    private final List<RedisCall> firstResponseCalls;
 
     private Step(
             Kind kind,
@@ -61,7 +63,8 @@ public final class Step {
             Function<RespValue, Step> onReply,
             Map<String, String> attributes,
             int prefixLength,
-            List<RedisCall> releases) {
+            List<RedisCall> releases,
+            List<RedisCall> firstResponseCalls) {
         this.kind = kind;
         this.host = host;
         this.reason = reason;
@@ -73,6 +76,7 @@ public final class Step {
         this.attributes = attributes;
         this.prefixLength = prefixLength;
         this.releases = releases;
+        this.firstResponseCalls = firstResponseCalls;
     }
 
     /** Override the upstream host to {@code host} ({@code ip:port}). */
@@ -88,6 +92,7 @@ public final class Step {
                 null,
                 Collections.emptyMap(),
                 NO_PREFIX_MATCH,
+                Collections.emptyList(),
                 Collections.emptyList());
     }
 
@@ -104,6 +109,7 @@ public final class Step {
                 null,
                 Collections.emptyMap(),
                 NO_PREFIX_MATCH,
+                Collections.emptyList(),
                 Collections.emptyList());
     }
 
@@ -120,6 +126,7 @@ public final class Step {
                 null,
                 Collections.emptyMap(),
                 NO_PREFIX_MATCH,
+                Collections.emptyList(),
                 Collections.emptyList());
     }
 
@@ -136,6 +143,7 @@ public final class Step {
                 Objects.requireNonNull(onReply, "onReply"),
                 Collections.emptyMap(),
                 NO_PREFIX_MATCH,
+                Collections.emptyList(),
                 Collections.emptyList());
     }
 
@@ -176,7 +184,8 @@ public final class Step {
                 onReply,
                 Collections.unmodifiableMap(copy),
                 newPrefixLength,
-                releases);
+                releases,
+                firstResponseCalls);
     }
 
     /** A copy that also carries a command to send once when the stream ends. */
@@ -194,6 +203,32 @@ public final class Step {
                 onReply,
                 attributes,
                 prefixLength,
+                Collections.unmodifiableList(copy),
+                firstResponseCalls);
+    }
+
+    /**
+     * A copy of a ROUTE Step that also carries a command to send once when the first byte of the response body
+     * arrives (the backend has produced its first token), if the stream is still open then.
+     */
+    public Step withFirstResponseCall(RedisTarget callTarget, RedisCommand callCommand) {
+        if (kind != Kind.ROUTE) {
+            throw new IllegalStateException("only a ROUTE step has a response: " + this);
+        }
+        List<RedisCall> copy = new ArrayList<>(firstResponseCalls);
+        copy.add(new RedisCall(callTarget, callCommand));
+        return new Step(
+                kind,
+                host,
+                reason,
+                status,
+                body,
+                target,
+                command,
+                onReply,
+                attributes,
+                prefixLength,
+                releases,
                 Collections.unmodifiableList(copy));
     }
 
@@ -254,6 +289,11 @@ public final class Step {
         return releases;
     }
 
+    /** ROUTE: commands to send once at the first byte of the response body ({@link #withFirstResponseCall}). */
+    public List<RedisCall> firstResponseCalls() {
+        return firstResponseCalls;
+    }
+
     @Override
     public String toString() {
         StringBuilder out = new StringBuilder(kind.name());
@@ -276,6 +316,9 @@ public final class Step {
         }
         if (!releases.isEmpty()) {
             out.append(" release=").append(releases);
+        }
+        if (!firstResponseCalls.isEmpty()) {
+            out.append(" first_response=").append(firstResponseCalls);
         }
         return out.toString();
     }

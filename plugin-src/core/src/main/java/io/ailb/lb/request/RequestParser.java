@@ -13,7 +13,9 @@ import java.util.Locale;
  *
  * <h2>Prompt blocks</h2>
  * Chat: a block closes after every {@code user} message and after the last message, so [system, user, assistant,
- * user] gives (system+user), (assistant+user). A block is the concatenation of its messages' pieces; a piece is a
+ * user] gives (system+user), (assistant+user). With {@link BlockBoundaries#EVERY_MESSAGE_BUT_ASSISTANT} a block also
+ * closes after every other non-assistant message (system, developer, tool), so the same body gives (system), (user),
+ * (assistant+user): a system prompt shared by many conversations is a block of its own. A block is the concatenation of its messages' pieces; a piece is a
  * tag byte, the bytes, then the bytes' length as 4 bytes big-endian:
  * <ul>
  *   <li>{@code R}: the role (a missing or non-string role is "");</li>
@@ -56,6 +58,8 @@ public final class RequestParser {
     private final byte[] body;
     /** False: the messages / prompt are skipped unread (no hashes, no sizes). */
     private final boolean readPrompt;
+
+    private final BlockBoundaries boundaries;
     /** Reused for role, part type and part text, which are read one after the other. */
     private final JsonReader valueReader;
     /** Reused for message content, which may hold parts read with {@link #valueReader}. */
@@ -70,9 +74,18 @@ public final class RequestParser {
     private boolean stream;
     private int messageCount;
 
-    private RequestParser(byte[] body, int length, boolean readPrompt) {
+    /** Where chat prefix blocks close (completion prompts are always cut into fixed chunks). */
+    public enum BlockBoundaries {
+        /** After every user message: the Go plugin's conversation keys. */
+        AFTER_USER,
+        /** After every message whose role is not {@code assistant}. */
+        EVERY_MESSAGE_BUT_ASSISTANT
+    }
+
+    private RequestParser(byte[] body, int length, boolean readPrompt, BlockBoundaries boundaries) {
         this.body = body;
         this.readPrompt = readPrompt;
+        this.boundaries = boundaries;
         this.valueReader = new JsonReader(body, 0, length);
         this.contentReader = new JsonReader(body, 0, length);
         this.messageReader = new JsonReader(body, 0, length);
@@ -94,13 +107,24 @@ public final class RequestParser {
      */
     public static RequestInfo parse(
             String contentType, String contentEncoding, byte[] body, int length, boolean readPrompt) {
+        return parse(contentType, contentEncoding, body, length, readPrompt, BlockBoundaries.AFTER_USER);
+    }
+
+    /** Like {@link #parse(String, String, byte[], int, boolean)}, with chat blocks closing at {@code boundaries}. */
+    public static RequestInfo parse(
+            String contentType,
+            String contentEncoding,
+            byte[] body,
+            int length,
+            boolean readPrompt,
+            BlockBoundaries boundaries) {
         if (body == null || length <= 0) {
             return RequestInfo.noBody();
         }
         if (!inspectable(contentType, contentEncoding)) {
             return RequestInfo.unparsed(length);
         }
-        RequestParser parser = new RequestParser(body, length, readPrompt);
+        RequestParser parser = new RequestParser(body, length, readPrompt, boundaries);
         try {
             parser.readDocument(new JsonReader(body, 0, length));
         } catch (JsonException e) {
@@ -185,14 +209,14 @@ public final class RequestParser {
         hasher = new BlockHasher(0, MAX_PREFIX_BLOCKS);
         while ((t = r.next()) != Token.END_ARRAY) {
             messageCount++;
-            boolean user;
+            boolean closes;
             if (t == Token.BEGIN_OBJECT) {
-                user = readMessage(r);
+                closes = readMessage(r);
             } else {
                 skipRest(r, t);
-                user = writeMessage(-1, -1);
+                closes = writeMessage(-1, -1);
             }
-            if (user) {
+            if (closes) {
                 hasher.closeBlock();
             }
         }
@@ -200,8 +224,8 @@ public final class RequestParser {
     }
 
     /**
-     * Hashes one message object while reading it (the reader is after its '{'); returns whether its role is
-     * {@code user}. The usual shape (role, then content, each once) is hashed in this pass; any other is hashed again
+     * Hashes one message object while reading it (the reader is after its '{'); returns whether it closes a block
+     * ({@link #closesBlock}). The usual shape (role, then content, each once) is hashed in this pass; any other is hashed again
      * from the message's byte range with {@link #writeMessage}.
      */
     private boolean readMessage(JsonReader r) {
@@ -210,7 +234,7 @@ public final class RequestParser {
         boolean roleSeen = false;
         boolean contentSeen = false;
         boolean inOrder = true;
-        boolean user = false;
+        boolean closes = closesBlockWithoutRole();
         while (r.next() != Token.END_OBJECT) {
             if (r.stringEquals("role")) {
                 Token v = r.next();
@@ -222,7 +246,7 @@ public final class RequestParser {
                 roleSeen = true;
                 hasher.tag(ROLE);
                 hasher.length(r.stringUtf8Bytes(hasher));
-                user = r.stringEquals("user");
+                closes = closesBlock(r);
             } else if (r.stringEquals("content")) {
                 Token v = r.next();
                 if (!roleSeen || contentSeen || !inOrder) {
@@ -246,7 +270,7 @@ public final class RequestParser {
         }
         hasher.tag(END_OF_MESSAGE);
         hasher.length(0);
-        return user;
+        return closes;
     }
 
     /** Hashes the message object in {@code body[start, end)} whatever its member order. */
@@ -267,15 +291,15 @@ public final class RequestParser {
         return writeMessage(role, content);
     }
 
-    /** Writes one message's pieces; returns whether its role is {@code user}. */
+    /** Writes one message's pieces; returns whether it closes a block. */
     private boolean writeMessage(long role, long content) {
-        boolean user = false;
+        boolean closes = closesBlockWithoutRole();
         hasher.tag(ROLE);
         if (role >= 0) {
             JsonReader roleReader = at(valueReader, role);
             if (roleReader.next() == Token.STRING) {
                 hasher.length(roleReader.stringUtf8Bytes(hasher));
-                user = roleReader.stringEquals("user");
+                closes = closesBlock(roleReader);
             } else {
                 hasher.length(0);
             }
@@ -288,7 +312,17 @@ public final class RequestParser {
         }
         hasher.tag(END_OF_MESSAGE);
         hasher.length(0);
-        return user;
+        return closes;
+    }
+
+    /** Whether a message without a string role closes a block: its role reads as "", not assistant. */
+    private boolean closesBlockWithoutRole() {
+        return boundaries != BlockBoundaries.AFTER_USER;
+    }
+
+    /** Whether a message whose role string {@code role} just read closes a block. */
+    private boolean closesBlock(JsonReader role) {
+        return boundaries == BlockBoundaries.AFTER_USER ? role.stringEquals("user") : !role.stringEquals("assistant");
     }
 
     /** Content whose first token {@code t} was just read from {@code c}; leaves {@code c} after the value. */

@@ -84,8 +84,18 @@ final class LoadBalancerStream extends HttpContext {
             return DataStatus.STOP_ITERATION_AND_BUFFER;
         }
         byte[] body = Buffer.requestBody().get(0, bodySize);
-        RequestInfo info = RequestParser.parse(contentType, contentEncoding, body, body.length, route.readsPrompt());
+        RequestInfo info = RequestParser.parse(
+                contentType, contentEncoding, body, body.length, route.readsPrompt(), route.blockBoundaries());
         return decide(info) ? DataStatus.CONTINUE : DataStatus.STOP_ITERATION_AND_BUFFER;
+    }
+
+    /** The first response bytes mean the backend produced its first token: the policy may want to know. */
+    @Override
+    public DataStatus onResponseBody(int bodySize, boolean endOfStream) {
+        if (flow != null && bodySize > 0) {
+            flow.onFirstResponseBody();
+        }
+        return DataStatus.CONTINUE;
     }
 
     @Override

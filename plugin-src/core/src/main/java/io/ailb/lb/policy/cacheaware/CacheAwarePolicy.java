@@ -14,78 +14,72 @@ import io.ailb.lb.policy.inflight.RedisPolicyConfig;
 import io.ailb.lb.policy.inflight.SelectionInputs;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
+import io.ailb.lb.request.RequestParser;
 import java.util.Collections;
 import java.util.List;
-import java.util.Set;
 
 /**
- * {@code cache_aware}: load-aware prefix-cache routing with request-size-aware load, decided atomically in Redis by
- * one cache_aware.lua call per request, so every gateway on the same Redis shares one view.
+ * {@code cache_aware}: the least estimated time to first token, decided atomically in Redis by one cache_aware.lua
+ * call per request, so every gateway on the same Redis shares one view of what was sent where.
  *
- * <p>For each healthy host h the script computes {@code cost_h = prefillWeight × (prompt − matched_h) + load_h}:
- * {@code matched_h} the estimated prompt tokens of the longest conversation prefix h served (block keys remember
- * several holders each), {@code load_h} the work of the requests in flight on h, each having added
- * {@code prefillWeight × its uncached prompt tokens + decodeWeight × its expected output tokens}. The cheapest host
- * wins (random tie-break) among those below {@code maxRequestCount}; the request adds its work under a per-request
- * lease, which the stream's release (or, after {@code leaseTTL}, the next call) gives back exactly.
+ * <p>For each healthy host h the script computes, in prompt tokens,
+ * {@code cost_h = queued_h + weight × uncached_h + inflightTokens × inflight_h}: {@code queued_h} the prefill tokens
+ * of the requests routed to h whose first token has not come back, {@code uncached_h} this request's prompt beyond
+ * the longest prefix routed to h (prefixes of requests still queued there count: they will be cached when this one
+ * runs), {@code inflight_h} its requests in flight. {@code weight = 1 + mean queued / hitQueueTokens}: on an idle
+ * fleet the fastest first token wins; as queues grow, prefilling a prefix again delays everyone queued behind it, so
+ * cached prefixes weigh more and stay where they are. The cheapest host wins (random tie-break) among those below
+ * {@code maxRequestCount}; the request queues its uncached tokens under a per-request lease, taken off by the
+ * first-response call (the first response byte is the first token) or the stream's release, or after
+ * {@code leaseTTL} by the next call.
  *
- * <p>No threshold switches between "affinity" and "balance" (SGLang, AIBrix): a cache holder keeps a conversation
- * until the work queued on it outweighs the prefill it would save. A request without prefix blocks (no body,
- * unparseable body) goes to the host with the least in-flight work, weighed by its own estimated size.
+ * <p>A request without prefix blocks (no body, unparseable body) goes to the least loaded host, weighed by its own
+ * estimated size.
  */
 public final class CacheAwarePolicy implements LoadBalancingPolicy {
     static final String NAME = "cache_aware";
-    /** Decision attribute: the chosen host's cost (weighted uncached prompt tokens + in-flight work). */
+    /** Decision attribute: the chosen host's cost in tokens (queue, weighted uncached prompt, in-flight requests). */
     public static final String ATTR_COST = "cost";
     /** Decision attribute: estimated prompt tokens the chosen host has cached. */
     public static final String ATTR_MATCHED_TOKENS = "matched_tokens";
-    /** Decision attribute: work units this request added to the chosen host's load. */
+    /** Decision attribute: prefill tokens this request queued on the chosen host. */
     public static final String ATTR_WORK = "work";
 
-    static final double MAX_WEIGHT = 1000;
-    static final int MAX_OUTPUT_TOKENS = 10_000_000;
-    static final NumberField PREFILL_WEIGHT =
-            NumberField.optional("prefillWeight", 1.0, 0, MAX_WEIGHT, "work per uncached prompt token");
-    static final NumberField DECODE_WEIGHT = NumberField.optional(
-            "decodeWeight",
-            2.0,
+    static final double MAX_INFLIGHT_TOKENS = 1_000_000;
+    static final int MAX_HIT_QUEUE_TOKENS = 100_000_000;
+    static final NumberField INFLIGHT_TOKENS = NumberField.optional(
+            "inflightTokens",
+            30,
             0,
-            MAX_WEIGHT,
-            "work per expected output token (prefill and decode weights may not both be 0)");
-    static final IntField DEFAULT_OUTPUT_TOKENS = IntField.optional(
-            "defaultOutputTokens",
-            256,
+            MAX_INFLIGHT_TOKENS,
+            "queue cost of each request in flight on a host, in prompt tokens (its decode slows every batch step)");
+    static final IntField HIT_QUEUE_TOKENS = IntField.optional(
+            "hitQueueTokens",
+            2048,
             0,
-            MAX_OUTPUT_TOKENS,
-            "",
-            "expected output of a request without max_tokens or max_completion_tokens");
+            MAX_HIT_QUEUE_TOKENS,
+            "tokens",
+            "mean queued prefill tokens per host that add 1 to the weight of a request's uncached tokens; "
+                    + "0 = weight 1 at any load");
     /** The lb_config fields this policy reads. */
     public static final List<ConfigField> FIELDS = ConfigField.join(
             RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS,
-            PREFILL_WEIGHT,
-            DECODE_WEIGHT,
-            DEFAULT_OUTPUT_TOKENS,
+            INFLIGHT_TOKENS,
+            HIT_QUEUE_TOKENS,
             RedisPolicyConfig.ENABLE_DETAIL_LOG);
     /** Holders one block key keeps; the least recently seen go first. */
     static final int MAX_HOLDERS = 8;
 
     private final RedisTarget target;
     private final CacheAwareSelection.Settings settings;
-    private final int defaultOutputTokens;
 
     public CacheAwarePolicy(ConfigView config) throws ConfigException {
         RedisPolicyConfig redis = RedisPolicyConfig.withPrefixKeys(config);
         this.target = redis.target();
-        double prefillWeight = PREFILL_WEIGHT.read(config);
-        double decodeWeight = DECODE_WEIGHT.read(config);
-        if (prefillWeight == 0 && decodeWeight == 0) {
-            throw new ConfigException(
-                    config.fieldPath(DECODE_WEIGHT.name()),
-                    "prefillWeight and decodeWeight cannot both be 0 (every host would cost the same)");
-        }
-        this.defaultOutputTokens = DEFAULT_OUTPUT_TOKENS.read(config);
+        double inflightTokens = INFLIGHT_TOKENS.read(config);
+        int hitQueueTokens = HIT_QUEUE_TOKENS.read(config);
         RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
-        this.settings = new CacheAwareSelection.Settings(redis.settings(), prefillWeight, decodeWeight, MAX_HOLDERS);
+        this.settings = new CacheAwareSelection.Settings(redis.settings(), inflightTokens, hitQueueTokens, MAX_HOLDERS);
     }
 
     @Override
@@ -96,6 +90,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     @Override
     public boolean readsBody() {
         return true;
+    }
+
+    /** A system prompt shared by many conversations is its own block, so new conversations find where it is cached. */
+    @Override
+    public RequestParser.BlockBoundaries blockBoundaries() {
+        return RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT;
     }
 
     @Override
@@ -119,34 +119,34 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                                 settings,
                                 in.randomValue(),
                                 in.leaseId()),
-                        reply -> onReply(reply, in.healthy()))
+                        reply -> onReply(reply, in))
                 .withAttribute(Step.ATTR_POLICY, NAME)
                 .withRelease(target, CacheAwareSelection.release(in.keys(), in.leaseId()));
     }
 
-    /** The request's blocks, size and expected output; a request without blocks is weighed by its body size. */
+    /** The request's blocks and size; a request without blocks is weighed by its body size. */
     CacheAwareSelection.Demand demand(RequestInfo request) {
         if (request == null || !request.parsed()) {
             int bytes = request == null ? 0 : request.bodyBytes();
             return new CacheAwareSelection.Demand(
-                    Collections.<String>emptyList(),
-                    Collections.<Integer>emptyList(),
-                    (bytes + 3) / 4,
-                    defaultOutputTokens);
+                    Collections.<String>emptyList(), Collections.<Integer>emptyList(), (bytes + 3) / 4);
         }
-        int output = request.maxTokens() >= 0 ? request.maxTokens() : defaultOutputTokens;
         return new CacheAwareSelection.Demand(
-                request.prefixHashes(), request.prefixTokens(), request.estimatedPromptTokens(), output);
+                request.prefixHashes(), request.prefixTokens(), request.estimatedPromptTokens());
     }
 
-    private Step onReply(RespValue reply, Set<String> healthy) {
+    private Step onReply(RespValue reply, SelectionInputs in) {
         CacheAwareSelection selection = CacheAwareSelection.parse(reply);
-        Step step = InflightRouter.stepFor(NAME, selection, healthy, true);
+        Step step = InflightRouter.stepFor(NAME, selection, in.healthy(), true);
         if (selection == null || selection.full()) {
             return step;
         }
-        return step.withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
+        step = step.withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
                 .withAttribute(ATTR_COST, Long.toString(selection.cost()))
                 .withAttribute(ATTR_WORK, Long.toString(selection.work()));
+        if (step.kind() == Step.Kind.ROUTE && selection.work() > 0) {
+            step = step.withFirstResponseCall(target, CacheAwareSelection.firstToken(in.keys(), in.leaseId()));
+        }
+        return step;
     }
 }

@@ -29,28 +29,28 @@ public final class CacheAwareSelection extends SelectionReply {
     /** Call parameters that come from the policy config. */
     public static final class Settings {
         private final InflightSelection.Settings inflight;
-        private final double prefillWeight;
-        private final double decodeWeight;
+        private final double inflightTokens;
+        private final int hitQueueTokens;
         private final int maxHolders;
 
         /**
-         * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; the weights and
-         * {@code maxHolders} are cache_aware.lua's own.
+         * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; {@code inflightTokens},
+         * {@code hitQueueTokens} and {@code maxHolders} are cache_aware.lua's own (see the script).
          */
         public Settings(
-                InflightSelection.Settings inflight, double prefillWeight, double decodeWeight, int maxHolders) {
+                InflightSelection.Settings inflight, double inflightTokens, int hitQueueTokens, int maxHolders) {
             this.inflight = inflight;
-            this.prefillWeight = prefillWeight;
-            this.decodeWeight = decodeWeight;
+            this.inflightTokens = inflightTokens;
+            this.hitQueueTokens = hitQueueTokens;
             this.maxHolders = maxHolders;
         }
 
-        public double prefillWeight() {
-            return prefillWeight;
+        public double inflightTokens() {
+            return inflightTokens;
         }
 
-        public double decodeWeight() {
-            return decodeWeight;
+        public int hitQueueTokens() {
+            return hitQueueTokens;
         }
     }
 
@@ -59,29 +59,22 @@ public final class CacheAwareSelection extends SelectionReply {
         private final List<String> blockHashes;
         private final List<Integer> blockTokens;
         private final int promptTokens;
-        private final int outputTokens;
 
         /**
          * {@code blockHashes} the chained prefix hashes, {@code blockTokens} the cumulative estimated prompt tokens at
-         * the end of each block (same size), {@code promptTokens} the whole prompt, {@code outputTokens} the expected
-         * output.
+         * the end of each block (same size), {@code promptTokens} the whole prompt.
          */
-        public Demand(List<String> blockHashes, List<Integer> blockTokens, int promptTokens, int outputTokens) {
+        public Demand(List<String> blockHashes, List<Integer> blockTokens, int promptTokens) {
             if (blockHashes.size() != blockTokens.size()) {
                 throw new IllegalArgumentException("one token count per block");
             }
             this.blockHashes = blockHashes;
             this.blockTokens = blockTokens;
             this.promptTokens = Math.max(0, promptTokens);
-            this.outputTokens = Math.max(0, outputTokens);
         }
 
         public int promptTokens() {
             return promptTokens;
-        }
-
-        public int outputTokens() {
-            return outputTokens;
         }
 
         public int blocks() {
@@ -108,11 +101,10 @@ public final class CacheAwareSelection extends SelectionReply {
             keyList.add(keys.holders(hash));
         }
         List<String> args = settings.inflight.leadingArgs(
-                randomValue, leaseId, 14 + demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
-        args.add(decimal(settings.prefillWeight));
-        args.add(decimal(settings.decodeWeight));
+                randomValue, leaseId, 13 + demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
+        args.add(decimal(settings.inflightTokens));
+        args.add(Integer.toString(settings.hitQueueTokens));
         args.add(Integer.toString(demand.promptTokens));
-        args.add(Integer.toString(demand.outputTokens));
         args.add(Integer.toString(settings.maxHolders));
         args.add(Integer.toString(demand.blockTokens.size()));
         for (int tokens : demand.blockTokens) {
@@ -120,6 +112,17 @@ public final class CacheAwareSelection extends SelectionReply {
         }
         InflightSelection.addHosts(args, healthyHosts, unhealthyHosts);
         return RedisCommand.script(CacheAwareScripts.CACHE_AWARE, keyList, args);
+    }
+
+    /**
+     * cache_aware_first_token.lua for {@code leaseId}: takes the request's prefill tokens off its host's queue, keeping
+     * the in-flight count for the release. Safe more than once and after the release.
+     */
+    public static RedisCommand firstToken(RedisKeys keys, String leaseId) {
+        return RedisCommand.script(
+                CacheAwareScripts.CACHE_AWARE_FIRST_TOKEN,
+                Arrays.asList(keys.load(), keys.cacheAwareLeases(), keys.cacheAwareLeaseInfo()),
+                Collections.singletonList(leaseId));
     }
 
     /**
@@ -139,7 +142,7 @@ public final class CacheAwareSelection extends SelectionReply {
         return parts == null ? null : new CacheAwareSelection(parts);
     }
 
-    /** A weight as Lua's tonumber reads it: integral values without a fraction, others in Java's notation. */
+    /** A number as Lua's tonumber reads it: integral values without a fraction, others in Java's notation. */
     static String decimal(double value) {
         if (value == Math.floor(value) && Math.abs(value) < 1e15) {
             return Long.toString((long) value);
@@ -152,12 +155,12 @@ public final class CacheAwareSelection extends SelectionReply {
         return matchedTokens;
     }
 
-    /** The chosen host's cost: weighted uncached prompt tokens plus its in-flight work before this request. */
+    /** The chosen host's cost in tokens: its queue, its weighted uncached prompt tokens and its in-flight requests. */
     public long cost() {
         return cost;
     }
 
-    /** Work units this request added to the host's load (given back by its release). */
+    /** Prefill tokens this request added to the host's queue (taken off at its first token or its release). */
     public long work() {
         return work;
     }

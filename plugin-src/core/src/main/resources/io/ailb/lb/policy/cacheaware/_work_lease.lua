@@ -1,6 +1,7 @@
--- Part of cache_aware.lua and cache_aware_release.lua, assembled into each at build time.
+-- Part of cache_aware.lua, cache_aware_first_token.lua and cache_aware_release.lua, assembled into each at build
+-- time.
 
--- What a cache_aware lease holds: "<work> <host>", the work units the request added to the host's load.
+-- What a cache_aware lease holds: "<work> <host>", the prefill tokens the request still has in its host's queue.
 local function work_lease(work, host)
     return work .. ' ' .. host
 end

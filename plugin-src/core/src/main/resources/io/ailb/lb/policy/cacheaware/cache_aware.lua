@@ -1,49 +1,54 @@
--- cache_aware: chooses the upstream host for one request by the least estimated cost, counts it in flight and adds
--- its work to the host's load, atomically, in one round trip. Shared by every gateway on the same Redis.
--- Every key is in KEYS and shares one {hash tag}, so the script touches a single Redis Cluster slot.
+-- cache_aware: chooses the upstream host for one request by the least estimated time to its first token, counts it
+-- in flight and adds its prefill to the host's queue, atomically, in one round trip. Shared by every gateway on the
+-- same Redis. Every key is in KEYS and shares one {hash tag}, so the script touches a single Redis Cluster slot.
 --
--- For each healthy host h:
---   matched_h = estimated prompt tokens of the longest conversation prefix h holds (deepest block key listing h)
---   load_h    = work units of the requests in flight on h (what each one added: see "work" below)
---   cost_h    = round(prefill_weight * (prompt - matched_h)) + load_h
--- The request goes to argmin cost_h (uniform random tie-break) among the hosts below maxRequestCount, and adds
---   work = round(prefill_weight * (prompt - matched_target) + decode_weight * expected_output)
--- to load_target until it is released. Its lease remembers the host and the work, so release
--- (cache_aware_release.lua) or the healing of an expired lease gives back exactly what was added.
--- Without blocks (bodyless or unparseable request) every matched_h is 0: the least loaded host by work wins.
+-- For each healthy host h (token counts are estimated prompt tokens):
+--   queued_h   = prefill tokens of the requests routed to h whose first token has not come back yet
+--   inflight_h = requests in flight on h
+--   uncached_h = prompt - matched_h, matched_h the tokens of the longest prefix routed to h (deepest block key
+--                listing h): blocks of requests still queued there count, they will be cached when this one runs
+--   cost_h     = queued_h + weight * uncached_h + inflight_tokens * inflight_h
+--   weight     = 1 + mean over healthy hosts of queued_h / hit_queue_tokens (1 when hit_queue_tokens is 0)
+-- An idle fleet weighs a request's own prefill like anyone's queue (the fastest first token wins); as queues grow,
+-- uncached tokens weigh more, because every token prefilled twice delays all the requests queued behind it: the
+-- policy then keeps prefixes where they are cached. The request goes to argmin cost_h (uniform random tie-break)
+-- among the hosts below maxRequestCount and adds work = uncached_target to queued_target until its first token
+-- (cache_aware_first_token.lua) or its release. Its lease remembers the host and the work still queued, so release
+-- (cache_aware_release.lua) or the healing of an expired lease gives back exactly what is left.
+-- Without blocks (bodyless or unparseable request) every matched_h is 0: the least loaded host wins.
 --
 -- KEYS[1]      in-flight HASH: host -> count (shared with global_least_request and prefix_cache)
--- KEYS[2]      load HASH: host -> work units in flight
+-- KEYS[2]      queue HASH: host -> prefill tokens routed and not yet answered
 -- KEYS[3]      cleanup marker: exists while the last cleanup is younger than the clean interval
 -- KEYS[4]      lease ZSET: lease id -> expiry, in Unix seconds of the Redis clock
 -- KEYS[5]      lease HASH: lease id -> "<work> <host>"
--- KEYS[6..]    block keys for conversation depth 1, 2, ...: HASH holder host -> last use (Unix seconds)
+-- KEYS[6..]    block keys for prefix depth 1, 2, ...: HASH holder host -> last use (Unix seconds)
 -- ARGV[1]      random non-negative integer for the tie-break
 -- ARGV[2]      maxRequestCount, 0 = no cap
 -- ARGV[3]      clean interval in seconds, 0 = clean on every call
--- ARGV[4]      TTL of the in-flight, load and lease keys, in seconds
+-- ARGV[4]      TTL of the in-flight, queue and lease keys, in seconds
 -- ARGV[5]      TTL of block keys in seconds; a holder not seen for this long is pruned
 -- ARGV[6]      lease id of this request (unique per request)
 -- ARGV[7]      lease TTL in seconds
--- ARGV[8]      prefill weight (work units per uncached prompt token)
--- ARGV[9]      decode weight (work units per expected output token)
+-- ARGV[8]      inflight_tokens: queue cost of one request in flight, in prompt tokens
+-- ARGV[9]      hit_queue_tokens: mean queued tokens that add 1 to the weight of uncached tokens, 0 = weight 1
 -- ARGV[10]     estimated prompt tokens of the request
--- ARGV[11]     expected output tokens of the request
--- ARGV[12]     most holders one block key keeps
--- ARGV[13]     L = number of blocks (= #KEYS - 5)
--- ARGV[14..13+L]            cumulative estimated prompt tokens at the end of blocks 1..L
--- ARGV[14+L]                h = number of healthy hosts
--- ARGV[15+L..14+L+h]        healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
+-- ARGV[11]     most holders one block key keeps
+-- ARGV[12]     L = number of blocks (= #KEYS - 5)
+-- ARGV[13..12+L]            cumulative estimated prompt tokens at the end of blocks 1..L
+-- ARGV[13+L]                h = number of healthy hosts
+-- ARGV[14+L..13+L+h]        healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
 --
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work}: count = the host's in-flight count after this
--- request, depth = matched blocks on the host; or {"full", host, count} when every healthy host already has
--- maxRequestCount in flight (host = the least counted one; nothing was counted, no lease written).
+-- request, depth = matched blocks on the host, cost rounded to a whole token; or {"full", host, count} when every
+-- healthy host already has maxRequestCount in flight (host = the least counted one; nothing was counted, no lease
+-- written).
 
 --#include "../inflight/_selection.lua"
 --#include "_work_lease.lua"
 
 local inflight = KEYS[1]
-local load = KEYS[2]
+local queue = KEYS[2]
 local marker = KEYS[3]
 local leases = KEYS[4]
 local lease_info = KEYS[5]
@@ -55,13 +60,12 @@ local state_ttl = tonumber(ARGV[4])
 local block_ttl = tonumber(ARGV[5])
 local lease_id = ARGV[6]
 local lease_ttl = tonumber(ARGV[7])
-local prefill_weight = tonumber(ARGV[8])
-local decode_weight = tonumber(ARGV[9])
+local inflight_tokens = tonumber(ARGV[8])
+local hit_queue_tokens = tonumber(ARGV[9])
 local prompt = tonumber(ARGV[10])
-local output = tonumber(ARGV[11])
-local max_holders = tonumber(ARGV[12])
-local levels = tonumber(ARGV[13])
-local first_tokens = 14
+local max_holders = tonumber(ARGV[11])
+local levels = tonumber(ARGV[12])
+local first_tokens = 13
 local healthy_count = tonumber(ARGV[first_tokens + levels])
 local first_host = first_tokens + levels + 1
 local last_healthy = first_host + healthy_count - 1
@@ -76,12 +80,12 @@ end
 
 local now = tonumber(redis.call('TIME')[1])
 
--- Leases nobody released (crashed gateway, lost release) give back their count and their work.
+-- Leases nobody released (crashed gateway, lost release) give back their count and their queued work.
 heal_expired(leases, lease_info, now, function(info)
     local work, host = parse_work_lease(info)
     if host then
         subtract(inflight, host, 1)
-        subtract(load, host, work)
+        subtract(queue, host, work)
     end
 end)
 
@@ -125,31 +129,45 @@ local function matched_tokens(depth)
     return math.min(non_negative(ARGV[first_tokens + depth - 1]), prompt)
 end
 
--- Cost per host.
-local best_cost = nil
-local ties = {}
+-- Counts and queues per host, then the weight of uncached tokens from the mean queue.
 local least_count = nil
 local least_counted = {}
 local count_of = {}
-hmget_in_chunks(hosts, 1, #hosts, { inflight, load }, function(host, count, host_load)
+local queued_of = {}
+local queued_sum = 0
+hmget_in_chunks(hosts, 1, #hosts, { inflight, queue }, function(host, count, queued)
     local c = non_negative(count)
     count_of[host] = c
+    queued_of[host] = non_negative(queued)
+    queued_sum = queued_sum + queued_of[host]
     if least_count == nil or c < least_count then
         least_count = c
         least_counted = { host }
     elseif c == least_count then
         least_counted[#least_counted + 1] = host
     end
+end)
+local weight = 1
+if hit_queue_tokens > 0 and #hosts > 0 then
+    weight = 1 + queued_sum / #hosts / hit_queue_tokens
+end
+
+local best_cost = nil
+local ties = {}
+for _, host in ipairs(hosts) do
+    local c = count_of[host]
     if cap <= 0 or c < cap then
-        local cost = round(prefill_weight * (prompt - matched_tokens(depth_of[host]))) + non_negative(host_load)
-        if best_cost == nil or cost < best_cost then
+        local uncached = prompt - matched_tokens(depth_of[host])
+        local cost = queued_of[host] + weight * uncached + inflight_tokens * c
+        -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
+        if best_cost == nil or cost < best_cost - 0.01 then
             best_cost = cost
             ties = { host }
-        elseif cost == best_cost then
+        elseif cost <= best_cost + 0.01 then
             ties[#ties + 1] = host
         end
     end
-end)
+end
 
 if best_cost == nil then
     return { 'full', least_counted[(rand % #least_counted) + 1], least_count }
@@ -158,10 +176,7 @@ end
 local target = ties[(rand % #ties) + 1]
 local depth = depth_of[target] or 0
 local matched = matched_tokens(depth)
-local work = round(prefill_weight * (prompt - matched) + decode_weight * output)
-if work < 0 then
-    work = 0
-end
+local work = math.max(0, prompt - matched)
 
 local count
 if redis.call('ZSCORE', leases, lease_id) then
@@ -171,10 +186,10 @@ else
     count = count_of[target] + 1
     -- Set rather than HINCRBY: a corrupt or negative stored value restarts from zero.
     redis.call('HSET', inflight, target, count)
-    redis.call('HSET', load, target, non_negative(redis.call('HGET', load, target)) + work)
+    redis.call('HSET', queue, target, queued_of[target] + work)
     hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, target))
     redis.call('EXPIRE', inflight, state_ttl)
-    redis.call('EXPIRE', load, state_ttl)
+    redis.call('EXPIRE', queue, state_ttl)
     redis.call('EXPIRE', leases, state_ttl)
     redis.call('EXPIRE', lease_info, state_ttl)
 end
@@ -209,6 +224,6 @@ for d = 1, levels do
 end
 
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.
-clean_up(marker, clean_interval, { inflight, load }, first_host)
+clean_up(marker, clean_interval, { inflight, queue }, first_host)
 
-return { 'ok', target, count, depth, matched, best_cost, work }
+return { 'ok', target, count, depth, matched, round(best_cost), work }

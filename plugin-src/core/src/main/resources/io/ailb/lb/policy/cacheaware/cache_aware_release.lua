@@ -1,10 +1,10 @@
 -- Ends one cache_aware request by taking its lease (written by cache_aware.lua): only a lease still held gives back
--- its host's in-flight count and exactly the work it added to the host's load, so a release is idempotent — sending
+-- its host's in-flight count and exactly the prefill tokens it still has in the host's queue, so a release is idempotent — sending
 -- it twice, for a call that counted nothing (full, error, never executed), or after the lease expired and was
 -- healed changes nothing. Values never go below zero; a value reaching zero is removed. Creates no key.
 --
 -- KEYS[1] in-flight HASH: host -> count
--- KEYS[2] load HASH: host -> work units
+-- KEYS[2] queue HASH: host -> prefill tokens routed and not yet answered
 -- KEYS[3] lease ZSET: lease id -> expiry
 -- KEYS[4] lease HASH: lease id -> "<work> <host>"
 -- ARGV[1] lease id

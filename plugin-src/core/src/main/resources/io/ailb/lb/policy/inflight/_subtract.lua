@@ -1,4 +1,4 @@
--- Part of the lease scripts (select.lua, release.lua, cache_aware.lua, cache_aware_release.lua), assembled into each
+-- Part of the lease scripts (select.lua, release.lua and the cache_aware scripts), assembled into each
 -- at build time.
 
 -- Subtracts amount from a HASH field, never below zero: a result of zero or below removes the field, a missing field
@@ -8,6 +8,10 @@ local function subtract(key, field, amount, keep_non_positive)
     local n = tonumber(redis.call('HGET', key, field))
     if n == nil or (keep_non_positive and n <= 0) then
         return 0
+    end
+    if amount == 0 then
+        -- Nothing to take (a lease whose work already left at the first token); HINCRBY would get "-0".
+        return n
     end
     if n - amount <= 0 then
         redis.call('HDEL', key, field)

@@ -25,6 +25,7 @@ import io.ailb.lb.policy.Step;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisKeys;
 import io.ailb.lb.request.RequestInfo;
+import io.ailb.lb.request.RequestParser;
 import io.ailb.lb.util.TestConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,46 +97,42 @@ class CacheAwarePolicyTest {
         assertEquals(list("0", "3600", "7200", "1800"), args.subList(1, 5));
         assertEquals("600", args.get(6));
         assertEquals(
-                list("1", "2", "8", "77", "8", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000"),
+                list("30", "2048", "8", "8", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000"),
                 args.subList(7, args.size()));
         // Blocks: (system 16 + user 4) = 20 chars → 5 tokens; + (8 + 4) = 32 chars → 8 tokens.
         assertEquals(java.util.Arrays.asList(5, 8), request.prefixTokens());
     }
 
     @Test
-    void withoutMaxTokensTheDefaultOutputIsExpected() throws ConfigException {
-        RequestInfo request = chat("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
-        assertEquals("256", command("", request).args().get(10));
+    void aSharedSystemPromptIsABlockOfItsOwn() throws ConfigException {
         assertEquals(
-                "40", command(",\"defaultOutputTokens\":40", request).args().get(10));
-        RequestInfo completionTokens =
-                chat("{\"max_completion_tokens\":9,\"messages\":[{\"role\":\"user\"," + "\"content\":\"hi\"}]}");
-        assertEquals("9", command("", completionTokens).args().get(10));
+                RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT,
+                policy("").blockBoundaries());
     }
 
     @Test
-    void aBodylessRequestIsWeighedByTheDefaultOutputAlone() throws ConfigException {
+    void aBodylessRequestHasNoPromptAndNoBlocks() throws ConfigException {
         RedisCommand call = command("", RequestInfo.noBody());
         assertEquals(5, call.keys().size());
-        assertEquals(list("0", "256", "8", "0", "2"), call.args().subList(9, 14));
+        assertEquals(list("0", "8", "0", "2"), call.args().subList(9, 13));
     }
 
     @Test
     void anUnparseableBodyIsWeighedByItsSize() throws ConfigException {
         RedisCommand call = command("", RequestInfo.unparsed(4001));
         assertEquals(5, call.keys().size());
-        assertEquals(list("1001", "256", "8", "0"), call.args().subList(9, 13));
+        assertEquals(list("1001", "8", "0"), call.args().subList(9, 12));
     }
 
     @Test
     void theConfiguredWeightsTtlsAndCapAreSent() throws ConfigException {
         List<String> args = command(
-                        ",\"prefillWeight\":0.5,\"decodeWeight\":\"3\",\"redisKeyTTL\":60,"
+                        ",\"inflightTokens\":12.5,\"hitQueueTokens\":0,\"redisKeyTTL\":60,"
                                 + "\"maxRequestCount\":4,\"cleanInterval\":0,\"leaseTTL\":90",
                         chat(CONVERSATION))
                 .args();
         assertEquals(list("4", "0", "3600", "60"), args.subList(1, 5));
-        assertEquals(list("90", "0.5", "3"), args.subList(6, 9));
+        assertEquals(list("90", "12.5", "0"), args.subList(6, 9));
     }
 
     @Test
@@ -152,7 +149,8 @@ class CacheAwarePolicyTest {
 
     @Test
     void aReplyRoutesWithTheDecisionAttributesAndNoSecondRelease() throws ConfigException {
-        Step step = select(policy(""), chat(CONVERSATION)).onReply(ok("10.0.0.2:8000", 3, 2, 8, 40, 162));
+        Step call = select(policy(""), chat(CONVERSATION));
+        Step step = call.onReply(ok("10.0.0.2:8000", 3, 2, 8, 40, 162));
         assertEquals(Step.Kind.ROUTE, step.kind());
         assertEquals("10.0.0.2:8000", step.host());
         assertEquals("cache_aware", step.attributes().get(Step.ATTR_POLICY));
@@ -164,6 +162,20 @@ class CacheAwarePolicyTest {
         assertEquals("40", step.attributes().get(CacheAwarePolicy.ATTR_COST));
         assertEquals("162", step.attributes().get(CacheAwarePolicy.ATTR_WORK));
         assertTrue(step.releases().isEmpty());
+
+        // The first response byte takes the request's 162 queued tokens off the host: same lease as the call.
+        assertEquals(1, step.firstResponseCalls().size());
+        RedisCommand firstToken = step.firstResponseCalls().get(0).command();
+        assertEquals(CacheAwareScripts.CACHE_AWARE_FIRST_TOKEN, firstToken.script());
+        assertEquals(list(KEYS.load(), KEYS.cacheAwareLeases(), KEYS.cacheAwareLeaseInfo()), firstToken.keys());
+        assertEquals(list(call.redisCommand().args().get(5)), firstToken.args());
+    }
+
+    @Test
+    void aFullyCachedRequestQueuesNothingAndNeedsNoFirstResponseCall() throws ConfigException {
+        Step step = select(policy(""), chat(CONVERSATION)).onReply(ok("10.0.0.2:8000", 3, 2, 8, 40, 0));
+        assertEquals(Step.Kind.ROUTE, step.kind());
+        assertTrue(step.firstResponseCalls().isEmpty());
     }
 
     @Test
@@ -227,17 +239,14 @@ class CacheAwarePolicyTest {
 
     @Test
     void invalidFieldsAreRefusedWithTheirPath() {
-        assertEquals("lb_config.prefillWeight=-1: must be a number in [0, 1000]", configError(",\"prefillWeight\":-1"));
         assertEquals(
-                "lb_config.decodeWeight=lots: must be a number in [0, 1000]",
-                configError(",\"decodeWeight\":\"lots\""));
+                "lb_config.inflightTokens=-1: must be a number in [0, 1000000]", configError(",\"inflightTokens\":-1"));
         assertEquals(
-                "lb_config.defaultOutputTokens=1.5: must be an integer in [0, 10000000]",
-                configError(",\"defaultOutputTokens\":1.5"));
+                "lb_config.inflightTokens=lots: must be a number in [0, 1000000]",
+                configError(",\"inflightTokens\":\"lots\""));
         assertEquals(
-                "lb_config.decodeWeight: prefillWeight and decodeWeight cannot both be 0 (every host would "
-                        + "cost the same)",
-                configError(",\"prefillWeight\":0,\"decodeWeight\":0"));
+                "lb_config.hitQueueTokens=1.5: must be an integer in [0, 100000000]",
+                configError(",\"hitQueueTokens\":1.5"));
         assertEquals(
                 "lb_config.redisKeyTTL=0: must be an integer in [1, 2147483647]", configError(",\"redisKeyTTL\":0"));
         assertEquals(

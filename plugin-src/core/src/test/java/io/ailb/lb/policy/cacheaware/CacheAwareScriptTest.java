@@ -24,11 +24,17 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** cache_aware.lua and cache_aware_release.lua against a real Redis, called with the production layout. */
+/**
+ * cache_aware.lua, cache_aware_first_token.lua and cache_aware_release.lua against a real Redis, called with the
+ * production layout. Most tests use weight 1 and no in-flight term (cost = queue + uncached tokens), so every cost is
+ * a sum they can state.
+ */
 class CacheAwareScriptTest extends FreshRedisTest {
     private static final RedisKeys KEYS = RedisKeys.of("route-a", "outbound|80||llm.dns");
     private static final LuaScript SCRIPT = LuaResources.script(CacheAwareScriptTest.class, "cache_aware");
     private static final LuaScript RELEASE = LuaResources.script(CacheAwareScriptTest.class, "cache_aware_release");
+    private static final LuaScript FIRST_TOKEN =
+            LuaResources.script(CacheAwareScriptTest.class, "cache_aware_first_token");
     private static final List<String> NONE = Collections.emptyList();
     private static final List<String> ABC = Arrays.asList("a:1", "b:1", "c:1");
     private static final int BLOCK_TTL = 1800;
@@ -36,18 +42,18 @@ class CacheAwareScriptTest extends FreshRedisTest {
     private long leases;
 
     private static CacheAwareSelection.Settings settings(
-            int cap, double prefillWeight, double decodeWeight, int maxHolders) {
+            int cap, double inflightTokens, int hitQueueTokens, int maxHolders) {
         return new CacheAwareSelection.Settings(
                 new InflightSelection.Settings(cap, 3600, 3600, BLOCK_TTL, 600),
-                prefillWeight,
-                decodeWeight,
+                inflightTokens,
+                hitQueueTokens,
                 maxHolders);
     }
 
-    private static final CacheAwareSelection.Settings PLAIN = settings(0, 1.0, 2.0, 8);
+    private static final CacheAwareSelection.Settings PLAIN = settings(0, 0, 0, 8);
 
-    /** A request of {@code prompt} tokens whose blocks are named b1..bn, ending at the given cumulative tokens. */
-    private static CacheAwareSelection.Demand demand(String conversation, int output, int... blockEnds) {
+    /** A request whose blocks are named conversation-1..n, ending at the given cumulative tokens (the last = prompt). */
+    private static CacheAwareSelection.Demand demand(String conversation, int... blockEnds) {
         List<String> hashes = new ArrayList<>();
         List<Integer> tokens = new ArrayList<>();
         for (int i = 0; i < blockEnds.length; i++) {
@@ -55,7 +61,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
             tokens.add(blockEnds[i]);
         }
         int prompt = blockEnds.length == 0 ? 0 : blockEnds[blockEnds.length - 1];
-        return new CacheAwareSelection.Demand(hashes, tokens, prompt, output);
+        return new CacheAwareSelection.Demand(hashes, tokens, prompt);
     }
 
     private String lease() {
@@ -93,6 +99,12 @@ class CacheAwareScriptTest extends FreshRedisTest {
     private long release(String leaseId) {
         RedisCommand production = CacheAwareSelection.release(KEYS, leaseId);
         return redis.run(RedisCommand.script(RELEASE, production.keys(), production.args()))
+                .asLong();
+    }
+
+    private long firstToken(String leaseId) {
+        RedisCommand production = CacheAwareSelection.firstToken(KEYS, leaseId);
+        return redis.run(RedisCommand.script(FIRST_TOKEN, production.keys(), production.args()))
                 .asLong();
     }
 
@@ -134,7 +146,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         hold("conv-1", "a:1", now);
         hold("conv-1", "b:1", now);
         hold("conv-2", "a:1", now);
-        CacheAwareSelection.Demand request = demand("conv", 10, 100, 300, 400);
+        CacheAwareSelection.Demand request = demand("conv", 100, 300, 400);
 
         // Idle hosts: a's uncached rest (100) beats b's (300) and c's (400).
         CacheAwareSelection first = run(request, ABC);
@@ -142,7 +154,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(2, first.depth());
         assertEquals(300, first.matchedTokens());
         assertEquals(100, first.cost());
-        assertEquals(100 + 2 * 10, first.work());
+        assertEquals(100, first.work(), "the uncached tokens are queued");
 
         // With 250 work on a (cost 100 + 250 = 350) b's depth 1 (cost 300) wins, not c (400).
         redis.call("FLUSHALL");
@@ -155,14 +167,14 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(1, second.depth());
         assertEquals(100, second.matchedTokens());
         assertEquals(300, second.cost());
-        assertEquals(300 + 20, second.work());
+        assertEquals(300, second.work());
     }
 
     @Test
     void anUnhealthyHolderEarnsNothingAndIsKeptForLater() {
         long now = now();
         hold("conv-1", "a:1", now);
-        CacheAwareSelection selection = run(demand("conv", 0, 500), Arrays.asList("b:1", "c:1"));
+        CacheAwareSelection selection = run(demand("conv", 500), Arrays.asList("b:1", "c:1"));
         assertEquals(0, selection.depth());
         assertNotEquals("a:1", selection.host());
         assertTrue(holdersOf("conv-1").contains("a:1"));
@@ -173,7 +185,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
     void theChosenHostBecomesAHolderOfEveryBlockBesideTheOthers() {
         long now = now();
         hold("conv-1", "a:1", now - 5);
-        CacheAwareSelection.Demand request = demand("conv", 0, 100, 200, 300);
+        CacheAwareSelection.Demand request = demand("conv", 100, 200, 300);
         load("a:1", 1_000);
         String host = run(request, ABC).host();
         assertNotEquals("a:1", host);
@@ -186,32 +198,23 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     /**
-     * The crossover, exactly: a conversation of P = 2000 prompt tokens whose first 1800 are cached on a. Each loader
-     * request is a unique 1000-token prompt with 100 expected output tokens on a, so it adds w = 1000 + 2 × 100 = 1200
-     * work. a costs (2000 − 1800) + k·w, an idle host 2000: a keeps the conversation while 200 + 1200k < 2000, i.e.
-     * for k ≤ 1, and loses it from k = 2 on (3400 > 2000).
+     * The crossover at weight 1, exactly: a conversation of P = 2000 prompt tokens whose first 1800 are cached on a.
+     * Each loader request is a unique 1000-token prompt on a, queueing 1000 tokens there. a costs 200 + 1000k, an idle
+     * host 2000: a keeps the conversation while 200 + 1000k < 2000, i.e. for k ≤ 1, and loses it from k = 2 on.
      */
     @Test
-    void theLoadTermMovesARequestOffItsCacheHolderAtTheComputedCrossover() {
-        CacheAwareSelection.Demand conversation = demand("conv", 50, 1800, 2000);
+    void theQueueMovesARequestOffItsCacheHolderAtTheComputedCrossover() {
+        CacheAwareSelection.Demand conversation = demand("conv", 1800, 2000);
         int crossover = -1;
         for (int k = 0; k <= 3; k++) {
             redis.call("FLUSHALL");
-            // The first turn went to a and has ended: a holds the 1800-token prefix and no work.
-            String firstTurn = lease();
-            run(demand("conv", 50, 1800), Collections.singletonList("a:1"), PLAIN, 0, firstTurn);
-            release(firstTurn);
-            for (int i = 0; i < k; i++) {
-                CacheAwareSelection loader = run(demand("loader" + i, 100, 1000), Collections.singletonList("a:1"));
-                assertEquals(1200, loader.work());
-            }
-            assertEquals(1200L * k, loadOf("a:1"));
+            loadHolder(k);
             CacheAwareSelection turn = run(conversation, ABC);
             if (k <= 1) {
                 assertEquals("a:1", turn.host(), "k=" + k);
                 assertEquals(1, turn.depth());
                 assertEquals(1800, turn.matchedTokens());
-                assertEquals(200 + 1200L * k, turn.cost());
+                assertEquals(200 + 1000L * k, turn.cost());
             } else {
                 assertNotEquals("a:1", turn.host(), "k=" + k);
                 assertEquals(0, turn.depth());
@@ -224,6 +227,64 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(2, crossover);
     }
 
+    /** The first turn of "conv" went to a and ended (a holds 1800 tokens, no queue), then k 1000-token loaders. */
+    private void loadHolder(int k) {
+        String firstTurn = lease();
+        run(demand("conv", 1800), Collections.singletonList("a:1"), PLAIN, 0, firstTurn);
+        release(firstTurn);
+        for (int i = 0; i < k; i++) {
+            CacheAwareSelection loader = run(demand("loader" + i, 1000), Collections.singletonList("a:1"));
+            assertEquals(1000, loader.work());
+        }
+        assertEquals(1000L * k, loadOf("a:1"));
+    }
+
+    /**
+     * Under load uncached tokens weigh more: with 2000 tokens queued on a (mean queue 2000 / 3) and hitQueueTokens
+     * 1000 the weight is 1 + 2/3, so a costs 2000 + 200 × 5/3 = 2333 and an idle host 2000 × 5/3 = 3333: the
+     * conversation stays on its cache holder, where weight 1 moved it (previous test, k = 2).
+     */
+    @Test
+    void underLoadCachedPrefixesWeighMoreAndStayWhereTheyAre() {
+        loadHolder(2);
+        CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, settings(0, 0, 1000, 8), 0, lease());
+        assertEquals("a:1", turn.host());
+        assertEquals(2333, turn.cost());
+        assertEquals(200, turn.work());
+    }
+
+    /** Each request in flight costs inflightTokens: 3 × 100 on b outweighs b's shorter queue against c. */
+    @Test
+    void requestsInFlightAddInflightTokensEach() {
+        load("b:1", 100);
+        load("c:1", 300);
+        redis.call("HSET", KEYS.inflight(), "b:1", "3", "c:1", "0");
+        CacheAwareSelection.Settings perRequest = settings(0, 100, 0, 8);
+        CacheAwareSelection selection = run(demand("x", 50), Arrays.asList("b:1", "c:1"), perRequest, 0, lease());
+        assertEquals("c:1", selection.host());
+        assertEquals(300 + 50, selection.cost());
+    }
+
+    @Test
+    void theFirstTokenTakesTheQueuedTokensOffAndTheReleaseTheCount() {
+        List<String> onlyA = Collections.singletonList("a:1");
+        String id = lease();
+        run(demand("one", 700), onlyA, PLAIN, 0, id);
+        run(demand("two", 300), onlyA, PLAIN, 0, lease());
+        assertEquals(1000, loadOf("a:1"));
+
+        assertEquals(700, firstToken(id));
+        assertEquals(300, loadOf("a:1"));
+        assertEquals(2, countOf("a:1"), "the request is still in flight");
+        assertEquals(0, firstToken(id), "a second first-token call changes nothing");
+        assertEquals(300, loadOf("a:1"));
+
+        assertEquals(300, release(id), "the release gives back the count, and no work twice");
+        assertEquals(1, countOf("a:1"));
+        assertEquals(-1, firstToken(id), "after the release the lease is gone");
+        assertEquals(300, loadOf("a:1"));
+    }
+
     @Test
     void atExactlyEqualCostTheRandomArgumentDecides() {
         // a: 200 uncached + 1800 load = 2000 = b's and c's cost for the whole prompt.
@@ -232,8 +293,8 @@ class CacheAwareScriptTest extends FreshRedisTest {
             redis.call("FLUSHALL");
             hold("conv-1", "a:1", now());
             load("a:1", 1800);
-            winners.add(run(demand("conv", 0, 1800, 2000), ABC, PLAIN, random, lease())
-                    .host());
+            winners.add(
+                    run(demand("conv", 1800, 2000), ABC, PLAIN, random, lease()).host());
         }
         assertEquals(new HashSet<>(ABC), winners);
     }
@@ -244,7 +305,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         Rng rng = new Rng(7);
         for (int i = 0; i < 3000; i++) {
             redis.call("DEL", KEYS.load(), KEYS.inflight());
-            String host = run(demand("x" + i, 0), ABC, PLAIN, rng.nextInt(InflightSelection.randomBound()), lease())
+            String host = run(demand("x" + i), ABC, PLAIN, rng.nextInt(InflightSelection.randomBound()), lease())
                     .host();
             wins.merge(host, 1, Integer::sum);
         }
@@ -255,38 +316,38 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     @Test
-    void withoutBlocksTheHostWithTheLeastWorkWinsNotTheFewestRequests() {
-        // a: one long request (9000 work); b: three short ones (3 × 300); c: two medium (2 × 2000).
+    void withoutBlocksTheHostWithTheShortestQueueWinsNotTheFewestRequests() {
+        // a: one long prefill queued (9000 tokens); b: three short ones (3 × 300); c: two medium (2 × 2000).
         load("a:1", 9000);
         load("b:1", 900);
         load("c:1", 4000);
         redis.call("HSET", KEYS.inflight(), "a:1", "1", "b:1", "3", "c:1", "2");
-        CacheAwareSelection selection = run(new CacheAwareSelection.Demand(NONE, Collections.emptyList(), 0, 256), ABC);
+        CacheAwareSelection selection = run(new CacheAwareSelection.Demand(NONE, Collections.emptyList(), 512), ABC);
         assertEquals("b:1", selection.host());
         assertEquals(4, selection.count());
         assertEquals(0, selection.depth());
-        assertEquals(900, selection.cost());
+        assertEquals(900 + 512, selection.cost());
         assertEquals(512, selection.work());
         assertEquals(1412, loadOf("b:1"));
     }
 
     @Test
-    void releaseGivesBackExactlyTheCountAndTheWorkOfItsLease() {
+    void releaseGivesBackExactlyTheCountAndTheQueuedTokensOfItsLease() {
         List<String> onlyA = Collections.singletonList("a:1");
         String first = lease();
         String second = lease();
-        CacheAwareSelection s1 = run(demand("one", 100, 700), onlyA, PLAIN, 0, first);
-        CacheAwareSelection s2 = run(demand("two", 30, 5000), onlyA, PLAIN, 0, second);
-        assertEquals(900, s1.work());
-        assertEquals(5060, s2.work());
-        assertEquals(5960, loadOf("a:1"));
+        CacheAwareSelection s1 = run(demand("one", 700), onlyA, PLAIN, 0, first);
+        CacheAwareSelection s2 = run(demand("two", 5000), onlyA, PLAIN, 0, second);
+        assertEquals(700, s1.work());
+        assertEquals(5000, s2.work());
+        assertEquals(5700, loadOf("a:1"));
         assertEquals(2, countOf("a:1"));
 
-        assertEquals(5060, release(first));
-        assertEquals(5060, loadOf("a:1"));
+        assertEquals(5000, release(first));
+        assertEquals(5000, loadOf("a:1"));
         assertEquals(1, countOf("a:1"));
         assertEquals(-1, release(first), "a second release changes nothing");
-        assertEquals(5060, loadOf("a:1"));
+        assertEquals(5000, loadOf("a:1"));
 
         assertEquals(0, release(second));
         assertEquals(0, redis.call("HLEN", KEYS.load()).asLong());
@@ -296,33 +357,33 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     @Test
-    void anExpiredLeaseIsHealedByTheNextCallSubtractingExactlyItsWork() {
+    void anExpiredLeaseIsHealedByTheNextCallSubtractingExactlyItsQueuedTokens() {
         List<String> onlyA = Collections.singletonList("a:1");
         String crashed = lease();
         String alive = lease();
-        run(demand("crashed", 100, 1000), onlyA, PLAIN, 0, crashed);
-        run(demand("alive", 10, 300), onlyA, PLAIN, 0, alive);
-        assertEquals(1200 + 320, loadOf("a:1"));
+        run(demand("crashed", 1000), onlyA, PLAIN, 0, crashed);
+        run(demand("alive", 300), onlyA, PLAIN, 0, alive);
+        assertEquals(1000 + 300, loadOf("a:1"));
         redis.call("ZADD", KEYS.cacheAwareLeases(), Long.toString(now() - 5), crashed);
 
-        CacheAwareSelection next = run(demand("next", 0, 40), onlyA);
+        CacheAwareSelection next = run(demand("next", 40), onlyA);
 
-        assertEquals(320, next.cost() - 40, "the healed 1200 no longer counts");
-        assertEquals(320 + 40, loadOf("a:1"));
+        assertEquals(300, next.cost() - 40, "the healed 1000 no longer counts");
+        assertEquals(300 + 40, loadOf("a:1"));
         assertEquals(2, countOf("a:1"));
         assertEquals(-1, release(crashed), "the crashed gateway's late release changes nothing");
-        assertEquals(360, loadOf("a:1"));
+        assertEquals(340, loadOf("a:1"));
         assertEquals(40, release(alive));
     }
 
     @Test
     void aRepeatedLeaseIdIsCountedOnce() {
         String id = lease();
-        run(demand("r", 10, 100), ABC, PLAIN, 0, id);
-        run(demand("r", 10, 100), ABC, PLAIN, 0, id);
+        run(demand("r", 100), ABC, PLAIN, 0, id);
+        run(demand("r", 100), ABC, PLAIN, 0, id);
         assertEquals(1, countOf("a:1") + countOf("b:1") + countOf("c:1"));
         long total = loadOf("a:1") + loadOf("b:1") + loadOf("c:1");
-        assertEquals(120, total);
+        assertEquals(100, total);
         release(id);
         assertEquals(0, redis.call("HLEN", KEYS.load()).asLong());
     }
@@ -332,7 +393,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         long now = now();
         hold("conv-1", "a:1", now - BLOCK_TTL - 10);
         hold("conv-1", "b:1", now - 60);
-        CacheAwareSelection selection = run(demand("conv", 0, 1000, 1100), ABC);
+        CacheAwareSelection selection = run(demand("conv", 1000, 1100), ABC);
         assertEquals("b:1", selection.host(), "the stale holder a earns nothing");
         assertEquals(1, selection.depth());
         assertFalse(holdersOf("conv-1").contains("a:1"));
@@ -351,7 +412,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         for (int i = 0; i < 10; i++) {
             load("h" + i + ":1", 100_000);
         }
-        CacheAwareSelection selection = run(demand("conv", 0, 100), hosts);
+        CacheAwareSelection selection = run(demand("conv", 100), hosts);
         assertEquals("new:1", selection.host());
         Set<String> kept = holdersOf("conv-1");
         assertEquals(8, kept.size(), kept.toString());
@@ -363,16 +424,16 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     @Test
     void theHostWithTheLeastCostBelowTheCapWinsAndAFullClusterIsRejected() {
-        CacheAwareSelection.Settings capped = settings(2, 1.0, 2.0, 8);
+        CacheAwareSelection.Settings capped = settings(2, 0, 0, 8);
         hold("conv-1", "a:1", now());
         redis.call("HSET", KEYS.inflight(), "a:1", "2", "b:1", "1", "c:1", "2");
         load("b:1", 50_000);
-        CacheAwareSelection selection = run(demand("conv", 0, 1000), ABC, capped, 0, lease());
+        CacheAwareSelection selection = run(demand("conv", 1000), ABC, capped, 0, lease());
         assertEquals("b:1", selection.host(), "a and c are at the cap, whatever their cost");
         assertEquals(2, selection.count());
 
         String id = lease();
-        CacheAwareSelection full = run(demand("conv", 0, 1000), ABC, capped, 0, id);
+        CacheAwareSelection full = run(demand("conv", 1000), ABC, capped, 0, id);
         assertTrue(full.full());
         assertEquals(2, full.count());
         assertTrue(redis.call("ZSCORE", KEYS.cacheAwareLeases(), id).isNull(), "no lease for a rejected request");
@@ -381,7 +442,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     @Test
     void everyKeyTheScriptWritesHasATtl() {
-        run(demand("conv", 10, 100, 200), ABC, settings(0, 1.0, 2.0, 8), 0, lease());
+        run(demand("conv", 100, 200), ABC, settings(0, 30, 2048, 8), 0, lease());
         assertTtlBetween(KEYS.inflight(), 3500, 3600);
         assertTtlBetween(KEYS.load(), 3500, 3600);
         assertTtlBetween(KEYS.cacheAwareLeases(), 3500, 3600);
@@ -396,10 +457,10 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     @Test
     void everyKeyOfACallSharesOneHashSlot() {
-        RedisCommand call =
-                CacheAwareSelection.command(KEYS, demand("conv", 1, 10, 20, 30), ABC, NONE, PLAIN, 0, lease());
+        RedisCommand call = CacheAwareSelection.command(KEYS, demand("conv", 10, 20, 30), ABC, NONE, PLAIN, 0, lease());
         List<String> keys = new ArrayList<>(call.keys());
         keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
+        keys.addAll(CacheAwareSelection.firstToken(KEYS, "0000000000000001").keys());
         assertEquals(8, call.keys().size());
         for (String key : keys) {
             int open = key.indexOf('{');
@@ -412,8 +473,8 @@ class CacheAwareScriptTest extends FreshRedisTest {
         load("gone:1", 700);
         redis.call("HSET", KEYS.inflight(), "gone:1", "3", "down:1", "1");
         load("down:1", 10);
-        RespValue reply = redis.run(command(
-                demand("x", 0, 10), Arrays.asList("a:1"), Collections.singletonList("down:1"), PLAIN, 0, lease()));
+        RespValue reply = redis.run(
+                command(demand("x", 10), Arrays.asList("a:1"), Collections.singletonList("down:1"), PLAIN, 0, lease()));
         assertNotNull(CacheAwareSelection.parse(reply));
         assertTrue(redis.call("HGET", KEYS.load(), "gone:1").isNull());
         assertTrue(redis.call("HGET", KEYS.inflight(), "gone:1").isNull());
