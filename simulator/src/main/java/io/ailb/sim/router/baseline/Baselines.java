@@ -34,9 +34,6 @@ public final class Baselines {
      * @throws IllegalArgumentException for an unknown name; the message lists the known ones
      */
     public static Router create(String name, long seed) {
-        if (name != null && name.startsWith("proto")) {
-            return new ProtoCostRouter(name, seed);
-        }
         switch (name == null ? "" : name) {
             case "random":
                 return new RandomRouter(seed);
