@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.emulator.ClusterHost;
+import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.PluginVm;
 import io.ailb.lb.shell.ShellFixture;
@@ -17,11 +18,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** cache_aware through the real .wasm and a real Redis. */
+/**
+ * cache_aware through the real .wasm and a real Redis. Weight 1 and no in-flight term, so each cost is queued plus
+ * uncached tokens (the script tests cover the weight and the in-flight term).
+ */
 @Timeout(120)
 class CacheAwareScenarioTest {
     private static final String CONFIG = "{\"lb_policy\":\"cache_aware\",\"lb_config\":{"
-            + ShellFixture.redisConfig("\"redisKeyTTL\":600,\"decodeWeight\":2,\"defaultOutputTokens\":100")
+            + ShellFixture.redisConfig("\"redisKeyTTL\":600,\"inflightTokens\":0,\"hitQueueTokens\":0")
             + "}}";
 
     @BeforeEach
@@ -61,7 +65,7 @@ class CacheAwareScenarioTest {
     @Test
     void whileBalancedEveryConversationSticksToTheHostHoldingItsPrefix() {
         PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
-        // First turns arrive together: each one's work steers the next to a less loaded host.
+        // First turns arrive together: each one's queued prefill steers the next to a less loaded host.
         List<String> firstHosts = new ArrayList<>();
         List<HttpStream> firstTurns = new ArrayList<>();
         for (int c = 0; c < 6; c++) {
@@ -82,12 +86,13 @@ class CacheAwareScenarioTest {
                 String log = log(next);
                 assertEquals(firstHosts.get(c), finish(next), "conversation " + c + " turn " + turn + ": " + log);
                 assertTrue(log.contains("\"cache_hit\":\"true\""), log);
-                assertTrue(log.contains("\"prefix_length\":\"" + (turn - 1) + "\""), log);
+                // Blocks: the system prompt, the first question, then each answer with its follow-up.
+                assertTrue(log.contains("\"prefix_length\":\"" + turn + "\""), log);
             }
         }
         assertTrue(firstHosts.containsAll(List.of(A, B, C)), "new conversations spread: " + firstHosts);
         assertEquals(0L, PluginFixture.totalInflight());
-        assertEquals(0L, loadTotal(), "every release gave back exactly its work");
+        assertEquals(0L, loadTotal(), "every release gave back exactly its queued tokens");
     }
 
     @Test
@@ -97,8 +102,8 @@ class CacheAwareScenarioTest {
         String system = text("policy", 4000);
         String holder = finish(PluginFixture.send(vm, ShellFixture.chat(system, "q1")));
 
-        // Two long-prompt requests (8009 characters: 2003 tokens + 2 × 100 expected output = 2203 work each) are
-        // running on the holder: they were sent while only the holder was healthy.
+        // Two long-prompt requests (8009 characters: 2003 tokens queued each) wait for their first token on the
+        // holder: they were sent while only the holder was healthy.
         List<ClusterHost> onlyHolder = new ArrayList<>();
         for (String host : List.of(A, B, C)) {
             onlyHolder.add(host.equals(holder) ? ClusterHost.healthy(host) : new ClusterHost(host, "Unhealthy", ""));
@@ -109,11 +114,11 @@ class CacheAwareScenarioTest {
             longPrompt.sendRequestHeaders(PluginFixture.post(), false);
             longPrompt.sendRequestBody(ShellFixture.chat(text("document" + i, 8000), "summarise"), true);
             assertEquals(holder, longPrompt.upstreamOverride().orElseThrow());
-            assertTrue(log(longPrompt).contains("\"work\":\"2203\""), log(longPrompt));
+            assertTrue(log(longPrompt).contains("\"work\":\"2003\""), log(longPrompt));
             running.add(longPrompt);
         }
 
-        // Turn 2: ~1000 cached tokens do not outweigh 4406 tokens of queued work: another host takes it.
+        // Turn 2: ~1000 cached tokens do not outweigh 4006 queued tokens: another host takes it.
         HttpStream second = PluginFixture.send(vm, ShellFixture.chat(system, "q1", "a1", "q2"));
         String secondLog = log(second);
         String moved = finish(second);
@@ -127,20 +132,38 @@ class CacheAwareScenarioTest {
         HttpStream third = PluginFixture.send(vm, ShellFixture.chat(system, "q1", "a1", "q2", "a2", "q3"));
         String thirdLog = log(third);
         assertEquals(moved, finish(third), thirdLog);
-        assertTrue(thirdLog.contains("\"prefix_length\":\"2\""), thirdLog);
+        assertTrue(thirdLog.contains("\"prefix_length\":\"3\""), thirdLog);
         assertEquals(0L, PluginFixture.totalInflight());
         assertEquals(0L, loadTotal());
     }
 
     @Test
-    void aBodylessRequestIsRoutedAtOnceByLeastWork() {
+    void aBodylessRequestIsRoutedAtOnceByTheShortestQueue() {
         PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         HttpStream stream = PluginFixture.stream(vm);
         stream.sendRequestHeaders(PluginFixture.get(), true);
         assertTrue(stream.requestHeadersForwarded());
         assertTrue(stream.upstreamOverride().isPresent());
-        assertTrue(log(stream).contains("\"work\":\"200\""), log(stream));
+        assertTrue(log(stream).contains("\"work\":\"0\""), log(stream));
         stream.complete();
+        assertEquals(0L, loadTotal());
+    }
+
+    @Test
+    void theFirstResponseByteTakesTheQueuedTokensOffAndTheEndTheCount() {
+        PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
+        HttpStream stream = PluginFixture.send(vm, ShellFixture.chat(text("system", 4000), "question"));
+        assertTrue(log(stream).contains("\"work\":\"1002\""), log(stream));
+        assertEquals(1002L, loadTotal());
+
+        stream.sendResponseHeaders(HeaderMap.of(":status", "200", "content-type", "text/event-stream"), false);
+        stream.sendResponseBody("data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n", false);
+        assertEquals(0L, loadTotal(), "the prefill is done: nothing is queued any more");
+        assertEquals(1L, PluginFixture.totalInflight(), "the request is still in flight");
+
+        stream.sendResponseBody("data: [DONE]\n\n", true);
+        stream.complete();
+        assertEquals(0L, PluginFixture.totalInflight());
         assertEquals(0L, loadTotal());
     }
 
