@@ -249,7 +249,7 @@ public final class JsonReader {
         int end = tokenEnd - 1;
         if (!escaped) {
             sink.write(data, start, end - start);
-            return countCodePoints ? countCodePoints(data, start, end) : end - start;
+            return countCodePoints ? Utf8.codePoints(data, start, end) : end - start;
         }
         long written = 0;
         int segment = start;
@@ -261,7 +261,7 @@ public final class JsonReader {
             }
             if (i > segment) {
                 sink.write(data, segment, i - segment);
-                written += countCodePoints ? countCodePoints(data, segment, i) : i - segment;
+                written += countCodePoints ? Utf8.codePoints(data, segment, i) : i - segment;
             }
             int cp;
             if (data[i + 1] == 'u') {
@@ -288,7 +288,7 @@ public final class JsonReader {
         }
         if (end > segment) {
             sink.write(data, segment, end - segment);
-            written += countCodePoints ? countCodePoints(data, segment, end) : end - segment;
+            written += countCodePoints ? Utf8.codePoints(data, segment, end) : end - segment;
         }
         return written;
     }
@@ -718,16 +718,6 @@ public final class JsonReader {
         out[2] = (byte) (0x80 | ((cp >> 6) & 0x3F));
         out[3] = (byte) (0x80 | (cp & 0x3F));
         return 4;
-    }
-
-    private static int countCodePoints(byte[] bytes, int start, int end) {
-        int n = 0;
-        for (int i = start; i < end; i++) {
-            if ((bytes[i] & 0xC0) != 0x80) {
-                n++;
-            }
-        }
-        return n;
     }
 
     private JsonException unexpected(int at, String expected) {

@@ -34,9 +34,11 @@ final class WordReadTransformer implements ClassHolderTransformer {
             throw new IllegalStateException(LITTLE_ENDIAN + "." + READ_LONG + " not found: update WordReadTransformer");
         }
         ProgramEmitter emitter = ProgramEmitter.create(method, context.getHierarchy());
-        ValueEmitter data =
-                emitter.invoke(new MethodReference(Address.class, "ofData", byte[].class, Address.class), emitter.var(1, byte[].class));
-        data.invokeVirtual(new MethodReference(Address.class, "add", int.class, Address.class), emitter.var(2, int.class))
+        ValueEmitter data = emitter.invoke(
+                new MethodReference(Address.class, "ofData", byte[].class, Address.class),
+                emitter.var(1, byte[].class));
+        data.invokeVirtual(
+                        new MethodReference(Address.class, "add", int.class, Address.class), emitter.var(2, int.class))
                 .invokeVirtual(new MethodReference(Address.class, "getLong", long.class))
                 .returnValue();
         method.getAnnotations().add(new AnnotationHolder(Unmanaged.class.getName()));
