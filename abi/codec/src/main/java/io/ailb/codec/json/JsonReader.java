@@ -1,5 +1,6 @@
 package io.ailb.codec.json;
 
+import io.ailb.codec.util.LittleEndian;
 import io.ailb.codec.util.Utf8;
 import java.nio.charset.StandardCharsets;
 
@@ -37,6 +38,18 @@ public final class JsonReader {
     private static final int EXPECT_VALUE = 4;
     private static final int AFTER_VALUE = 5;
     private static final int DONE = 6;
+
+    /*
+     * Word-at-a-time string scanning: a byte is plain when it is none of '"', '\\', a control character (< 0x20) or
+     * non-ASCII. For a word x of plain bytes, (x ^ QUOTES) - ONES, (x ^ BACKSLASHES) - ONES and x - SPACES leave every
+     * byte's high bit clear and borrow nothing, and x has no high bit; the lowest byte that is not plain sets its high
+     * bit in one of the four. So the word is all plain exactly when their OR has no bit of HIGHS.
+     */
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long QUOTES = 0x2222222222222222L;
+    private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
+    private static final long SPACES = 0x2020202020202020L;
 
     private static final byte[] TRUE_BYTES = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE_BYTES = {'f', 'a', 'l', 's', 'e'};
@@ -479,13 +492,24 @@ public final class JsonReader {
 
     /** Scans a string starting at the opening quote; validates escapes and UTF-8; leaves pos after the closing quote. */
     private void scanString() {
+        byte[] bytes = data;
+        int lastWord = limit - 8;
         int i = pos + 1;
         boolean hasEscape = false;
         while (true) {
+            // Eight plain bytes per step; the loop below handles the byte that stops it.
+            while (i <= lastWord) {
+                long word = LittleEndian.readLong(bytes, i);
+                if (((((word ^ QUOTES) - ONES) | ((word ^ BACKSLASHES) - ONES) | (word - SPACES) | word) & HIGHS)
+                        != 0) {
+                    break;
+                }
+                i += 8;
+            }
             if (i >= limit) {
                 throw error(pos, "unterminated string");
             }
-            int b = data[i];
+            int b = bytes[i];
             if (b == '"') {
                 break;
             }
