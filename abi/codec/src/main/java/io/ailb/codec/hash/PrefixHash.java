@@ -1,5 +1,7 @@
 package io.ailb.codec.hash;
 
+import io.ailb.codec.util.LittleEndian;
+
 /**
  * A fast, non-cryptographic, 128-bit streaming hash with a 128-bit key, for routing keys (prompt prefix blocks).
  *
@@ -118,22 +120,8 @@ public final class PrefixHash {
         long h1 = a;
         long h2 = b;
         for (int p = from; p < to; p += 16) {
-            long x = (data[p] & 0xFFL)
-                    | (data[p + 1] & 0xFFL) << 8
-                    | (data[p + 2] & 0xFFL) << 16
-                    | (data[p + 3] & 0xFFL) << 24
-                    | (data[p + 4] & 0xFFL) << 32
-                    | (data[p + 5] & 0xFFL) << 40
-                    | (data[p + 6] & 0xFFL) << 48
-                    | (long) data[p + 7] << 56;
-            long y = (data[p + 8] & 0xFFL)
-                    | (data[p + 9] & 0xFFL) << 8
-                    | (data[p + 10] & 0xFFL) << 16
-                    | (data[p + 11] & 0xFFL) << 24
-                    | (data[p + 12] & 0xFFL) << 32
-                    | (data[p + 13] & 0xFFL) << 40
-                    | (data[p + 14] & 0xFFL) << 48
-                    | (long) data[p + 15] << 56;
+            long x = LittleEndian.readLong(data, p);
+            long y = LittleEndian.readLong(data, p + 8);
             x *= M1;
             x = (x << 31) | (x >>> 33);
             x *= M2;

@@ -1,5 +1,6 @@
 package io.ailb.codec.json;
 
+import io.ailb.codec.util.LittleEndian;
 import io.ailb.codec.util.Utf8;
 import java.nio.charset.StandardCharsets;
 
@@ -37,6 +38,18 @@ public final class JsonReader {
     private static final int EXPECT_VALUE = 4;
     private static final int AFTER_VALUE = 5;
     private static final int DONE = 6;
+
+    /*
+     * Word-at-a-time string scanning: a byte is plain when it is none of '"', '\\', a control character (< 0x20) or
+     * non-ASCII. For a word x of plain bytes, (x ^ QUOTES) - ONES, (x ^ BACKSLASHES) - ONES and x - SPACES leave every
+     * byte's high bit clear and borrow nothing, and x has no high bit; the lowest byte that is not plain sets its high
+     * bit in one of the four. So the word is all plain exactly when their OR has no bit of HIGHS.
+     */
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long QUOTES = 0x2222222222222222L;
+    private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
+    private static final long SPACES = 0x2020202020202020L;
 
     private static final byte[] TRUE_BYTES = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE_BYTES = {'f', 'a', 'l', 's', 'e'};
@@ -249,7 +262,7 @@ public final class JsonReader {
         int end = tokenEnd - 1;
         if (!escaped) {
             sink.write(data, start, end - start);
-            return countCodePoints ? countCodePoints(data, start, end) : end - start;
+            return countCodePoints ? Utf8.codePoints(data, start, end) : end - start;
         }
         long written = 0;
         int segment = start;
@@ -261,7 +274,7 @@ public final class JsonReader {
             }
             if (i > segment) {
                 sink.write(data, segment, i - segment);
-                written += countCodePoints ? countCodePoints(data, segment, i) : i - segment;
+                written += countCodePoints ? Utf8.codePoints(data, segment, i) : i - segment;
             }
             int cp;
             if (data[i + 1] == 'u') {
@@ -288,7 +301,7 @@ public final class JsonReader {
         }
         if (end > segment) {
             sink.write(data, segment, end - segment);
-            written += countCodePoints ? countCodePoints(data, segment, end) : end - segment;
+            written += countCodePoints ? Utf8.codePoints(data, segment, end) : end - segment;
         }
         return written;
     }
@@ -479,13 +492,24 @@ public final class JsonReader {
 
     /** Scans a string starting at the opening quote; validates escapes and UTF-8; leaves pos after the closing quote. */
     private void scanString() {
+        byte[] bytes = data;
+        int lastWord = limit - 8;
         int i = pos + 1;
         boolean hasEscape = false;
         while (true) {
+            // Eight plain bytes per step; the loop below handles the byte that stops it.
+            while (i <= lastWord) {
+                long word = LittleEndian.readLong(bytes, i);
+                if (((((word ^ QUOTES) - ONES) | ((word ^ BACKSLASHES) - ONES) | (word - SPACES) | word) & HIGHS)
+                        != 0) {
+                    break;
+                }
+                i += 8;
+            }
             if (i >= limit) {
                 throw error(pos, "unterminated string");
             }
-            int b = data[i];
+            int b = bytes[i];
             if (b == '"') {
                 break;
             }
@@ -718,16 +742,6 @@ public final class JsonReader {
         out[2] = (byte) (0x80 | ((cp >> 6) & 0x3F));
         out[3] = (byte) (0x80 | (cp & 0x3F));
         return 4;
-    }
-
-    private static int countCodePoints(byte[] bytes, int start, int end) {
-        int n = 0;
-        for (int i = start; i < end; i++) {
-            if ((bytes[i] & 0xC0) != 0x80) {
-                n++;
-            }
-        }
-        return n;
     }
 
     private JsonException unexpected(int at, String expected) {

@@ -2,6 +2,7 @@ package io.ailb.codec.util;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
@@ -56,5 +57,32 @@ class Utf8Test {
                     new String(sample.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8),
                     Utf8.decode(Utf8.encode(sample)));
         }
+    }
+
+    @Test
+    void codePointsMatchTheJdkForEveryRangeOfMixedText() {
+        SplittableRandom random = new SplittableRandom(11);
+        String[] pieces = {"a", "kv cache ", "\u00e9", "\u4e2d\u6587", "\ud83d\ude00", "\n", "\u07ff", "\uffff"};
+        for (int n = 0; n < 500; n++) {
+            StringBuilder text = new StringBuilder();
+            for (int k = random.nextInt(40); k > 0; k--) {
+                text.append(pieces[random.nextInt(pieces.length)]);
+            }
+            String prefix = "x".repeat(random.nextInt(9));
+            byte[] bytes = (prefix + text + "yz").getBytes(StandardCharsets.UTF_8);
+            int from = prefix.length();
+            int to = bytes.length - 2;
+            assertEquals(text.codePointCount(0, text.length()), Utf8.codePoints(bytes, from, to), text.toString());
+        }
+    }
+
+    @Test
+    void codePointsRejectRangesOutsideTheArray() {
+        byte[] bytes = new byte[16];
+        assertEquals(16, Utf8.codePoints(bytes, 0, 16));
+        assertEquals(0, Utf8.codePoints(bytes, 16, 16));
+        assertThrows(IndexOutOfBoundsException.class, () -> Utf8.codePoints(bytes, -1, 4));
+        assertThrows(IndexOutOfBoundsException.class, () -> Utf8.codePoints(bytes, 9, 17));
+        assertThrows(IndexOutOfBoundsException.class, () -> Utf8.codePoints(bytes, 5, 4));
     }
 }

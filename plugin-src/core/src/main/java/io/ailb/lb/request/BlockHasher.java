@@ -2,6 +2,7 @@ package io.ailb.lb.request;
 
 import io.ailb.codec.hash.PrefixHash;
 import io.ailb.codec.json.ByteSink;
+import io.ailb.codec.util.Utf8;
 import java.util.Arrays;
 import java.util.List;
 
@@ -46,7 +47,7 @@ final class BlockHasher implements ByteSink {
             begin();
             hash.update(bytes, offset, length);
             if (text) {
-                textChars += countCodePoints(bytes, offset, offset + length);
+                textChars += Utf8.codePoints(bytes, offset, offset + length);
             }
             return;
         }
@@ -57,7 +58,7 @@ final class BlockHasher implements ByteSink {
             int take = last ? length : Math.min(length, chunkBytes - blockBytes);
             hash.update(bytes, offset, take);
             if (text) {
-                textChars += countCodePoints(bytes, offset, offset + take);
+                textChars += Utf8.codePoints(bytes, offset, offset + take);
             }
             blockBytes += take;
             offset += take;
@@ -70,7 +71,8 @@ final class BlockHasher implements ByteSink {
 
     /**
      * While on, the bytes written are prompt text (UTF-8): their code points are counted, so each block knows how
-     * much prompt text the prefix up to its end holds ({@link #textCharsAtClose()}).
+     * much prompt text the prefix up to its end holds ({@link #textCharsAtClose()}). Counted per write, not per
+     * string: a chunked block may close in the middle of a string.
      */
     void textMode(boolean on) {
         text = on;
@@ -79,20 +81,6 @@ final class BlockHasher implements ByteSink {
     /** Prompt text code points written so far. */
     int textChars() {
         return textChars;
-    }
-
-    /**
-     * Counts UTF-8 lead bytes (every byte that is not a continuation byte 10xxxxxx): one per code point. Counted with
-     * the write, not afterwards: a chunked block may close in the middle of a string.
-     */
-    private static int countCodePoints(byte[] bytes, int from, int to) {
-        int n = 0;
-        for (int i = from; i < to; i++) {
-            if ((bytes[i] & 0xC0) != 0x80) {
-                n++;
-            }
-        }
-        return n;
     }
 
     /** Starts a piece: its one-byte tag. */
