@@ -124,8 +124,11 @@ public final class RagWorkload {
             12,
             ChatWorkload.BLOCK_TOKENS);
 
-    /** The workload and, per session (request session id "r" + index), the documents it retrieved in rank order. */
-    record Generated(Workload workload, List<int[]> retrieved) {}
+    /**
+     * The workload, per session (request session id "r" + index) the documents it retrieved in rank order, and each
+     * document's length in tokens.
+     */
+    record Generated(Workload workload, List<int[]> retrieved, int[] documentTokens) {}
 
     private RagWorkload() {}
 
@@ -202,7 +205,7 @@ public final class RagWorkload {
                 MooncakeTrace.trim(spec.zipfExponent()),
                 spec.topK(),
                 MooncakeTrace.trim(spec.sessionsPerSecond()));
-        return new Generated(requests.workload(name), retrieved);
+        return new Generated(requests.workload(name), retrieved, documentTokens);
     }
 
     /** The top document by popularity, then its related documents, each replaced by a fresh draw at {@code noise}. */
