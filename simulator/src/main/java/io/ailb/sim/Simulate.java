@@ -15,8 +15,11 @@ import io.ailb.sim.report.plot.Plots;
 import io.ailb.sim.router.PluginRouter;
 import io.ailb.sim.router.Router;
 import io.ailb.sim.router.Routers;
+import io.ailb.sim.workload.AgentWorkload;
 import io.ailb.sim.workload.ChatWorkload;
+import io.ailb.sim.workload.IntRange;
 import io.ailb.sim.workload.MooncakeTrace;
+import io.ailb.sim.workload.RagWorkload;
 import io.ailb.sim.workload.UserLog;
 import io.ailb.sim.workload.Workload;
 import java.io.IOException;
@@ -45,11 +48,16 @@ public final class Simulate {
     static final String USAGE =
             """
             Usage: Simulate [options]
-              --workload trace|chat|log     what to replay (default trace)
+              --workload trace|chat|agent|rag|log   what to replay (default trace; generators below)
               --trace FILE                  Mooncake trace (default ../shared/traces/mooncake_conversation_trace.jsonl)
               --log FILE                    your own log (JSONL: arrival_ms, body, output_tokens)
-              --preset higress-article      chat: 60 sessions x 5 turns, 200 in / 800 out tokens, concurrency 20,
+              --preset NAME                 a named setting; flags given next to it override its values:
+                higress-article             chat: 60 sessions x 5 turns, 200 in / 800 out tokens, concurrency 20,
                                             3 backends (Higress's prefix_cache article)
+                chat-groups                 open-loop chat: 8 groups of sessions, each group sharing a 2000-token
+                                            system prompt; 3000 sessions x 4 turns, --rate 20, 8 backends
+                agent                       --workload agent with its defaults, 8 backends
+                rag                         --workload rag with its defaults, 8 backends
               --routers LIST                comma-separated; plugin:POLICY, plugin:@config.json, plugin:{json},
                                             random, round_robin, and the baselines' names
                                             (default: the plugin's prefix_cache, cache_aware,
@@ -58,27 +66,44 @@ public final class Simulate {
                                             sglang_cache_aware_2025, smg_cache_aware, llmd,
                                             llmd_precise, dynamo, dynamo_kv_events, greedy_ttft,
                                             lookahead_ttft)
-              --backends M                  simulated instances (default 8; preset 3)
+              --backends M                  simulated instances (default 8; higress-article 3)
               --gateways N                  gateways (one plugin VM each, shared Redis; default 1)
               --requests-per-vm K           replace a gateway's VM after K requests; 0 = never (default)
               --capacity-tokens T           KV cache per backend in tokens (default 1000000)
               --speedup X                   divide arrival times by X (trace, log; default 1)
-              --limit K                     first K requests (trace, log) or sessions (chat); 0 = all (default)
+              --limit K                     first K requests (trace, log) or sessions (chat, agent, rag); 0 = all
               --seed S                      seed of workloads and random choices (default 1)
               --json FILE                   write the results as JSON
               --plots DIR                   write PNG plots (when the plot package is present)
               --doc FILE --section NAME     write the table and this command line into a section of FILE
               --sweep M1,M2,...             run every router at the arrival rate times each multiplier (trace,
-                                            log, or chat with --rate) and report TTFT mean/p99 per rate; with
+                                            log, agent, rag, or chat with --rate) and report TTFT mean/p99 per
+                                            rate (the same sessions at every rate); with
                                             --plots, sweep-ttft-mean.png and sweep-ttft-p99.png
               --progress                    progress bar on stderr even when it is not a terminal
               --wasm FILE                   the plugin (default: the ai-load-balancer.wasm this build made)
               --guest-timeout-ms X          a plugin call running longer (wall time) is stopped, its VM replaced
                                             and the request routed by the default LB (default 20000; 0 = none)
-            chat workload:
-              --sessions N --turns N --groups N --system-tokens N --input-tokens N --input-stddev X
-              --output-tokens N --output-stddev X --concurrency N (closed loop) | --rate X (sessions/s, open loop)
-              --think-ms X
+            generated workloads: A-B is a range drawn uniformly (N alone: always N). Open loop: sessions start as
+            a Poisson process of --rate sessions/s and a session's next request is sent --think-ms after the
+            previous one's answer would end at --itl-ms per output token.
+            chat: multi-turn conversations; session s is in group s mod --groups, whose sessions share a system prompt
+              --sessions N (60) --turns N (5) --groups N (4) --system-tokens N (1000) --input-tokens N (200)
+              --input-stddev X (50) --output-tokens N (300) --output-stddev X (100) (normal, clipped at 1)
+              --concurrency N (20: closed loop, next turn --think-ms after the previous completes)
+              | --rate X (sessions/s: open loop, needed by --sweep) --think-ms X (0)
+            agent: tool-calling loops; step k sends [system + tools, task, (tool call, tool result) x k]
+              --groups N (4 agent kinds, each with its own system prompt + tool definitions)
+              --system-tokens A-B (4000-8000, drawn once per kind) --task-tokens A-B (100-400)
+              --steps A-B (4-12 per session) --call-tokens A-B (50-200: each step's output, a tool call)
+              --result-tokens A-B (200-2000) --sessions N (600) --rate X (5 sessions/s) --think-ms X (200:
+              the tool's running time)
+            rag: [system, user: top-k documents of a shared corpus in rank order + a question], follow-ups resend it
+              --documents N (1000) --doc-tokens A-B (1000-4000) --zipf X (1.0: top document d has weight
+              1/(d+1)^X) --top-k N (4) --rank-noise X (0.3: chance each further document is not the top
+              document's usual companion but another popularity draw) --system-tokens N (400)
+              --question-tokens A-B (20-100) --answer-tokens A-B (100-400) --follow-up-share X (0.3 of the
+              sessions ask) --follow-ups A-B (1-3) --sessions N (2000) --rate X (8 sessions/s) --think-ms X (8000)
             backends:
               --backend-model vllm|serial|parallel   vllm (default): scheduler steps, decodes first, then FCFS
                                             prefill chunks up to --step-budget tokens (8192); a step takes
@@ -189,6 +214,19 @@ public final class Simulate {
             "parallel-prefill",
             "backend-model",
             "step-budget",
+            "task-tokens",
+            "steps",
+            "call-tokens",
+            "result-tokens",
+            "documents",
+            "doc-tokens",
+            "zipf",
+            "top-k",
+            "rank-noise",
+            "question-tokens",
+            "answer-tokens",
+            "follow-up-share",
+            "follow-ups",
             "sweep",
             "sample-ms",
             "guest-timeout-ms");
@@ -230,31 +268,28 @@ public final class Simulate {
     }
 
     private static int execute(
-            Map<String, String> o, List<String> failures, String commandLine, PrintStream out, PrintStream err)
+            Map<String, String> given, List<String> failures, String commandLine, PrintStream out, PrintStream err)
             throws IOException {
-        for (String key : o.keySet()) {
+        for (String key : given.keySet()) {
             if (!KNOWN.contains(key)) {
                 throw new IllegalArgumentException("unknown option --" + key);
             }
         }
-        String preset = o.get("preset");
-        if (preset != null && !preset.equals("higress-article")) {
-            throw new IllegalArgumentException("unknown preset " + preset + " (known: higress-article)");
-        }
-        long seed = Long.parseLong(o.getOrDefault("seed", "1"));
-        int backends = Integer.parseInt(o.getOrDefault("backends", preset != null ? "3" : "8"));
+        Map<String, String> o = withPreset(given);
+        checkWorkloadFlags(given, o.getOrDefault("workload", "trace"));
+        long seed = longInteger(o, "seed", 1);
+        int backends = integer(o, "backends", 8);
         BackendConfig backend = backendConfig(o);
         List<HealthChange> health = new ArrayList<>();
         for (String f : failures) {
             health.addAll(parseFailure(f));
         }
-        int gateways = Integer.parseInt(o.getOrDefault("gateways", "1"));
-        int perVm = Integer.parseInt(o.getOrDefault("requests-per-vm", "0"));
+        int gateways = integer(o, "gateways", 1);
+        int perVm = integer(o, "requests-per-vm", 0);
         Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : null;
         String routerList = o.getOrDefault("routers", DEFAULT_ROUTERS);
         boolean progressBar = o.containsKey("progress") || System.console() != null;
-        long guestTimeout = Long.parseLong(
-                o.getOrDefault("guest-timeout-ms", Long.toString(PluginRouter.DEFAULT_GUEST_TIMEOUT_MS)));
+        long guestTimeout = longInteger(o, "guest-timeout-ms", PluginRouter.DEFAULT_GUEST_TIMEOUT_MS);
         List<Double> multipliers = o.containsKey("sweep") ? parseSweep(o.get("sweep")) : List.of(1.0);
 
         List<SweepTable.Point> points = new ArrayList<>();
@@ -266,7 +301,7 @@ public final class Simulate {
                 routers.add(Routers.resolve(spec, seed, env));
             }
             for (double m : multipliers) {
-                Workload workload = workload(o, preset, seed, m, o.containsKey("sweep"));
+                Workload workload = workload(o, seed, m, o.containsKey("sweep"), backend.itlMs());
                 Simulation.Settings settings =
                         new Simulation.Settings(backends, backend, seed, sampleMs(o, workload), health);
                 out.println(describe(workload, settings, gateways, perVm));
@@ -313,23 +348,114 @@ public final class Simulate {
                     "--parallel-prefill is --backend-model parallel, not " + model.cliName());
         }
         return new BackendConfig(
-                Long.parseLong(o.getOrDefault("capacity-tokens", Long.toString(d.capacityTokens()))),
-                dbl(o, "overhead-ms", d.overheadMs()),
-                dbl(o, "prefill-us-per-token", d.prefillUsPerToken()),
-                dbl(o, "itl-ms", d.itlMs()),
-                dbl(o, "load-factor", d.timeFactorUnderLoad()),
-                Integer.parseInt(o.getOrDefault("max-num-seqs", Integer.toString(d.maxNumSeqs()))),
-                dbl(o, "metrics-staleness-ms", d.metricsStalenessMs()),
+                longInteger(o, "capacity-tokens", d.capacityTokens()),
+                number(o, "overhead-ms", d.overheadMs()),
+                number(o, "prefill-us-per-token", d.prefillUsPerToken()),
+                number(o, "itl-ms", d.itlMs()),
+                number(o, "load-factor", d.timeFactorUnderLoad()),
+                integer(o, "max-num-seqs", d.maxNumSeqs()),
+                number(o, "metrics-staleness-ms", d.metricsStalenessMs()),
                 model,
-                Integer.parseInt(o.getOrDefault("step-budget", Integer.toString(d.stepBudgetTokens()))));
+                integer(o, "step-budget", d.stepBudgetTokens()));
+    }
+
+    /** Named settings: flag values, overridden by the flags given next to {@code --preset}. */
+    static final Map<String, Map<String, String>> PRESETS = presets();
+
+    private static Map<String, Map<String, String>> presets() {
+        Map<String, Map<String, String>> p = new LinkedHashMap<>();
+        p.put(
+                "higress-article",
+                flags("workload chat backends 3 groups 1 sessions 60 turns 5 system-tokens 0 input-tokens 200"
+                        + " input-stddev 0 output-tokens 800 output-stddev 0 concurrency 20 think-ms 0"));
+        p.put(
+                "chat-groups",
+                flags("workload chat backends 8 groups 8 system-tokens 2000 sessions 3000 turns 4 input-tokens 200"
+                        + " input-stddev 50 output-tokens 300 output-stddev 100 rate 20 think-ms 3000"));
+        p.put("agent", flags("workload agent backends 8"));
+        p.put("rag", flags("workload rag backends 8"));
+        return p;
+    }
+
+    private static Map<String, String> flags(String pairs) {
+        String[] words = pairs.split(" ");
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < words.length; i += 2) {
+            map.put(words[i], words[i + 1]);
+        }
+        return map;
+    }
+
+    /** The given flags on top of their preset's; a --rate given without --concurrency makes a preset open loop. */
+    static Map<String, String> withPreset(Map<String, String> given) {
+        String name = given.get("preset");
+        if (name == null) {
+            return given;
+        }
+        Map<String, String> preset = PRESETS.get(name);
+        if (preset == null) {
+            throw new IllegalArgumentException(
+                    "unknown preset " + name + " (known: " + String.join(", ", PRESETS.keySet()) + ")");
+        }
+        Map<String, String> merged = new LinkedHashMap<>(preset);
+        if (given.containsKey("rate") && !given.containsKey("concurrency")) {
+            merged.remove("concurrency");
+        }
+        merged.putAll(given);
+        return merged;
+    }
+
+    /** The generators' flags and the workloads each belongs to; given to another workload they are a mistake. */
+    private static final Map<String, List<String>> WORKLOAD_FLAGS = workloadFlags();
+
+    private static Map<String, List<String>> workloadFlags() {
+        Map<String, List<String>> f = new LinkedHashMap<>();
+        for (String key : List.of("sessions", "system-tokens", "rate", "think-ms")) {
+            f.put(key, List.of("chat", "agent", "rag"));
+        }
+        f.put("groups", List.of("chat", "agent"));
+        for (String key :
+                List.of("turns", "input-tokens", "input-stddev", "output-tokens", "output-stddev", "concurrency")) {
+            f.put(key, List.of("chat"));
+        }
+        for (String key : List.of("task-tokens", "steps", "call-tokens", "result-tokens")) {
+            f.put(key, List.of("agent"));
+        }
+        for (String key : List.of(
+                "documents",
+                "doc-tokens",
+                "zipf",
+                "top-k",
+                "rank-noise",
+                "question-tokens",
+                "answer-tokens",
+                "follow-up-share",
+                "follow-ups")) {
+            f.put(key, List.of("rag"));
+        }
+        return f;
+    }
+
+    private static void checkWorkloadFlags(Map<String, String> given, String workload) {
+        for (String key : given.keySet()) {
+            List<String> workloads = WORKLOAD_FLAGS.get(key);
+            if (workloads != null && !workloads.contains(workload)) {
+                throw new IllegalArgumentException(
+                        "--" + key + " belongs to --workload " + String.join("|", workloads) + ", not " + workload);
+            }
+        }
     }
 
     /** The workload with its arrival rate times {@code multiplier}; a sweep needs arrivals it can speed up. */
-    private static Workload workload(Map<String, String> o, String preset, long seed, double multiplier, boolean sweep)
+    private static Workload workload(
+            Map<String, String> o, long seed, double multiplier, boolean sweep, double decodeMsPerToken)
             throws IOException {
-        String kind = o.getOrDefault("workload", preset != null ? "chat" : "trace");
-        int limit = Integer.parseInt(o.getOrDefault("limit", "0"));
-        double speedup = Double.parseDouble(o.getOrDefault("speedup", "1")) * multiplier;
+        String kind = o.getOrDefault("workload", "trace");
+        int limit = integer(o, "limit", 0);
+        if (limit < 0) {
+            throw new IllegalArgumentException("--limit must be 0 (all) or positive, got " + limit);
+        }
+        double speedup = number(o, "speedup", 1) * multiplier;
         return switch (kind) {
             case "trace" -> MooncakeTrace.load(
                     o.containsKey("trace") ? Path.of(o.get("trace")) : MooncakeTrace.defaultTrace(), speedup, limit);
@@ -340,16 +466,37 @@ public final class Simulate {
                 yield UserLog.load(Path.of(o.get("log")), speedup, limit);
             }
             case "chat" -> {
-                ChatWorkload.Spec spec = chatSpec(o, preset != null);
+                ChatWorkload.Spec spec = chatSpec(o, decodeMsPerToken);
                 if (sweep && spec.concurrency() > 0) {
                     throw new IllegalArgumentException("--sweep scales arrival rates: give the chat workload --rate"
                             + " (sessions/s, open loop) instead of a concurrency");
                 }
-                yield ChatWorkload.generate(spec.withSessionsPerSecond(spec.sessionsPerSecond() * multiplier), seed)
-                        .limit(limit);
+                yield ChatWorkload.generate(
+                        spec.withSessions(limited(spec.sessions(), limit))
+                                .withSessionsPerSecond(spec.sessionsPerSecond() * multiplier),
+                        seed);
             }
-            default -> throw new IllegalArgumentException("unknown workload " + kind + " (trace, chat or log)");
+            case "agent" -> {
+                AgentWorkload.Spec spec = agentSpec(o, decodeMsPerToken);
+                yield AgentWorkload.generate(
+                        spec.withSessions(limited(spec.sessions(), limit))
+                                .withSessionsPerSecond(spec.sessionsPerSecond() * multiplier),
+                        seed);
+            }
+            case "rag" -> {
+                RagWorkload.Spec spec = ragSpec(o, decodeMsPerToken);
+                yield RagWorkload.generate(
+                        spec.withSessions(limited(spec.sessions(), limit))
+                                .withSessionsPerSecond(spec.sessionsPerSecond() * multiplier),
+                        seed);
+            }
+            default -> throw new IllegalArgumentException(
+                    "unknown workload " + kind + " (trace, chat, agent, rag or log)");
         };
+    }
+
+    private static int limited(int sessions, int limit) {
+        return limit > 0 ? Math.min(limit, sessions) : sessions;
     }
 
     static List<Double> parseSweep(String list) {
@@ -375,7 +522,7 @@ public final class Simulate {
                         : workload.requests()
                                 .get(workload.requests().size() - 1)
                                 .arrivalMs();
-        return o.containsKey("sample-ms") ? Double.parseDouble(o.get("sample-ms")) : Math.max(100, span / 200);
+        return o.containsKey("sample-ms") ? number(o, "sample-ms", 0) : Math.max(100, span / 200);
     }
 
     /** Requests per second over the arrival span (0 for a closed loop, whose rate follows the backends). */
@@ -643,32 +790,102 @@ public final class Simulate {
                 s.seed());
     }
 
-    private static double dbl(Map<String, String> o, String key, double fallback) {
-        return o.containsKey(key) ? Double.parseDouble(o.get(key)) : fallback;
+    private static int integer(Map<String, String> o, String key, int fallback) {
+        long value = longInteger(o, key, fallback);
+        if (value != (int) value) {
+            throw new IllegalArgumentException("--" + key + " is out of range: " + o.get(key));
+        }
+        return (int) value;
     }
 
-    private static ChatWorkload.Spec chatSpec(Map<String, String> o, boolean article) {
-        ChatWorkload.Spec base = article
-                ? ChatWorkload.HIGRESS_ARTICLE
-                : new ChatWorkload.Spec(4, 60, 5, 1000, 200, 50, 300, 100, 20, 0, 0, 16);
-        int concurrency = Integer.parseInt(o.getOrDefault("concurrency", Integer.toString(base.concurrency())));
-        double rate = dbl(o, "rate", base.sessionsPerSecond());
+    private static long longInteger(Map<String, String> o, String key, long fallback) {
+        String value = o.get(key);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + key + " wants an integer, got '" + value + "'", e);
+        }
+    }
+
+    private static double number(Map<String, String> o, String key, double fallback) {
+        String value = o.get(key);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Double.parseDouble(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + key + " wants a number, got '" + value + "'", e);
+        }
+    }
+
+    private static IntRange range(Map<String, String> o, String key, IntRange fallback) {
+        return o.containsKey(key) ? IntRange.parse("--" + key, o.get(key)) : fallback;
+    }
+
+    /** The chat generator's defaults without a preset. */
+    static final ChatWorkload.Spec CHAT_DEFAULTS = new ChatWorkload.Spec(
+            4, 60, 5, 1000, 200, 50, 300, 100, 20, 0, 0, BackendConfig.DEFAULT.itlMs(), ChatWorkload.BLOCK_TOKENS);
+
+    static ChatWorkload.Spec chatSpec(Map<String, String> o, double decodeMsPerToken) {
+        ChatWorkload.Spec base = CHAT_DEFAULTS;
+        int concurrency = integer(o, "concurrency", base.concurrency());
         if (o.containsKey("rate") && !o.containsKey("concurrency")) {
             concurrency = 0;
         }
         return new ChatWorkload.Spec(
-                Integer.parseInt(o.getOrDefault("groups", Integer.toString(base.groups()))),
-                Integer.parseInt(o.getOrDefault("sessions", Integer.toString(base.sessions()))),
-                Integer.parseInt(o.getOrDefault("turns", Integer.toString(base.turns()))),
-                Integer.parseInt(o.getOrDefault("system-tokens", Integer.toString(base.systemTokens()))),
-                dbl(o, "input-tokens", base.inputMean()),
-                dbl(o, "input-stddev", base.inputStddev()),
-                dbl(o, "output-tokens", base.outputMean()),
-                dbl(o, "output-stddev", base.outputStddev()),
+                integer(o, "groups", base.groups()),
+                integer(o, "sessions", base.sessions()),
+                integer(o, "turns", base.turns()),
+                integer(o, "system-tokens", base.systemTokens()),
+                number(o, "input-tokens", base.inputMean()),
+                number(o, "input-stddev", base.inputStddev()),
+                number(o, "output-tokens", base.outputMean()),
+                number(o, "output-stddev", base.outputStddev()),
                 concurrency,
-                rate,
-                dbl(o, "think-ms", base.thinkMs()),
+                number(o, "rate", base.sessionsPerSecond()),
+                number(o, "think-ms", base.thinkMs()),
+                decodeMsPerToken,
                 base.blockTokens());
+    }
+
+    static AgentWorkload.Spec agentSpec(Map<String, String> o, double decodeMsPerToken) {
+        AgentWorkload.Spec d = AgentWorkload.DEFAULT;
+        return new AgentWorkload.Spec(
+                integer(o, "groups", d.kinds()),
+                integer(o, "sessions", d.sessions()),
+                number(o, "rate", d.sessionsPerSecond()),
+                range(o, "system-tokens", d.systemTokens()),
+                range(o, "task-tokens", d.taskTokens()),
+                range(o, "steps", d.steps()),
+                range(o, "call-tokens", d.callTokens()),
+                range(o, "result-tokens", d.resultTokens()),
+                number(o, "think-ms", d.thinkMs()),
+                decodeMsPerToken,
+                d.blockTokens());
+    }
+
+    static RagWorkload.Spec ragSpec(Map<String, String> o, double decodeMsPerToken) {
+        RagWorkload.Spec d = RagWorkload.DEFAULT;
+        return new RagWorkload.Spec(
+                integer(o, "documents", d.documents()),
+                range(o, "doc-tokens", d.documentTokens()),
+                number(o, "zipf", d.zipfExponent()),
+                integer(o, "top-k", d.topK()),
+                number(o, "rank-noise", d.rankNoise()),
+                integer(o, "system-tokens", d.systemTokens()),
+                range(o, "question-tokens", d.questionTokens()),
+                range(o, "answer-tokens", d.answerTokens()),
+                number(o, "follow-up-share", d.followUpShare()),
+                range(o, "follow-ups", d.followUps()),
+                integer(o, "sessions", d.sessions()),
+                number(o, "rate", d.sessionsPerSecond()),
+                number(o, "think-ms", d.thinkMs()),
+                decodeMsPerToken,
+                d.blockTokens());
     }
 
     /** {@code B@FROM-TO} or {@code B@FROM}: backend B is unhealthy from FROM ms (to TO ms). */

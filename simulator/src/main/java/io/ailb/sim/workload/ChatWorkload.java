@@ -12,9 +12,12 @@ import java.util.Random;
  * messages are the earlier turns' outputs (each request knows the block ids its answer will have, so an engine that
  * caches generated blocks serves them to the next turn). Lengths are normal(mean, stddev) clipped at 1. Closed loop
  * ({@code concurrency} sessions at a time, next turn {@code thinkMs} after the previous completes) or open loop
- * (sessions start as a Poisson process of {@code sessionsPerSecond}, turns {@code thinkMs} apart).
+ * (sessions start as a Poisson process of {@code sessionsPerSecond}; a turn follows the previous one after its answer
+ * is decoded, {@code decodeMsPerToken} per output token, plus {@code thinkMs}: {@link Pacing}).
  */
 public final class ChatWorkload {
+    public static final int BLOCK_TOKENS = 16;
+
     /** Generator settings; {@link #HIGRESS_ARTICLE} reproduces Higress's published prefix_cache benchmark. */
     public record Spec(
             int groups,
@@ -28,18 +31,27 @@ public final class ChatWorkload {
             int concurrency,
             double sessionsPerSecond,
             double thinkMs,
+            double decodeMsPerToken,
             int blockTokens) {
         public Spec {
-            if (groups < 1
-                    || sessions < 1
-                    || turns < 1
-                    || systemTokens < 0
-                    || inputMean < 1
-                    || outputMean < 1
-                    || blockTokens < 1
-                    || (concurrency < 1 && sessionsPerSecond <= 0)) {
-                throw new IllegalArgumentException("invalid chat workload: " + this);
+            Checks.count("--groups", groups, 1, 100_000);
+            Checks.count("--sessions", sessions, 1, Checks.MAX_SESSIONS);
+            Checks.count("--turns", turns, 1, 10_000);
+            Checks.count("--system-tokens", systemTokens, 0, Checks.MAX_PROMPT_TOKENS);
+            Checks.number("--input-tokens", inputMean, 1, Checks.MAX_PROMPT_TOKENS);
+            Checks.number("--input-stddev", inputStddev, 0, Checks.MAX_PROMPT_TOKENS);
+            Checks.number("--output-tokens", outputMean, 1, Checks.MAX_PROMPT_TOKENS);
+            Checks.number("--output-stddev", outputStddev, 0, Checks.MAX_PROMPT_TOKENS);
+            Checks.count("--concurrency", concurrency, 0, Checks.MAX_SESSIONS);
+            if (concurrency == 0) {
+                Checks.positive("--rate", sessionsPerSecond, Checks.MAX_RATE);
+            } else {
+                Checks.number("--rate", sessionsPerSecond, 0, Checks.MAX_RATE);
             }
+            Checks.number("--think-ms", thinkMs, 0, Checks.MAX_THINK_MS);
+            Checks.number("--itl-ms (pace of answers)", decodeMsPerToken, 0, 60_000);
+            Checks.count("block tokens", blockTokens, 1, 1 << 20);
+            Checks.prompt("a chat's last turn", Math.round(systemTokens + turns * (inputMean + outputMean)));
         }
 
         public Spec withSessions(int value) {
@@ -55,6 +67,7 @@ public final class ChatWorkload {
                     concurrency,
                     sessionsPerSecond,
                     thinkMs,
+                    decodeMsPerToken,
                     blockTokens);
         }
 
@@ -71,17 +84,19 @@ public final class ChatWorkload {
                     concurrency,
                     value,
                     thinkMs,
+                    decodeMsPerToken,
                     blockTokens);
         }
     }
 
     /** GenAI-Perf run of Higress's article: 200 input / 800 output tokens per turn, 5 turns, 60 sessions, 20 at a time. */
-    public static final Spec HIGRESS_ARTICLE = new Spec(1, 60, 5, 0, 200, 0, 800, 0, 20, 0, 0, 16);
+    public static final Spec HIGRESS_ARTICLE = new Spec(1, 60, 5, 0, 200, 0, 800, 0, 20, 0, 0, 12, BLOCK_TOKENS);
 
     private ChatWorkload() {}
 
     public static Workload generate(Spec spec, long seed) {
         Random random = new Random(seed);
+        Pacing pacing = new Pacing(spec.sessionsPerSecond(), spec.thinkMs(), spec.decodeMsPerToken());
         List<List<SimRequest>> sessions = new ArrayList<>();
         long id = 0;
         double start = 0;
@@ -93,15 +108,17 @@ public final class ChatWorkload {
                 prompt.add(new Segment(TextBlocks.mix(seed, -1 - group), spec.systemTokens()));
             }
             if (spec.concurrency() < 1 && s > 0) {
-                start += -Math.log(1.0 - random.nextDouble()) / spec.sessionsPerSecond() * 1000.0;
+                start = pacing.nextStart(random, start);
             }
             List<SimRequest> turns = new ArrayList<>();
+            double sendAt = start;
             for (int t = 0; t < spec.turns(); t++) {
                 int input = draw(random, spec.inputMean(), spec.inputStddev());
                 int output = draw(random, spec.outputMean(), spec.outputStddev());
                 prompt.add(new Segment(TextBlocks.mix(sessionKey, 2L * t), input));
                 int tokens = prompt.stream().mapToInt(Segment::tokens).sum();
-                long arrival = spec.concurrency() > 0 ? 0 : Math.round(start + t * spec.thinkMs());
+                long arrival = spec.concurrency() > 0 ? 0 : Math.round(sendAt);
+                sendAt = pacing.next(sendAt, output);
                 List<Long> ids = TextBlocks.chainIds(prompt, spec.blockTokens());
                 String body = body(spec, prompt);
                 prompt.add(new Segment(TextBlocks.mix(sessionKey, 2L * t + 1), output));
