@@ -31,6 +31,8 @@ public final class JsonReader {
 
     public static final int DEFAULT_MAX_DEPTH = 64;
 
+    private static final int DECODE_BUFFER_BYTES = 4096;
+
     private static final int START = 0;
     private static final int AFTER_BEGIN_OBJECT = 1;
     private static final int AFTER_BEGIN_ARRAY = 2;
@@ -61,8 +63,8 @@ public final class JsonReader {
     private final int maxDepth;
     /** Per open container: true for an object. */
     private final boolean[] objectAt;
-    /** One encoded escape for {@link #stringUtf8(ByteSink)}. */
-    private final byte[] scratch = new byte[4];
+    /** Decoded escaped strings for {@link #stringUtf8(ByteSink)}; allocated by the first one. */
+    private byte[] decoded;
 
     private int depth;
     private int pos;
@@ -255,32 +257,58 @@ public final class JsonReader {
         return writeDecoded(sink, false);
     }
 
-    /** Returns code points written if {@code countCodePoints}, else bytes written. */
+    /**
+     * Returns code points written if {@code countCodePoints}, else bytes written. An escaped string is decoded into
+     * {@link #decoded} and reaches the sink one full buffer at a time: a sink call per plain run and per escape cost
+     * more than copying the runs.
+     */
     private long writeDecoded(ByteSink sink, boolean countCodePoints) {
         requireString();
+        byte[] bytes = data;
         int start = tokenStart + 1;
         int end = tokenEnd - 1;
         if (!escaped) {
-            sink.write(data, start, end - start);
-            return countCodePoints ? Utf8.codePoints(data, start, end) : end - start;
+            sink.write(bytes, start, end - start);
+            return countCodePoints ? Utf8.codePoints(bytes, start, end) : end - start;
         }
+        if (decoded == null) {
+            decoded = new byte[DECODE_BUFFER_BYTES];
+        }
+        byte[] out = decoded;
         long written = 0;
-        int segment = start;
+        int filled = 0;
+        int lastWord = end - 8;
         int i = start;
         while (i < end) {
-            if (data[i] != '\\') {
-                i++;
-                continue;
+            int escape = i;
+            while (escape <= lastWord) {
+                long word = LittleEndian.readLong(bytes, escape) ^ BACKSLASHES;
+                if (((word - ONES) & ~word & HIGHS) != 0) {
+                    break;
+                }
+                escape += 8;
             }
-            if (i > segment) {
-                sink.write(data, segment, i - segment);
-                written += countCodePoints ? Utf8.codePoints(data, segment, i) : i - segment;
+            while (escape < end && bytes[escape] != '\\') {
+                escape++;
+            }
+            while (i < escape) {
+                int take = Math.min(escape - i, out.length - filled);
+                System.arraycopy(bytes, i, out, filled, take);
+                filled += take;
+                i += take;
+                if (filled == out.length) {
+                    written += flush(sink, out, filled, countCodePoints);
+                    filled = 0;
+                }
+            }
+            if (i == end) {
+                break;
             }
             int cp;
-            if (data[i + 1] == 'u') {
+            if (bytes[i + 1] == 'u') {
                 cp = hex4(i + 2);
                 i += 6;
-                if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= end && data[i] == '\\' && data[i + 1] == 'u') {
+                if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= end && bytes[i] == '\\' && bytes[i + 1] == 'u') {
                     int low = hex4(i + 2);
                     if (low >= 0xDC00 && low <= 0xDFFF) {
                         cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
@@ -291,19 +319,24 @@ public final class JsonReader {
                     cp = 0xFFFD;
                 }
             } else {
-                cp = simpleEscape(data[i + 1]);
+                cp = simpleEscape(bytes[i + 1]);
                 i += 2;
             }
-            int bytes = encodeUtf8(cp, scratch);
-            sink.write(scratch, 0, bytes);
-            written += countCodePoints ? 1 : bytes;
-            segment = i;
+            if (filled > out.length - 4) {
+                written += flush(sink, out, filled, countCodePoints);
+                filled = 0;
+            }
+            filled = encodeUtf8(cp, out, filled);
         }
-        if (end > segment) {
-            sink.write(data, segment, end - segment);
-            written += countCodePoints ? Utf8.codePoints(data, segment, end) : end - segment;
+        if (filled > 0) {
+            written += flush(sink, out, filled, countCodePoints);
         }
         return written;
+    }
+
+    private static long flush(ByteSink sink, byte[] buffer, int length, boolean countCodePoints) {
+        sink.write(buffer, 0, length);
+        return countCodePoints ? Utf8.codePoints(buffer, 0, length) : length;
     }
 
     /** Compares the last NAME or STRING token with {@code expected} without building a string when unescaped. */
@@ -721,27 +754,28 @@ public final class JsonReader {
         }
     }
 
-    private static int encodeUtf8(int cp, byte[] out) {
+    /** Writes {@code cp} as UTF-8 at {@code out[at]}; returns the index after it. */
+    private static int encodeUtf8(int cp, byte[] out, int at) {
         if (cp < 0x80) {
-            out[0] = (byte) cp;
-            return 1;
+            out[at] = (byte) cp;
+            return at + 1;
         }
         if (cp < 0x800) {
-            out[0] = (byte) (0xC0 | (cp >> 6));
-            out[1] = (byte) (0x80 | (cp & 0x3F));
-            return 2;
+            out[at] = (byte) (0xC0 | (cp >> 6));
+            out[at + 1] = (byte) (0x80 | (cp & 0x3F));
+            return at + 2;
         }
         if (cp < 0x10000) {
-            out[0] = (byte) (0xE0 | (cp >> 12));
-            out[1] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-            out[2] = (byte) (0x80 | (cp & 0x3F));
-            return 3;
+            out[at] = (byte) (0xE0 | (cp >> 12));
+            out[at + 1] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+            out[at + 2] = (byte) (0x80 | (cp & 0x3F));
+            return at + 3;
         }
-        out[0] = (byte) (0xF0 | (cp >> 18));
-        out[1] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-        out[2] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-        out[3] = (byte) (0x80 | (cp & 0x3F));
-        return 4;
+        out[at] = (byte) (0xF0 | (cp >> 18));
+        out[at + 1] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+        out[at + 2] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+        out[at + 3] = (byte) (0x80 | (cp & 0x3F));
+        return at + 4;
     }
 
     private JsonException unexpected(int at, String expected) {

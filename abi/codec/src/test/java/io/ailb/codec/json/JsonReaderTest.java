@@ -357,4 +357,71 @@ class JsonReaderTest {
         sb.append("]}");
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
+
+    /** Plain runs of every length around a word, then one byte that is not plain, at every position of a word. */
+    @Test
+    void wordAtATimeScanningStopsAtEveryKindOfByteAtEveryOffset() {
+        for (int before = 0; before <= 20; before++) {
+            for (int after = 0; after <= 10; after++) {
+                String head = "abcdefghijklmnopqrstuvwxyz".substring(0, before);
+                String tail = "ABCDEFGHIJ".substring(0, after);
+                assertEquals(head + "\n" + tail, firstString("\"" + head + "\\n" + tail + "\""));
+                assertEquals(head + "\"" + tail, firstString("\"" + head + "\\\"" + tail + "\""));
+                assertEquals(head + "\u00e9\u4e2d" + tail, firstString("\"" + head + "\u00e9\u4e2d" + tail + "\""));
+                assertEquals(head, firstString("\"" + head + "\"" + tail + "\""));
+                String control = "\"" + head + "\u0001" + tail + "\"";
+                assertThrows(JsonException.class, () -> firstString(control));
+                byte[] invalid = ("\"" + head + "?" + tail + "\"").getBytes(StandardCharsets.UTF_8);
+                invalid[1 + before] = (byte) 0xFF;
+                JsonReader r = new JsonReader(invalid, 0, invalid.length);
+                assertThrows(JsonException.class, r::next);
+                String unterminated = "\"" + head + tail;
+                assertThrows(JsonException.class, () -> firstString(unterminated));
+            }
+        }
+    }
+
+    /**
+     * Escaped strings reach the sink through a decode buffer: long strings with escapes of every width placed across
+     * its boundaries give the same bytes, byte count and code-point count as decoding the whole string at once.
+     */
+    @Test
+    void stringUtf8GivesTheDecodedStringWhateverItsLengthAndEscapes() {
+        String[][] pieces = {
+            {"kv cache ", "kv cache "},
+            {"\\n", "\n"},
+            {"\\\"", "\""},
+            {"\\/", "/"},
+            {"\\u00e9", "\u00e9"},
+            {"\\u4e2d", "\u4e2d"},
+            {"\\uD83D\\uDE00", "\uD83D\uDE00"},
+            {"\\uD800", "\uFFFD"},
+            {"\u00e9", "\u00e9"},
+            {"\u4e2d\u6587", "\u4e2d\u6587"},
+            {"\uD83D\uDE00", "\uD83D\uDE00"},
+            {"x", "x"}
+        };
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        for (int n = 0; n < 60; n++) {
+            StringBuilder json = new StringBuilder("\"");
+            StringBuilder expected = new StringBuilder();
+            int length = n < 10 ? random.nextInt(40) : random.nextInt(12_000);
+            while (json.length() < length) {
+                String[] piece = pieces[random.nextInt(pieces.length)];
+                json.append(piece[0]);
+                expected.append(piece[1]);
+            }
+            json.append('"');
+            byte[] expectedBytes = expected.toString().getBytes(StandardCharsets.UTF_8);
+
+            JsonReader r = reader(json.toString());
+            r.next();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertEquals(expected.codePointCount(0, expected.length()), r.stringUtf8(out::write));
+            assertEquals(expected.toString(), out.toString(StandardCharsets.UTF_8));
+            ByteArrayOutputStream again = new ByteArrayOutputStream();
+            assertEquals(expectedBytes.length, r.stringUtf8Bytes(again::write));
+            assertEquals(expected.toString(), again.toString(StandardCharsets.UTF_8));
+        }
+    }
 }
