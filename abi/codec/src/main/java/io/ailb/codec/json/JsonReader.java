@@ -1,6 +1,6 @@
 package io.ailb.codec.json;
 
-import io.ailb.codec.util.LittleEndian;
+import io.ailb.codec.util.ByteAccess;
 import io.ailb.codec.util.Utf8;
 import java.nio.charset.StandardCharsets;
 
@@ -282,7 +282,7 @@ public final class JsonReader {
         while (i < end) {
             int escape = i;
             while (escape <= lastWord) {
-                long word = LittleEndian.readLong(bytes, escape) ^ BACKSLASHES;
+                long word = ByteAccess.readLongLE(bytes, escape) ^ BACKSLASHES;
                 if (((word - ONES) & ~word & HIGHS) != 0) {
                     break;
                 }
@@ -293,7 +293,7 @@ public final class JsonReader {
             }
             while (i < escape) {
                 int take = Math.min(escape - i, out.length - filled);
-                System.arraycopy(bytes, i, out, filled, take);
+                ByteAccess.copy(bytes, i, out, filled, take);
                 filled += take;
                 i += take;
                 if (filled == out.length) {
@@ -532,7 +532,7 @@ public final class JsonReader {
         while (true) {
             // Eight plain bytes per step; the loop below handles the byte that stops it.
             while (i <= lastWord) {
-                long word = LittleEndian.readLong(bytes, i);
+                long word = ByteAccess.readLongLE(bytes, i);
                 if (((((word ^ QUOTES) - ONES) | ((word ^ BACKSLASHES) - ONES) | (word - SPACES) | word) & HIGHS)
                         != 0) {
                     break;
