@@ -22,7 +22,7 @@ import org.teavm.model.emit.ValueEmitter;
  */
 final class ByteAccessTransformer implements ClassHolderTransformer {
     static final String BYTE_ACCESS = "io.ailb.codec.util.ByteAccess";
-    private static final MethodDescriptor READ_LONG_LE =
+    static final MethodDescriptor READ_LONG_LE =
             new MethodDescriptor("readLongLE", byte[].class, int.class, long.class);
     private static final MethodDescriptor COPY_CHECKED = new MethodDescriptor(
             "copyChecked", byte[].class, int.class, byte[].class, int.class, int.class, void.class);

@@ -22,6 +22,7 @@ public final class ProxyWasmTeaVMPlugin implements TeaVMPlugin {
             return;
         }
         wasmHost.add(context -> new WasmMathIntrinsic());
+        wasmHost.add(context -> new ByteAccessIntrinsic());
         host.add(new ClasslibImportTransformer());
         host.add(new GcStorageTransformer());
         host.add(new GcExactFitTransformer());
