@@ -53,10 +53,6 @@ public final class JsonReader {
     private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
     private static final long SPACES = 0x2020202020202020L;
 
-    private static final byte[] TRUE_BYTES = {'t', 'r', 'u', 'e'};
-    private static final byte[] FALSE_BYTES = {'f', 'a', 'l', 's', 'e'};
-    private static final byte[] NULL_BYTES = {'n', 'u', 'l', 'l'};
-
     private final byte[] data;
     private int offset;
     private int limit;
@@ -283,7 +279,9 @@ public final class JsonReader {
             int escape = i;
             while (escape <= lastWord) {
                 long word = ByteAccess.readLongLE(bytes, escape) ^ BACKSLASHES;
-                if (((word - ONES) & ~word & HIGHS) != 0) {
+                long backslashes = (word - ONES) & ~word & HIGHS;
+                if (backslashes != 0) {
+                    escape += Long.numberOfTrailingZeros(backslashes) >>> 3;
                     break;
                 }
                 escape += 8;
@@ -304,23 +302,26 @@ public final class JsonReader {
             if (i == end) {
                 break;
             }
-            int cp;
-            if (bytes[i + 1] == 'u') {
-                cp = hex4(i + 2);
-                i += 6;
-                if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= end && bytes[i] == '\\' && bytes[i + 1] == 'u') {
-                    int low = hex4(i + 2);
-                    if (low >= 0xDC00 && low <= 0xDFFF) {
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                        i += 6;
-                    }
+            if (bytes[i + 1] != 'u') {
+                if (filled == out.length) {
+                    written += flush(sink, out, filled, countCodePoints);
+                    filled = 0;
                 }
-                if (cp >= 0xD800 && cp <= 0xDFFF) {
-                    cp = 0xFFFD;
-                }
-            } else {
-                cp = simpleEscape(bytes[i + 1]);
+                out[filled++] = (byte) simpleEscape(bytes[i + 1]);
                 i += 2;
+                continue;
+            }
+            int cp = hex4(i + 2);
+            i += 6;
+            if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= end && bytes[i] == '\\' && bytes[i + 1] == 'u') {
+                int low = hex4(i + 2);
+                if (low >= 0xDC00 && low <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                    i += 6;
+                }
+            }
+            if (cp >= 0xD800 && cp <= 0xDFFF) {
+                cp = 0xFFFD;
             }
             if (filled > out.length - 4) {
                 written += flush(sink, out, filled, countCodePoints);
@@ -433,13 +434,13 @@ public final class JsonReader {
                 state = AFTER_VALUE;
                 return setToken(Token.STRING, start, pos);
             case 't':
-                literal(TRUE_BYTES);
+                literal("true");
                 return setToken(Token.TRUE, start, pos);
             case 'f':
-                literal(FALSE_BYTES);
+                literal("false");
                 return setToken(Token.FALSE, start, pos);
             case 'n':
-                literal(NULL_BYTES);
+                literal("null");
                 return setToken(Token.NULL, start, pos);
             default:
                 if (b == '-' || (b >= '0' && b <= '9')) {
@@ -510,16 +511,18 @@ public final class JsonReader {
         objectAt[depth++] = object;
     }
 
-    private void literal(byte[] expected) {
-        if (limit - pos < expected.length) {
+    /** Literals are strings, not static byte arrays: a static initialiser would cost every static call a check. */
+    private void literal(String expected) {
+        int length = expected.length();
+        if (limit - pos < length) {
             throw error(pos, "invalid literal");
         }
-        for (int i = 0; i < expected.length; i++) {
-            if (data[pos + i] != expected[i]) {
+        for (int i = 0; i < length; i++) {
+            if (data[pos + i] != expected.charAt(i)) {
                 throw error(pos, "invalid literal");
             }
         }
-        pos += expected.length;
+        pos += length;
         state = AFTER_VALUE;
     }
 
@@ -533,8 +536,10 @@ public final class JsonReader {
             // Eight plain bytes per step; the loop below handles the byte that stops it.
             while (i <= lastWord) {
                 long word = ByteAccess.readLongLE(bytes, i);
-                if (((((word ^ QUOTES) - ONES) | ((word ^ BACKSLASHES) - ONES) | (word - SPACES) | word) & HIGHS)
-                        != 0) {
+                long stops =
+                        (((word ^ QUOTES) - ONES) | ((word ^ BACKSLASHES) - ONES) | (word - SPACES) | word) & HIGHS;
+                if (stops != 0) {
+                    i += Long.numberOfTrailingZeros(stops) >>> 3;
                     break;
                 }
                 i += 8;

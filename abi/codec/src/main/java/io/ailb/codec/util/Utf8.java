@@ -52,9 +52,8 @@ public final class Utf8 {
         int i = from;
         for (int lastWord = to - 8; i <= lastWord; i += 8) {
             long word = ByteAccess.readLongLE(bytes, i);
-            // Bit 7 of each byte whose top bits are 10; then the eight 0/1 bytes summed into the top byte.
-            long marks = word & ~(word << 1) & 0x8080808080808080L;
-            continuation += (int) (((marks >>> 7) * 0x0101010101010101L) >>> 56);
+            // Bit 7 of each byte whose top bits are 10 (TeaVM compiles bitCount to i64.popcnt).
+            continuation += Long.bitCount(word & ~(word << 1) & 0x8080808080808080L);
         }
         for (; i < to; i++) {
             if ((bytes[i] & 0xC0) == 0x80) {
