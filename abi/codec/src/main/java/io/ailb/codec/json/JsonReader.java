@@ -533,7 +533,7 @@ public final class JsonReader {
         int i = pos + 1;
         boolean hasEscape = false;
         while (true) {
-            // Eight plain bytes per step; the loop below handles the byte that stops it.
+            // Eight plain bytes per step; the code below handles the byte that stops it.
             while (i <= lastWord) {
                 long word = ByteAccess.readLongLE(bytes, i);
                 long stops =
@@ -588,45 +588,52 @@ public final class JsonReader {
         throw error(i, "invalid escape");
     }
 
-    /** Validates one multi-byte UTF-8 sequence (no overlongs, no surrogates, at most U+10FFFF). */
+    /**
+     * Validates the multi-byte UTF-8 sequences from {@code i} up to the next ASCII byte (no overlongs, no surrogates,
+     * at most U+10FFFF) and returns its index. A run at a time: text in a non-Latin script is mostly such runs.
+     */
     private int checkUtf8(int i) {
-        int lead = data[i] & 0xFF;
-        int count;
-        int min = 0x80;
-        int max = 0xBF;
-        if (lead >= 0xC2 && lead <= 0xDF) {
-            count = 1;
-        } else if (lead >= 0xE0 && lead <= 0xEF) {
-            count = 2;
-            if (lead == 0xE0) {
-                min = 0xA0;
-            } else if (lead == 0xED) {
-                max = 0x9F;
-            }
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            count = 3;
-            if (lead == 0xF0) {
-                min = 0x90;
-            } else if (lead == 0xF4) {
-                max = 0x8F;
-            }
-        } else {
-            throw error(i, "invalid UTF-8");
-        }
-        if (i + count >= limit) {
-            throw error(i, "invalid UTF-8");
-        }
-        int second = data[i + 1] & 0xFF;
-        if (second < min || second > max) {
-            throw error(i, "invalid UTF-8");
-        }
-        for (int k = 2; k <= count; k++) {
-            int c = data[i + k] & 0xFF;
-            if (c < 0x80 || c > 0xBF) {
+        byte[] bytes = data;
+        while (i < limit && bytes[i] < 0) {
+            int lead = bytes[i] & 0xFF;
+            int count;
+            int min = 0x80;
+            int max = 0xBF;
+            if (lead >= 0xC2 && lead <= 0xDF) {
+                count = 1;
+            } else if (lead >= 0xE0 && lead <= 0xEF) {
+                count = 2;
+                if (lead == 0xE0) {
+                    min = 0xA0;
+                } else if (lead == 0xED) {
+                    max = 0x9F;
+                }
+            } else if (lead >= 0xF0 && lead <= 0xF4) {
+                count = 3;
+                if (lead == 0xF0) {
+                    min = 0x90;
+                } else if (lead == 0xF4) {
+                    max = 0x8F;
+                }
+            } else {
                 throw error(i, "invalid UTF-8");
             }
+            if (i + count >= limit) {
+                throw error(i, "invalid UTF-8");
+            }
+            int second = bytes[i + 1] & 0xFF;
+            if (second < min || second > max) {
+                throw error(i, "invalid UTF-8");
+            }
+            for (int k = 2; k <= count; k++) {
+                int c = bytes[i + k] & 0xFF;
+                if (c < 0x80 || c > 0xBF) {
+                    throw error(i, "invalid UTF-8");
+                }
+            }
+            i += count + 1;
         }
-        return i + count + 1;
+        return i;
     }
 
     private void scanNumber() {

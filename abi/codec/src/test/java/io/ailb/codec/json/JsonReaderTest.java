@@ -424,4 +424,25 @@ class JsonReaderTest {
             assertEquals(expected.toString(), again.toString(StandardCharsets.UTF_8));
         }
     }
+
+    /** Multi-byte sequences are validated a run at a time: a bad sequence anywhere in a run is still found. */
+    @Test
+    void runsOfMultiByteSequencesAreValidatedToTheirEnd() {
+        String run = "\u4e2d\u6587\u00e9\ud83d\ude00\u4e2d";
+        assertEquals(run, firstString("\"" + run + "\""));
+        assertEquals("a" + run + "b" + run, firstString("\"a" + run + "b" + run + "\""));
+        byte[] valid = run.getBytes(StandardCharsets.UTF_8);
+        for (int bad = 0; bad < valid.length; bad++) {
+            byte[] json = new byte[valid.length + 2];
+            json[0] = '"';
+            System.arraycopy(valid, 0, json, 1, valid.length);
+            json[json.length - 1] = '"';
+            // A continuation byte becomes ASCII (its sequence ends early); a lead byte becomes 0xC0 (never valid).
+            json[1 + bad] = (byte) ((valid[bad] & 0xC0) == 0x80 ? 'x' : 0xC0);
+            JsonReader r = new JsonReader(json, 0, json.length);
+            assertThrows(JsonException.class, r::next, "byte " + bad);
+        }
+        byte[] truncated = {'"', (byte) 0xE4, (byte) 0xB8};
+        assertThrows(JsonException.class, () -> new JsonReader(truncated, 0, truncated.length).next());
+    }
 }
