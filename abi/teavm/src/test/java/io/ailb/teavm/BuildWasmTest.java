@@ -99,6 +99,45 @@ class BuildWasmTest {
         assertEquals(List.of("level=2 distinct=7 w0=15"), logs);
     }
 
+    /** The plugin's ByteAccess intrinsic and unmanaged copy give what the plain Java gives on the JVM. */
+    @Test
+    void byteAccessInsideWasmMatchesTheJvm() {
+        Instance instance = instantiate(probe.wasm, new ArrayList<>());
+        for (int seed = 0; seed < 20; seed++) {
+            for (int index = 0; index <= 32; index++) {
+                assertEquals(
+                        ProbeGuest.readLongLE(seed, index),
+                        instance.export("probe_read_long_le").apply(seed, index)[0],
+                        "seed " + seed + " index " + index);
+            }
+            int[][] ranges = {
+                {0, 0, 40},
+                {3, 11, 20},
+                {39, 0, 1},
+                {0, 39, 1},
+                {5, 5, 0},
+                {1, 0, 40},
+                {0, 1, 40},
+                {-1, 0, 2},
+                {0, -1, 2},
+                {0, 0, -1}
+            };
+            for (int[] r : ranges) {
+                assertEquals(
+                        ProbeGuest.copy(seed, r[0], r[1], r[2]),
+                        instance.export("probe_copy").apply(seed, r[0], r[1], r[2])[0],
+                        "seed " + seed + " copy " + java.util.Arrays.toString(r));
+            }
+        }
+        assertEquals(-1, ProbeGuest.copy(0, 1, 0, 40), "the JVM side refuses the range too");
+        for (int from = 0; from < 20; from++) {
+            assertEquals(
+                    ProbeGuest.codePoints(from),
+                    instance.export("probe_code_points").apply(from)[0],
+                    "from " + from);
+        }
+    }
+
     @Test
     void forbiddenImportFailsTheBuildAndNamesTheImport() {
         Build forbidden = build(ForbiddenImportGuest.class, OUT_DIR.resolve("forbidden.wasm"));

@@ -1,6 +1,6 @@
 package io.ailb.codec.hash;
 
-import io.ailb.codec.util.LittleEndian;
+import io.ailb.codec.util.ByteAccess;
 
 /**
  * A fast, non-cryptographic, 128-bit streaming hash with a 128-bit key, for routing keys (prompt prefix blocks).
@@ -120,8 +120,8 @@ public final class PrefixHash {
         long h1 = a;
         long h2 = b;
         for (int p = from; p < to; p += 16) {
-            long x = LittleEndian.readLong(data, p);
-            long y = LittleEndian.readLong(data, p + 8);
+            long x = ByteAccess.readLongLE(data, p);
+            long y = ByteAccess.readLongLE(data, p + 8);
             x *= M1;
             x = (x << 31) | (x >>> 33);
             x *= M2;

@@ -1,6 +1,6 @@
 package io.ailb.codec.json;
 
-import io.ailb.codec.util.LittleEndian;
+import io.ailb.codec.util.ByteAccess;
 import io.ailb.codec.util.Utf8;
 import java.nio.charset.StandardCharsets;
 
@@ -31,6 +31,8 @@ public final class JsonReader {
 
     public static final int DEFAULT_MAX_DEPTH = 64;
 
+    private static final int DECODE_BUFFER_BYTES = 4096;
+
     private static final int START = 0;
     private static final int AFTER_BEGIN_OBJECT = 1;
     private static final int AFTER_BEGIN_ARRAY = 2;
@@ -51,18 +53,14 @@ public final class JsonReader {
     private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
     private static final long SPACES = 0x2020202020202020L;
 
-    private static final byte[] TRUE_BYTES = {'t', 'r', 'u', 'e'};
-    private static final byte[] FALSE_BYTES = {'f', 'a', 'l', 's', 'e'};
-    private static final byte[] NULL_BYTES = {'n', 'u', 'l', 'l'};
-
     private final byte[] data;
     private int offset;
     private int limit;
     private final int maxDepth;
     /** Per open container: true for an object. */
     private final boolean[] objectAt;
-    /** One encoded escape for {@link #stringUtf8(ByteSink)}. */
-    private final byte[] scratch = new byte[4];
+    /** Decoded escaped strings for {@link #stringUtf8(ByteSink)}; allocated by the first one. */
+    private byte[] decoded;
 
     private int depth;
     private int pos;
@@ -255,55 +253,91 @@ public final class JsonReader {
         return writeDecoded(sink, false);
     }
 
-    /** Returns code points written if {@code countCodePoints}, else bytes written. */
+    /**
+     * Returns code points written if {@code countCodePoints}, else bytes written. An escaped string is decoded into
+     * {@link #decoded} and reaches the sink one full buffer at a time: a sink call per plain run and per escape cost
+     * more than copying the runs.
+     */
     private long writeDecoded(ByteSink sink, boolean countCodePoints) {
         requireString();
+        byte[] bytes = data;
         int start = tokenStart + 1;
         int end = tokenEnd - 1;
         if (!escaped) {
-            sink.write(data, start, end - start);
-            return countCodePoints ? Utf8.codePoints(data, start, end) : end - start;
+            sink.write(bytes, start, end - start);
+            return countCodePoints ? Utf8.codePoints(bytes, start, end) : end - start;
         }
+        if (decoded == null) {
+            decoded = new byte[DECODE_BUFFER_BYTES];
+        }
+        byte[] out = decoded;
         long written = 0;
-        int segment = start;
+        int filled = 0;
+        int lastWord = end - 8;
         int i = start;
         while (i < end) {
-            if (data[i] != '\\') {
-                i++;
+            int escape = i;
+            while (escape <= lastWord) {
+                long word = ByteAccess.readLongLE(bytes, escape) ^ BACKSLASHES;
+                long backslashes = (word - ONES) & ~word & HIGHS;
+                if (backslashes != 0) {
+                    escape += Long.numberOfTrailingZeros(backslashes) >>> 3;
+                    break;
+                }
+                escape += 8;
+            }
+            while (escape < end && bytes[escape] != '\\') {
+                escape++;
+            }
+            while (i < escape) {
+                int take = Math.min(escape - i, out.length - filled);
+                ByteAccess.copy(bytes, i, out, filled, take);
+                filled += take;
+                i += take;
+                if (filled == out.length) {
+                    written += flush(sink, out, filled, countCodePoints);
+                    filled = 0;
+                }
+            }
+            if (i == end) {
+                break;
+            }
+            if (bytes[i + 1] != 'u') {
+                if (filled == out.length) {
+                    written += flush(sink, out, filled, countCodePoints);
+                    filled = 0;
+                }
+                out[filled++] = (byte) simpleEscape(bytes[i + 1]);
+                i += 2;
                 continue;
             }
-            if (i > segment) {
-                sink.write(data, segment, i - segment);
-                written += countCodePoints ? Utf8.codePoints(data, segment, i) : i - segment;
-            }
-            int cp;
-            if (data[i + 1] == 'u') {
-                cp = hex4(i + 2);
-                i += 6;
-                if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= end && data[i] == '\\' && data[i + 1] == 'u') {
-                    int low = hex4(i + 2);
-                    if (low >= 0xDC00 && low <= 0xDFFF) {
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                        i += 6;
-                    }
+            int cp = hex4(i + 2);
+            i += 6;
+            if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= end && bytes[i] == '\\' && bytes[i + 1] == 'u') {
+                int low = hex4(i + 2);
+                if (low >= 0xDC00 && low <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                    i += 6;
                 }
-                if (cp >= 0xD800 && cp <= 0xDFFF) {
-                    cp = 0xFFFD;
-                }
-            } else {
-                cp = simpleEscape(data[i + 1]);
-                i += 2;
             }
-            int bytes = encodeUtf8(cp, scratch);
-            sink.write(scratch, 0, bytes);
-            written += countCodePoints ? 1 : bytes;
-            segment = i;
+            if (cp >= 0xD800 && cp <= 0xDFFF) {
+                cp = 0xFFFD;
+            }
+            if (filled > out.length - 4) {
+                written += flush(sink, out, filled, countCodePoints);
+                filled = 0;
+            }
+            filled = encodeUtf8(cp, out, filled);
         }
-        if (end > segment) {
-            sink.write(data, segment, end - segment);
-            written += countCodePoints ? Utf8.codePoints(data, segment, end) : end - segment;
+        if (filled > 0) {
+            written += flush(sink, out, filled, countCodePoints);
         }
         return written;
+    }
+
+    private static long flush(ByteSink sink, byte[] buffer, int length, boolean countCodePoints) {
+        sink.write(buffer, 0, length);
+        return countCodePoints ? Utf8.codePoints(buffer, 0, length) : length;
     }
 
     /** Compares the last NAME or STRING token with {@code expected} without building a string when unescaped. */
@@ -400,13 +434,13 @@ public final class JsonReader {
                 state = AFTER_VALUE;
                 return setToken(Token.STRING, start, pos);
             case 't':
-                literal(TRUE_BYTES);
+                literal("true");
                 return setToken(Token.TRUE, start, pos);
             case 'f':
-                literal(FALSE_BYTES);
+                literal("false");
                 return setToken(Token.FALSE, start, pos);
             case 'n':
-                literal(NULL_BYTES);
+                literal("null");
                 return setToken(Token.NULL, start, pos);
             default:
                 if (b == '-' || (b >= '0' && b <= '9')) {
@@ -477,16 +511,18 @@ public final class JsonReader {
         objectAt[depth++] = object;
     }
 
-    private void literal(byte[] expected) {
-        if (limit - pos < expected.length) {
+    /** Literals are strings, not static byte arrays: a static initialiser would cost every static call a check. */
+    private void literal(String expected) {
+        int length = expected.length();
+        if (limit - pos < length) {
             throw error(pos, "invalid literal");
         }
-        for (int i = 0; i < expected.length; i++) {
-            if (data[pos + i] != expected[i]) {
+        for (int i = 0; i < length; i++) {
+            if (data[pos + i] != expected.charAt(i)) {
                 throw error(pos, "invalid literal");
             }
         }
-        pos += expected.length;
+        pos += length;
         state = AFTER_VALUE;
     }
 
@@ -497,11 +533,13 @@ public final class JsonReader {
         int i = pos + 1;
         boolean hasEscape = false;
         while (true) {
-            // Eight plain bytes per step; the loop below handles the byte that stops it.
+            // Eight plain bytes per step; the code below handles the byte that stops it.
             while (i <= lastWord) {
-                long word = LittleEndian.readLong(bytes, i);
-                if (((((word ^ QUOTES) - ONES) | ((word ^ BACKSLASHES) - ONES) | (word - SPACES) | word) & HIGHS)
-                        != 0) {
+                long word = ByteAccess.readLongLE(bytes, i);
+                long stops =
+                        (((word ^ QUOTES) - ONES) | ((word ^ BACKSLASHES) - ONES) | (word - SPACES) | word) & HIGHS;
+                if (stops != 0) {
+                    i += Long.numberOfTrailingZeros(stops) >>> 3;
                     break;
                 }
                 i += 8;
@@ -550,45 +588,52 @@ public final class JsonReader {
         throw error(i, "invalid escape");
     }
 
-    /** Validates one multi-byte UTF-8 sequence (no overlongs, no surrogates, at most U+10FFFF). */
+    /**
+     * Validates the multi-byte UTF-8 sequences from {@code i} up to the next ASCII byte (no overlongs, no surrogates,
+     * at most U+10FFFF) and returns its index. A run at a time: text in a non-Latin script is mostly such runs.
+     */
     private int checkUtf8(int i) {
-        int lead = data[i] & 0xFF;
-        int count;
-        int min = 0x80;
-        int max = 0xBF;
-        if (lead >= 0xC2 && lead <= 0xDF) {
-            count = 1;
-        } else if (lead >= 0xE0 && lead <= 0xEF) {
-            count = 2;
-            if (lead == 0xE0) {
-                min = 0xA0;
-            } else if (lead == 0xED) {
-                max = 0x9F;
-            }
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            count = 3;
-            if (lead == 0xF0) {
-                min = 0x90;
-            } else if (lead == 0xF4) {
-                max = 0x8F;
-            }
-        } else {
-            throw error(i, "invalid UTF-8");
-        }
-        if (i + count >= limit) {
-            throw error(i, "invalid UTF-8");
-        }
-        int second = data[i + 1] & 0xFF;
-        if (second < min || second > max) {
-            throw error(i, "invalid UTF-8");
-        }
-        for (int k = 2; k <= count; k++) {
-            int c = data[i + k] & 0xFF;
-            if (c < 0x80 || c > 0xBF) {
+        byte[] bytes = data;
+        while (i < limit && bytes[i] < 0) {
+            int lead = bytes[i] & 0xFF;
+            int count;
+            int min = 0x80;
+            int max = 0xBF;
+            if (lead >= 0xC2 && lead <= 0xDF) {
+                count = 1;
+            } else if (lead >= 0xE0 && lead <= 0xEF) {
+                count = 2;
+                if (lead == 0xE0) {
+                    min = 0xA0;
+                } else if (lead == 0xED) {
+                    max = 0x9F;
+                }
+            } else if (lead >= 0xF0 && lead <= 0xF4) {
+                count = 3;
+                if (lead == 0xF0) {
+                    min = 0x90;
+                } else if (lead == 0xF4) {
+                    max = 0x8F;
+                }
+            } else {
                 throw error(i, "invalid UTF-8");
             }
+            if (i + count >= limit) {
+                throw error(i, "invalid UTF-8");
+            }
+            int second = bytes[i + 1] & 0xFF;
+            if (second < min || second > max) {
+                throw error(i, "invalid UTF-8");
+            }
+            for (int k = 2; k <= count; k++) {
+                int c = bytes[i + k] & 0xFF;
+                if (c < 0x80 || c > 0xBF) {
+                    throw error(i, "invalid UTF-8");
+                }
+            }
+            i += count + 1;
         }
-        return i + count + 1;
+        return i;
     }
 
     private void scanNumber() {
@@ -721,27 +766,28 @@ public final class JsonReader {
         }
     }
 
-    private static int encodeUtf8(int cp, byte[] out) {
+    /** Writes {@code cp} as UTF-8 at {@code out[at]}; returns the index after it. */
+    private static int encodeUtf8(int cp, byte[] out, int at) {
         if (cp < 0x80) {
-            out[0] = (byte) cp;
-            return 1;
+            out[at] = (byte) cp;
+            return at + 1;
         }
         if (cp < 0x800) {
-            out[0] = (byte) (0xC0 | (cp >> 6));
-            out[1] = (byte) (0x80 | (cp & 0x3F));
-            return 2;
+            out[at] = (byte) (0xC0 | (cp >> 6));
+            out[at + 1] = (byte) (0x80 | (cp & 0x3F));
+            return at + 2;
         }
         if (cp < 0x10000) {
-            out[0] = (byte) (0xE0 | (cp >> 12));
-            out[1] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-            out[2] = (byte) (0x80 | (cp & 0x3F));
-            return 3;
+            out[at] = (byte) (0xE0 | (cp >> 12));
+            out[at + 1] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+            out[at + 2] = (byte) (0x80 | (cp & 0x3F));
+            return at + 3;
         }
-        out[0] = (byte) (0xF0 | (cp >> 18));
-        out[1] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-        out[2] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-        out[3] = (byte) (0x80 | (cp & 0x3F));
-        return 4;
+        out[at] = (byte) (0xF0 | (cp >> 18));
+        out[at + 1] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+        out[at + 2] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+        out[at + 3] = (byte) (0x80 | (cp & 0x3F));
+        return at + 4;
     }
 
     private JsonException unexpected(int at, String expected) {

@@ -42,7 +42,7 @@ public final class Utf8 {
 
     /**
      * The number of code points in valid UTF-8 {@code bytes[from, to)}: every byte that is not a continuation byte
-     * (10xxxxxx) starts one. Counts eight bytes per step ({@link LittleEndian#readLong}).
+     * (10xxxxxx) starts one. Counts eight bytes per step ({@link ByteAccess#readLongLE}).
      */
     public static int codePoints(byte[] bytes, int from, int to) {
         if (from < 0 || from > to || to > bytes.length) {
@@ -51,10 +51,9 @@ public final class Utf8 {
         int continuation = 0;
         int i = from;
         for (int lastWord = to - 8; i <= lastWord; i += 8) {
-            long word = LittleEndian.readLong(bytes, i);
-            // Bit 7 of each byte whose top bits are 10; then the eight 0/1 bytes summed into the top byte.
-            long marks = word & ~(word << 1) & 0x8080808080808080L;
-            continuation += (int) (((marks >>> 7) * 0x0101010101010101L) >>> 56);
+            long word = ByteAccess.readLongLE(bytes, i);
+            // Bit 7 of each byte whose top bits are 10 (TeaVM compiles bitCount to i64.popcnt).
+            continuation += Long.bitCount(word & ~(word << 1) & 0x8080808080808080L);
         }
         for (; i < to; i++) {
             if ((bytes[i] & 0xC0) == 0x80) {

@@ -357,4 +357,92 @@ class JsonReaderTest {
         sb.append("]}");
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
+
+    /** Plain runs of every length around a word, then one byte that is not plain, at every position of a word. */
+    @Test
+    void wordAtATimeScanningStopsAtEveryKindOfByteAtEveryOffset() {
+        for (int before = 0; before <= 20; before++) {
+            for (int after = 0; after <= 10; after++) {
+                String head = "abcdefghijklmnopqrstuvwxyz".substring(0, before);
+                String tail = "ABCDEFGHIJ".substring(0, after);
+                assertEquals(head + "\n" + tail, firstString("\"" + head + "\\n" + tail + "\""));
+                assertEquals(head + "\"" + tail, firstString("\"" + head + "\\\"" + tail + "\""));
+                assertEquals(head + "\u00e9\u4e2d" + tail, firstString("\"" + head + "\u00e9\u4e2d" + tail + "\""));
+                assertEquals(head, firstString("\"" + head + "\"" + tail + "\""));
+                String control = "\"" + head + "\u0001" + tail + "\"";
+                assertThrows(JsonException.class, () -> firstString(control));
+                byte[] invalid = ("\"" + head + "?" + tail + "\"").getBytes(StandardCharsets.UTF_8);
+                invalid[1 + before] = (byte) 0xFF;
+                JsonReader r = new JsonReader(invalid, 0, invalid.length);
+                assertThrows(JsonException.class, r::next);
+                String unterminated = "\"" + head + tail;
+                assertThrows(JsonException.class, () -> firstString(unterminated));
+            }
+        }
+    }
+
+    /**
+     * Escaped strings reach the sink through a decode buffer: long strings with escapes of every width placed across
+     * its boundaries give the same bytes, byte count and code-point count as decoding the whole string at once.
+     */
+    @Test
+    void stringUtf8GivesTheDecodedStringWhateverItsLengthAndEscapes() {
+        String[][] pieces = {
+            {"kv cache ", "kv cache "},
+            {"\\n", "\n"},
+            {"\\\"", "\""},
+            {"\\/", "/"},
+            {"\\u00e9", "\u00e9"},
+            {"\\u4e2d", "\u4e2d"},
+            {"\\uD83D\\uDE00", "\uD83D\uDE00"},
+            {"\\uD800", "\uFFFD"},
+            {"\u00e9", "\u00e9"},
+            {"\u4e2d\u6587", "\u4e2d\u6587"},
+            {"\uD83D\uDE00", "\uD83D\uDE00"},
+            {"x", "x"}
+        };
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        for (int n = 0; n < 60; n++) {
+            StringBuilder json = new StringBuilder("\"");
+            StringBuilder expected = new StringBuilder();
+            int length = n < 10 ? random.nextInt(40) : random.nextInt(12_000);
+            while (json.length() < length) {
+                String[] piece = pieces[random.nextInt(pieces.length)];
+                json.append(piece[0]);
+                expected.append(piece[1]);
+            }
+            json.append('"');
+            byte[] expectedBytes = expected.toString().getBytes(StandardCharsets.UTF_8);
+
+            JsonReader r = reader(json.toString());
+            r.next();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertEquals(expected.codePointCount(0, expected.length()), r.stringUtf8(out::write));
+            assertEquals(expected.toString(), out.toString(StandardCharsets.UTF_8));
+            ByteArrayOutputStream again = new ByteArrayOutputStream();
+            assertEquals(expectedBytes.length, r.stringUtf8Bytes(again::write));
+            assertEquals(expected.toString(), again.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Multi-byte sequences are validated a run at a time: a bad sequence anywhere in a run is still found. */
+    @Test
+    void runsOfMultiByteSequencesAreValidatedToTheirEnd() {
+        String run = "\u4e2d\u6587\u00e9\ud83d\ude00\u4e2d";
+        assertEquals(run, firstString("\"" + run + "\""));
+        assertEquals("a" + run + "b" + run, firstString("\"a" + run + "b" + run + "\""));
+        byte[] valid = run.getBytes(StandardCharsets.UTF_8);
+        for (int bad = 0; bad < valid.length; bad++) {
+            byte[] json = new byte[valid.length + 2];
+            json[0] = '"';
+            System.arraycopy(valid, 0, json, 1, valid.length);
+            json[json.length - 1] = '"';
+            // A continuation byte becomes ASCII (its sequence ends early); a lead byte becomes 0xC0 (never valid).
+            json[1 + bad] = (byte) ((valid[bad] & 0xC0) == 0x80 ? 'x' : 0xC0);
+            JsonReader r = new JsonReader(json, 0, json.length);
+            assertThrows(JsonException.class, r::next, "byte " + bad);
+        }
+        byte[] truncated = {'"', (byte) 0xE4, (byte) 0xB8};
+        assertThrows(JsonException.class, () -> new JsonReader(truncated, 0, truncated.length).next());
+    }
 }

@@ -10,8 +10,8 @@ import org.teavm.vm.spi.TeaVMPlugin;
  * Also enlarges the GC's work area so that garbage collection cannot overflow it ({@link GcStorageTransformer}) and
  * fixes the GC's exact-fit allocation bugs ({@link GcExactFitTransformer}), makes every static field a GC root
  * ({@link GcStaticRootsTransformer}) and keeps {@code _start} from leaving a corrupt array behind
- * ({@link MainArgsTransformer}), and reads 8 bytes of a {@code byte[]} in one load for the codec's word-at-a-time loops
- * ({@link WordReadTransformer}).
+ * ({@link MainArgsTransformer}), and compiles the codec's word reads and byte copies to single memory instructions
+ * ({@link ByteAccessTransformer}).
  * Registered in {@code META-INF/services/org.teavm.vm.spi.TeaVMPlugin}; TeaVM finds it on its classpath.
  */
 public final class ProxyWasmTeaVMPlugin implements TeaVMPlugin {
@@ -22,11 +22,12 @@ public final class ProxyWasmTeaVMPlugin implements TeaVMPlugin {
             return;
         }
         wasmHost.add(context -> new WasmMathIntrinsic());
+        wasmHost.add(context -> new ByteAccessIntrinsic());
         host.add(new ClasslibImportTransformer());
         host.add(new GcStorageTransformer());
         host.add(new GcExactFitTransformer());
         host.add(new GcStaticRootsTransformer());
         host.add(new MainArgsTransformer());
-        host.add(new WordReadTransformer());
+        host.add(new ByteAccessTransformer());
     }
 }

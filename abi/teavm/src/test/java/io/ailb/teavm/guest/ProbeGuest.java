@@ -1,5 +1,7 @@
 package io.ailb.teavm.guest;
 
+import io.ailb.codec.util.ByteAccess;
+import io.ailb.codec.util.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -9,7 +11,8 @@ import org.teavm.interop.Import;
 
 /**
  * A minimal guest that touches every classlib feature whose TeaVM implementation would import from TeaVM's own
- * host modules: Math.log/exp/sqrt/floor/ceil, System.nanoTime, String.intern. Compiled to Wasm by BuildWasmTest.
+ * host modules: Math.log/exp/sqrt/floor/ceil, System.nanoTime, String.intern; and the codec's ByteAccess, which the
+ * plugin compiles to single memory instructions. Compiled to Wasm by BuildWasmTest.
  */
 public final class ProbeGuest {
     private static final Map<Integer, byte[]> ALLOCATED = new HashMap<>();
@@ -104,5 +107,49 @@ public final class ProbeGuest {
         byte[] bytes = message.toString().getBytes(StandardCharsets.UTF_8);
         proxyLog(2, Address.ofData(bytes), bytes.length);
         return counts.size();
+    }
+
+    /** 40 bytes that differ with {@code seed}, every byte value possible. */
+    public static byte[] probeBytes(int seed) {
+        byte[] bytes = new byte[40];
+        int state = seed;
+        for (int i = 0; i < bytes.length; i++) {
+            state = state * 1103515245 + 12345;
+            bytes[i] = (byte) (state >>> 23);
+        }
+        return bytes;
+    }
+
+    /** {@code ByteAccess.readLongLE}, which the plugin inlines as one load, on {@link #probeBytes}. */
+    @Export(name = "probe_read_long_le")
+    public static long readLongLE(int seed, int index) {
+        return ByteAccess.readLongLE(probeBytes(seed), index);
+    }
+
+    /**
+     * {@code ByteAccess.copy} (one memory.copy after its range check) of {@link #probeBytes} into 40 bytes of 7s;
+     * returns a checksum of the target, or -1 when the copy refused the range.
+     */
+    @Export(name = "probe_copy")
+    public static long copy(int seed, int from, int to, int length) {
+        byte[] target = new byte[40];
+        java.util.Arrays.fill(target, (byte) 7);
+        try {
+            ByteAccess.copy(probeBytes(seed), from, target, to, length);
+        } catch (IndexOutOfBoundsException e) {
+            return -1;
+        }
+        long sum = 0;
+        for (byte b : target) {
+            sum = sum * 31 + b;
+        }
+        return sum;
+    }
+
+    /** {@code Utf8.codePoints} (eight bytes per step through readLongLE) of mixed text from {@code from} to the end. */
+    @Export(name = "probe_code_points")
+    public static int codePoints(int from) {
+        byte[] text = "kv \u00e9t\u00e9 \u4e2d\u6587 \ud83d\ude00 cache prefix".getBytes(StandardCharsets.UTF_8);
+        return Utf8.codePoints(text, from, text.length);
     }
 }
