@@ -4,13 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import io.ailb.sim.workload.ChatWorkload;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -132,6 +135,58 @@ class SimulateTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--no-such-flag"));
+    }
+
+    @Test
+    void theAgentRagAndChatGroupsPresetsSweepTheirSessionRates() throws Exception {
+        Map<String, String> name =
+                Map.of("agent", "agent 12 sessions", "rag", "rag 12 sessions", "chat-groups", "chat 12x4");
+        Map<String, Integer> rate = Map.of("agent", 5, "rag", 8, "chat-groups", 20);
+        for (String preset : List.of("agent", "rag", "chat-groups")) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = Simulate.run(
+                    new String[] {"--preset", preset, "--limit", "12", "--routers", "round_robin", "--sweep", "1,3"},
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            String text = out.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, preset + ": " + err.toString(StandardCharsets.UTF_8));
+            for (int m : new int[] {1, 3}) {
+                String line = name.get(preset) + ".*poisson " + rate.get(preset) * m + " sessions/s: \\d+ requests.*";
+                assertTrue(text.lines().anyMatch(l -> l.matches(line)), line + "\n" + text);
+            }
+            assertTrue(text.contains("| round_robin |"), text);
+        }
+    }
+
+    @Test
+    void theHigressArticlePresetIsTheArticlesChatSpec() {
+        assertEquals(
+                ChatWorkload.HIGRESS_ARTICLE,
+                Simulate.chatSpec(Simulate.withPreset(Map.of("preset", "higress-article")), 12));
+        Map<String, String> open = Simulate.withPreset(Map.of("preset", "higress-article", "rate", "2"));
+        assertEquals(0, Simulate.chatSpec(open, 12).concurrency(), "--rate alone makes the preset open loop");
+    }
+
+    @Test
+    void workloadFlagsAreCheckedAndNamedInErrors() throws Exception {
+        assertRefused("--steps must be", "--workload", "agent", "--steps", "0");
+        assertRefused("--zipf wants a number", "--workload", "rag", "--zipf", "abc");
+        assertRefused("--doc-tokens wants N or MIN-MAX", "--workload", "rag", "--doc-tokens", "-4");
+        assertRefused("--steps belongs to --workload agent, not chat", "--workload", "chat", "--steps", "3");
+        assertRefused("--turns belongs to --workload chat, not agent", "--preset", "agent", "--turns", "3");
+        assertRefused("--sessions wants an integer", "--workload", "agent", "--sessions", "1e3");
+        assertRefused("known: higress-article, chat-groups, agent, rag", "--preset", "nope");
+    }
+
+    private static void assertRefused(String message, String... args) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] all = Stream.concat(Arrays.stream(args), Stream.of("--routers", "random"))
+                .toArray(String[]::new);
+        int code = Simulate.run(
+                all, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code, String.join(" ", args));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains(message), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -140,7 +140,8 @@ public final class ChatWorkload {
         all.sort((a, b) -> a.arrivalMs() != b.arrivalMs()
                 ? Long.compare(a.arrivalMs(), b.arrivalMs())
                 : Long.compare(a.id(), b.id()));
-        return Workload.openLoop(name + ", poisson " + spec.sessionsPerSecond() + " sessions/s", all, null);
+        return Workload.openLoop(
+                name + ", poisson " + MooncakeTrace.trim(spec.sessionsPerSecond()) + " sessions/s", all, null);
     }
 
     private static int draw(Random random, double mean, double stddev) {

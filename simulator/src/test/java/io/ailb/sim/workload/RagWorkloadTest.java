@@ -41,7 +41,7 @@ class RagWorkloadTest {
 
     @Test
     void requestsSharingTheirFirstTwoDocumentsShareExactlyThoseBlocksAndThatText() throws Exception {
-        RagWorkload.Generated g = RagWorkload.build(SMALL, 2);
+        RagWorkload.Generated g = RagWorkload.build(SMALL.withSessions(120), 2);
         Map<String, List<SimRequest>> sessions = Sessions.of(g.workload());
         int pairs = 0;
         for (int i = 0; i < g.retrieved().size(); i++) {

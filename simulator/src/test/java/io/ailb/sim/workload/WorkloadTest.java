@@ -105,6 +105,47 @@ class WorkloadTest {
     }
 
     @Test
+    void openLoopChatTurnsFollowTheAnswersDecodePlusThinkTimeAndGroupsShareTheirSystemPrompt() {
+        ChatWorkload.Spec spec = new ChatWorkload.Spec(3, 9, 4, 500, 200, 50, 300, 100, 0, 2.0, 1000, 12, 16);
+        Workload w = ChatWorkload.generate(spec, 5);
+        assertTrue(!w.closedLoop());
+        Map<String, List<SimRequest>> sessions = Sessions.of(w);
+        for (List<SimRequest> turns : sessions.values()) {
+            for (int t = 0; t + 1 < turns.size(); t++) {
+                assertEquals(
+                        turns.get(t).outputTokens() * 12 + 1000,
+                        turns.get(t + 1).arrivalMs() - turns.get(t).arrivalMs(),
+                        1.0);
+            }
+        }
+        assertEquals(
+                500 / 16,
+                Sessions.sharedPrefix(
+                        sessions.get("s0").get(0).blockIds(),
+                        sessions.get("s3").get(0).blockIds()));
+        assertEquals(
+                0,
+                Sessions.sharedPrefix(
+                        sessions.get("s0").get(0).blockIds(),
+                        sessions.get("s1").get(0).blockIds()));
+        Workload twice = ChatWorkload.generate(spec.withSessionsPerSecond(4.0), 5);
+        assertEquals(
+                sessions.get("s8").get(0).arrivalMs() / 2.0,
+                Sessions.of(twice).get("s8").get(0).arrivalMs(),
+                1.0);
+    }
+
+    @Test
+    void chatParametersAreRefusedNamingTheirFlag() {
+        AgentWorkloadTest.assertFlag(
+                "--think-ms", () -> new ChatWorkload.Spec(1, 9, 4, 0, 200, 0, 300, 0, 0, 2.0, -5, 12, 16));
+        AgentWorkloadTest.assertFlag(
+                "--rate", () -> new ChatWorkload.Spec(1, 9, 4, 0, 200, 0, 300, 0, 0, 0, 0, 12, 16));
+        AgentWorkloadTest.assertFlag(
+                "--input-stddev", () -> new ChatWorkload.Spec(1, 9, 4, 0, 200, -1, 300, 0, 20, 0, 0, 12, 16));
+    }
+
+    @Test
     void aMooncakeRequestsAnswerBlocksComeFromItsContinuation(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("t.jsonl");
         // request 0: 1100 prompt tokens (2 full blocks), 600 answer tokens → blocks 2 and 3 of the next turn (full
