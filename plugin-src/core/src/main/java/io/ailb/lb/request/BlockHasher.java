@@ -32,6 +32,7 @@ final class BlockHasher implements ByteSink {
     private boolean text;
     private int textChars;
     private boolean markedOpen;
+    private int markedClosed;
     private int markedTextChars;
     private int markedBlockBytes;
 
@@ -132,21 +133,20 @@ final class BlockHasher implements ByteSink {
     /** Remembers the state between pieces, so a message can be hashed again another way ({@link #rewind()}). */
     void mark() {
         markedOpen = open;
+        markedClosed = closed;
         markedTextChars = textChars;
         markedBlockBytes = blockBytes;
-        if (open) {
-            marked.copyFrom(hash);
-        }
+        // Also when no block is open: the state then holds the digest the next block is keyed by.
+        marked.copyFrom(hash);
     }
 
-    /** Back to the last {@link #mark()}; no block may have closed since. */
+    /** Back to the last {@link #mark()}, dropping the blocks that chunks closed since. */
     void rewind() {
         open = markedOpen;
+        closed = markedClosed;
         textChars = markedTextChars;
         blockBytes = markedBlockBytes;
-        if (open) {
-            hash.copyFrom(marked);
-        }
+        hash.copyFrom(marked);
     }
 
     List<String> hashes() {

@@ -15,7 +15,9 @@ import java.util.Locale;
  * Chat: a block closes after every {@code user} message and after the last message, so [system, user, assistant,
  * user] gives (system+user), (assistant+user). With {@link BlockBoundaries#EVERY_MESSAGE_BUT_ASSISTANT} a block also
  * closes after every other non-assistant message (system, developer, tool), so the same body gives (system), (user),
- * (assistant+user): a system prompt shared by many conversations is a block of its own. A block is the concatenation of its messages' pieces; a piece is a
+ * (assistant+user): a system prompt shared by many conversations is a block of its own. In that mode a block also
+ * closes every {@value #MESSAGE_CHUNK_BYTES} bytes inside a message, so requests whose last message starts with the
+ * same long text (retrieved documents, a pasted file) share its full chunks. A block is the concatenation of its messages' pieces; a piece is a
  * tag byte, the bytes, then the bytes' length as 4 bytes big-endian:
  * <ul>
  *   <li>{@code R}: the role (a missing or non-string role is "");</li>
@@ -44,7 +46,13 @@ import java.util.Locale;
 public final class RequestParser {
     static final int PROMPT_CHUNK_BYTES = 2048;
     /**
-     * The cap on prefix blocks (one per user turn, or per 2 KiB of a completion prompt). Keeps a request's Redis
+     * Chunk size inside chat messages (about 1,000 tokens). Twice the completion chunk so a message of one 512-token
+     * block, as in the Mooncake trace, stays one block rather than a chunk and a sliver.
+     */
+    static final int MESSAGE_CHUNK_BYTES = 4096;
+    /**
+     * The cap on prefix blocks (one per user turn, per other message or 4 KiB chunk of one, or per 2 KiB of a
+     * completion prompt). Keeps a request's Redis
      * keys, script arguments and guest memory bounded whatever the number of messages; 256 user turns (or 512 KiB
      * of prompt) cover long agent sessions, and a conversation longer than that still matches its first 255 blocks.
      */
@@ -78,7 +86,7 @@ public final class RequestParser {
     public enum BlockBoundaries {
         /** After every user message: the Go plugin's conversation keys. */
         AFTER_USER,
-        /** After every message whose role is not {@code assistant}. */
+        /** After every message whose role is not {@code assistant}, and every {@value #MESSAGE_CHUNK_BYTES} bytes. */
         EVERY_MESSAGE_BUT_ASSISTANT
     }
 
@@ -206,7 +214,7 @@ public final class RequestParser {
             skipRest(r, t);
             return;
         }
-        hasher = new BlockHasher(0, MAX_PREFIX_BLOCKS);
+        hasher = new BlockHasher(boundaries == BlockBoundaries.AFTER_USER ? 0 : MESSAGE_CHUNK_BYTES, MAX_PREFIX_BLOCKS);
         while ((t = r.next()) != Token.END_ARRAY) {
             messageCount++;
             boolean closes;

@@ -31,6 +31,17 @@ class RequestParserTest {
         return parse(body).prefixHashes();
     }
 
+    /** Blocks as cache_aware cuts them: after every non-assistant message and every chunk inside one. */
+    private static RequestInfo parseByMessage(String body) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        return RequestParser.parse(
+                JSON, null, bytes, bytes.length, true, RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT);
+    }
+
+    private static List<String> hashesByMessage(String body) {
+        return parseByMessage(body).prefixHashes();
+    }
+
     @Test
     void chatBodiesYieldModelStreamTokensAndCounts() {
         RequestInfo info = parse("{\"model\":\"qwen\",\"stream\":true,\"max_tokens\":256,\"messages\":["
@@ -160,6 +171,58 @@ class RequestParserTest {
                         msg("system", "s"),
                         "{\"role\":\"user\",\"content\":\"u\",\"role\":7}",
                         msg("assistant", "a"))));
+    }
+
+    @Test
+    void byMessageASharedSystemPromptIsABlockOfItsOwnAndAssistantTurnsJoinTheNextMessage() {
+        List<String> a =
+                hashesByMessage(chat(msg("system", "s"), msg("user", "u1"), msg("assistant", "a"), msg("user", "u2")));
+        List<String> b = hashesByMessage(chat(msg("system", "s"), msg("user", "other")));
+        assertEquals(3, a.size(), "(system), (user), (assistant+user)");
+        assertEquals(a.get(0), b.get(0));
+        assertNotEquals(a.get(1), b.get(1));
+        assertNotEquals(hashes(chat(msg("system", "s"), msg("user", "u1"))).get(0), a.get(0));
+        assertEquals(
+                3,
+                hashesByMessage(chat(msg("system", "s"), msg("tool", "t"), msg("assistant", "a"), msg("user", "u")))
+                        .size(),
+                "(system), (tool), (assistant+user)");
+    }
+
+    @Test
+    void byMessageLongMessagesSharingTheirStartShareItsFullChunks() {
+        int chunk = RequestParser.MESSAGE_CHUNK_BYTES;
+        String documents = "d".repeat(chunk * 2 + 100);
+        RequestInfo a = parseByMessage(chat(msg("system", "s"), msg("user", documents + " first question")));
+        List<String> b = hashesByMessage(chat(msg("system", "s"), msg("user", documents + " second question")));
+        // (system), then the user message: two full chunks and the rest.
+        assertEquals(4, a.prefixHashes().size());
+        assertEquals(a.prefixHashes().subList(0, 3), b.subList(0, 3));
+        assertNotEquals(a.prefixHashes().get(3), b.get(3));
+        List<Integer> tokens = a.prefixTokens();
+        assertTrue(tokens.get(1) > tokens.get(0) && tokens.get(2) > tokens.get(1) && tokens.get(3) > tokens.get(2));
+        assertEquals(a.estimatedPromptTokens(), (int) tokens.get(3));
+        assertEquals(
+                1, hashesByMessage(chat(msg("user", "d".repeat(chunk - 100)))).size());
+    }
+
+    @Test
+    void byMessageAMessageReadAgainInTheUsualOrderDropsTheChunksItClosedOnTheFirstRead() {
+        String longText = "x".repeat(RequestParser.MESSAGE_CHUNK_BYTES * 3);
+        List<String> usual = hashesByMessage(chat(msg("system", "s"), msg("user", longText), msg("user", "q")));
+        assertEquals(
+                usual,
+                hashesByMessage(chat(
+                        msg("system", "s"),
+                        "{\"role\":\"user\",\"content\":\"" + longText + "\",\"role\":\"user\"}",
+                        msg("user", "q"))));
+        assertEquals(
+                usual,
+                hashesByMessage(chat(
+                        msg("system", "s"),
+                        "{\"role\":\"user\",\"content\":\"" + longText + longText + "\",\"content\":\"" + longText
+                                + "\"}",
+                        msg("user", "q"))));
     }
 
     @Test
