@@ -62,7 +62,15 @@ public final class RedisKeys {
         return prefix + "ca-lease-info";
     }
 
-    /** cache_aware: HASH holder host → last use (Unix seconds) for the conversation block with this chained hash. */
+    /** cache_aware: counter of the requests routed, the clock of each block's share of the traffic. */
+    public String cacheAwareRouted() {
+        return prefix + "ca-routed";
+    }
+
+    /**
+     * cache_aware: HASH holder host → last use (Unix seconds) for the conversation block with this chained hash, plus
+     * {@code #u} (requests routed with the block) and {@code #t} ({@link #cacheAwareRouted()} when it was first seen).
+     */
     public String holders(String prefixHash) {
         return prefix + "ch:" + prefixHash;
     }

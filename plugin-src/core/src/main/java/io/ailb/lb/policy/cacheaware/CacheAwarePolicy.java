@@ -55,7 +55,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "queue cost of each request in flight on a host, in prompt tokens (its decode slows every batch step)");
     static final IntField HIT_QUEUE_TOKENS = IntField.optional(
             "hitQueueTokens",
-            2048,
+            512,
             0,
             MAX_HIT_QUEUE_TOKENS,
             "tokens",

@@ -91,12 +91,13 @@ public final class CacheAwareSelection extends SelectionReply {
             Settings settings,
             int randomValue,
             String leaseId) {
-        List<String> keyList = new ArrayList<>(5 + demand.blockHashes.size());
+        List<String> keyList = new ArrayList<>(6 + demand.blockHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.load());
         keyList.add(keys.cacheAwareCleaned());
         keyList.add(keys.cacheAwareLeases());
         keyList.add(keys.cacheAwareLeaseInfo());
+        keyList.add(keys.cacheAwareRouted());
         for (String hash : demand.blockHashes) {
             keyList.add(keys.holders(hash));
         }

@@ -7,11 +7,19 @@
 --   inflight_h = requests in flight on h
 --   uncached_h = prompt - matched_h, matched_h the tokens of the longest prefix routed to h (deepest block key
 --                listing h): blocks of requests still queued there count, they will be cached when this one runs
---   cost_h     = queued_h + weight * uncached_h + inflight_tokens * inflight_h
 --   weight     = 1 + mean over healthy hosts of queued_h / hit_queue_tokens (1 when hit_queue_tokens is 0)
+--   hot_h      = tokens of the request's known prefix that h lacks, when every block of that prefix is hot; else 0
+--   cost_h     = queued_h + weight * uncached_h - hot_h + inflight_tokens * inflight_h
+-- A block is hot when its share of the requests routed since it was first seen, times the number of hosts,
+-- exceeds 1.5 times the number of hosts holding it: its holders carry well over a fair share of the traffic.
+--
 -- An idle fleet weighs a request's own prefill like anyone's queue (the fastest first token wins); as queues grow,
 -- uncached tokens weigh more, because every token prefilled twice delays all the requests queued behind it: the
--- policy then keeps prefixes where they are cached. The request goes to argmin cost_h (uniform random tie-break)
+-- policy then keeps prefixes where they are cached. A request that shares only hot blocks (a new conversation on a
+-- system prompt or tool set many sessions share) is not charged its own prefill of them: copying them to another
+-- host pays back over the many requests that carry them, where charging them in full would pile all of those onto
+-- the first holder. A request with a conversation of its own cached somewhere is charged in full and stays with it.
+-- The request goes to argmin cost_h (uniform random tie-break)
 -- among the hosts below maxRequestCount and adds work = uncached_target to queued_target until its first token
 -- (cache_aware_first_token.lua) or its release. Its lease remembers the host and the work still queued, so release
 -- (cache_aware_release.lua) or the healing of an expired lease gives back exactly what is left.
@@ -22,7 +30,9 @@
 -- KEYS[3]      cleanup marker: exists while the last cleanup is younger than the clean interval
 -- KEYS[4]      lease ZSET: lease id -> expiry, in Unix seconds of the Redis clock
 -- KEYS[5]      lease HASH: lease id -> "<work> <host>"
--- KEYS[6..]    block keys for prefix depth 1, 2, ...: HASH holder host -> last use (Unix seconds)
+-- KEYS[6]      routed counter: requests routed so far
+-- KEYS[7..]    block keys for prefix depth 1, 2, ...: HASH holder host -> last use (Unix seconds), "#u" -> requests
+--              routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
 -- ARGV[2]      maxRequestCount, 0 = no cap
 -- ARGV[3]      clean interval in seconds, 0 = clean on every call
@@ -34,7 +44,7 @@
 -- ARGV[9]      hit_queue_tokens: mean queued tokens that add 1 to the weight of uncached tokens, 0 = weight 1
 -- ARGV[10]     estimated prompt tokens of the request
 -- ARGV[11]     most holders one block key keeps
--- ARGV[12]     L = number of blocks (= #KEYS - 5)
+-- ARGV[12]     L = number of blocks (= #KEYS - 6)
 -- ARGV[13..12+L]            cumulative estimated prompt tokens at the end of blocks 1..L
 -- ARGV[13+L]                h = number of healthy hosts
 -- ARGV[14+L..13+L+h]        healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
@@ -52,7 +62,8 @@ local queue = KEYS[2]
 local marker = KEYS[3]
 local leases = KEYS[4]
 local lease_info = KEYS[5]
-local first_block = 6
+local routed_key = KEYS[6]
+local first_block = 7
 local rand = tonumber(ARGV[1])
 local cap = tonumber(ARGV[2])
 local clean_interval = tonumber(ARGV[3])
@@ -79,6 +90,7 @@ local function round(x)
 end
 
 local now = tonumber(redis.call('TIME')[1])
+local routed = non_negative(redis.call('GET', routed_key))
 
 -- Leases nobody released (crashed gateway, lost release) give back their count and their queued work.
 heal_expired(leases, lease_info, now, function(info)
@@ -98,29 +110,9 @@ for i = first_host, last_healthy do
     end
 end
 
--- Matched depth per healthy host: the deepest block key that lists it (a chained hash covers its whole prefix).
--- Holders not seen for block_ttl seconds are pruned on the way. The walk ends at the first block nobody holds.
-local depth_of = {}
-local stale_before = now - block_ttl
-for d = 1, levels do
-    local key = KEYS[first_block + d - 1]
-    local fields = redis.call('HGETALL', key)
-    if #fields == 0 then
-        break
-    end
-    local stale = {}
-    for i = 1, #fields, 2 do
-        local seen = tonumber(fields[i + 1])
-        if seen == nil or seen < stale_before then
-            stale[#stale + 1] = fields[i]
-        elseif healthy[fields[i]] then
-            depth_of[fields[i]] = d
-        end
-    end
-    if #stale > 0 then
-        redis.call('HDEL', key, unpack(stale))
-    end
-end
+-- How far above a fair share a block's traffic per holder must be to make it hot. Above 1, so a prefix carrying
+-- exactly its share (as many prompt groups as hosts, each on its own) does not flap between hot and not on noise.
+local HOT_SHARE = 1.5
 
 local function matched_tokens(depth)
     if depth == nil or depth == 0 then
@@ -128,6 +120,50 @@ local function matched_tokens(depth)
     end
     return math.min(non_negative(ARGV[first_tokens + depth - 1]), prompt)
 end
+
+-- Matched depth per healthy host: the deepest block key that lists it (a chained hash covers its whole prefix).
+-- Holders not seen for block_ttl seconds are pruned on the way. The walk ends at the first block nobody holds.
+-- The share is smoothed by one request per host, so a block seen once is not hot yet.
+local depth_of = {}
+local walked = 0
+local all_hot = true
+local stale_before = now - block_ttl
+for d = 1, levels do
+    local key = KEYS[first_block + d - 1]
+    local fields = redis.call('HGETALL', key)
+    local stale = {}
+    local holders = 0
+    local uses = 0
+    local first_seen = routed
+    for i = 1, #fields, 2 do
+        local field = fields[i]
+        if field == '#u' then
+            uses = non_negative(fields[i + 1])
+        elseif field == '#t' then
+            first_seen = math.min(non_negative(fields[i + 1]), routed)
+        else
+            local seen = tonumber(fields[i + 1])
+            if seen == nil or seen < stale_before then
+                stale[#stale + 1] = field
+            else
+                holders = holders + 1
+                if healthy[field] then
+                    depth_of[field] = d
+                end
+            end
+        end
+    end
+    if #stale > 0 then
+        redis.call('HDEL', key, unpack(stale))
+    end
+    if holders == 0 then
+        break
+    end
+    walked = d
+    all_hot = all_hot and uses * #hosts > HOT_SHARE * holders * (routed - first_seen + #hosts)
+end
+-- Only a shared prefix is known (a new conversation on a hot system prompt): no host is credited with it.
+local free_depth = all_hot and walked or 0
 
 -- Counts and queues per host, then the weight of uncached tokens from the mean queue.
 local least_count = nil
@@ -157,8 +193,10 @@ local ties = {}
 for _, host in ipairs(hosts) do
     local c = count_of[host]
     if cap <= 0 or c < cap then
-        local uncached = prompt - matched_tokens(depth_of[host])
-        local cost = queued_of[host] + weight * uncached + inflight_tokens * c
+        local depth = depth_of[host] or 0
+        local uncached = prompt - matched_tokens(math.max(depth, free_depth))
+        local hot = math.max(0, matched_tokens(free_depth) - matched_tokens(depth))
+        local cost = queued_of[host] + weight * uncached + (weight - 1) * hot + inflight_tokens * c
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then
             best_cost = cost
@@ -194,18 +232,20 @@ else
     redis.call('EXPIRE', lease_info, state_ttl)
 end
 
--- The target now holds every block of this request: record it, refresh the TTL, keep at most max_holders
--- (the least recently seen other holders go first).
+-- The target now holds every block of this request: record it and the use, refresh the TTL, keep at most
+-- max_holders (the least recently seen other holders go first).
 for d = 1, levels do
     local key = KEYS[first_block + d - 1]
     redis.call('HSET', key, target, now)
+    redis.call('HINCRBY', key, '#u', 1)
+    redis.call('HSETNX', key, '#t', routed)
     redis.call('EXPIRE', key, block_ttl)
-    local n = redis.call('HLEN', key)
+    local n = redis.call('HLEN', key) - 2
     if n > max_holders then
         local fields = redis.call('HGETALL', key)
         local others = {}
         for i = 1, #fields, 2 do
-            if fields[i] ~= target then
+            if fields[i] ~= target and string.sub(fields[i], 1, 1) ~= '#' then
                 others[#others + 1] = { fields[i], non_negative(fields[i + 1]) }
             end
         end
@@ -222,6 +262,9 @@ for d = 1, levels do
         redis.call('HDEL', key, unpack(drop))
     end
 end
+
+redis.call('INCR', routed_key)
+redis.call('EXPIRE', routed_key, state_ttl)
 
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.
 clean_up(marker, clean_interval, { inflight, queue }, first_host)

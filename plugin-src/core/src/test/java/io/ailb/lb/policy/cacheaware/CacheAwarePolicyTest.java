@@ -87,7 +87,8 @@ class CacheAwarePolicyTest {
                 KEYS.load(),
                 KEYS.cacheAwareCleaned(),
                 KEYS.cacheAwareLeases(),
-                KEYS.cacheAwareLeaseInfo()));
+                KEYS.cacheAwareLeaseInfo(),
+                KEYS.cacheAwareRouted()));
         for (String hash : request.prefixHashes()) {
             keys.add(KEYS.holders(hash));
         }
@@ -97,7 +98,7 @@ class CacheAwarePolicyTest {
         assertEquals(list("0", "3600", "7200", "1800"), args.subList(1, 5));
         assertEquals("600", args.get(6));
         assertEquals(
-                list("30", "2048", "8", "8", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000"),
+                list("30", "512", "8", "8", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000"),
                 args.subList(7, args.size()));
         // Blocks: (system 16 + user 4) = 20 chars → 5 tokens; + (8 + 4) = 32 chars → 8 tokens.
         assertEquals(java.util.Arrays.asList(5, 8), request.prefixTokens());
@@ -113,14 +114,14 @@ class CacheAwarePolicyTest {
     @Test
     void aBodylessRequestHasNoPromptAndNoBlocks() throws ConfigException {
         RedisCommand call = command("", RequestInfo.noBody());
-        assertEquals(5, call.keys().size());
+        assertEquals(6, call.keys().size());
         assertEquals(list("0", "8", "0", "2"), call.args().subList(9, 13));
     }
 
     @Test
     void anUnparseableBodyIsWeighedByItsSize() throws ConfigException {
         RedisCommand call = command("", RequestInfo.unparsed(4001));
-        assertEquals(5, call.keys().size());
+        assertEquals(6, call.keys().size());
         assertEquals(list("1001", "8", "0"), call.args().subList(9, 12));
     }
 

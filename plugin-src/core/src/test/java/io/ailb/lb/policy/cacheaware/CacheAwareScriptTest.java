@@ -130,13 +130,21 @@ class CacheAwareScriptTest extends FreshRedisTest {
         return v.isNull() ? 0 : Long.parseLong(v.asString());
     }
 
+    /** The holder hosts of a block, without its use count and first-seen fields. */
     private Set<String> holdersOf(String block) {
         Set<String> out = new HashSet<>();
         List<RespValue> fields = redis.call("HGETALL", KEYS.holders(block)).elements();
         for (int i = 0; i < fields.size(); i += 2) {
-            out.add(fields.get(i).asString());
+            String field = fields.get(i).asString();
+            if (!field.startsWith("#")) {
+                out.add(field);
+            }
         }
         return out;
+    }
+
+    private long blockField(String block, String field) {
+        return Long.parseLong(redis.call("HGET", KEYS.holders(block), field).asString());
     }
 
     @Test
@@ -195,6 +203,85 @@ class CacheAwareScriptTest extends FreshRedisTest {
         long seen =
                 Long.parseLong(redis.call("HGET", KEYS.holders("conv-3"), host).asString());
         assertTrue(Math.abs(seen - now) <= 2, "last use " + seen + " vs now " + now);
+    }
+
+    @Test
+    void eachRoutingCountsAUseOfEveryBlockAndTheFirstCallStampsItsBirth() {
+        run(demand("warm", 10), ABC);
+        run(demand("warm", 10), ABC);
+        run(demand("conv", 100, 200), ABC);
+        run(demand("conv", 100, 300), ABC);
+        assertEquals(
+                4, Long.parseLong(redis.call("GET", KEYS.cacheAwareRouted()).asString()));
+        assertEquals(2, blockField("conv-1", "#u"));
+        assertEquals(2, blockField("conv-1", "#t"), "first seen by the third request: 2 routed before it");
+        assertEquals(2, blockField("conv-2", "#u"), "both requests name their second block conv-2");
+        assertEquals(2, blockField("warm-1", "#u"));
+        assertEquals(0, blockField("warm-1", "#t"));
+    }
+
+    /** A 1000-token system prompt block "sys", then {@code newTokens} tokens of a block of its own. */
+    private static CacheAwareSelection.Demand systemPromptAnd(String question, int newTokens) {
+        return new CacheAwareSelection.Demand(
+                Arrays.asList("sys", question), Arrays.asList(1000, 1000 + newTokens), 1000 + newTokens);
+    }
+
+    /**
+     * A block carried by well over its holders' fair share of the requests is hot: uses × hosts > 1.5 × holders ×
+     * (requests routed since it was first seen + hosts). "sys" is first seen at routed = 2, on a; with 2 hosts it is
+     * hot from its 7th use on while a alone holds it (2u > 1.5 (u + 2)).
+     */
+    @Test
+    void aHotBlockIsNotChargedToANewConversationUntilItsHoldersCarryAFairShare() {
+        List<String> ab = Arrays.asList("a:1", "b:1");
+        List<String> onlyA = Collections.singletonList("a:1");
+        run(demand("other", 50), Collections.singletonList("b:1"));
+        run(demand("else", 50), Collections.singletonList("b:1"));
+        run(
+                new CacheAwareSelection.Demand(Collections.singletonList("sys"), Collections.singletonList(1000), 1000),
+                onlyA);
+        load("a:1", 1000);
+        load("b:1", 1);
+        // 1 use: not hot. a costs 1000 + 100, b 1 + 1100.
+        CacheAwareSelection cold = run(systemPromptAnd("q1", 100), ab);
+        assertEquals("a:1", cold.host());
+        assertEquals(1100, cold.cost());
+        for (int i = 2; i <= 6; i++) {
+            run(systemPromptAnd("q" + i, 0), onlyA);
+        }
+        // 7 uses, routed 9: 14 > 1.5 × (9 − 2 + 2), hot. Weight 1 + 600 / 600 = 2: a costs 1200 + 2 × 200, b costs
+        // 0 + 2 × 1200 − 1000 (its prefill of the hot prompt is not charged, the delay it causes others is).
+        load("a:1", 1200);
+        load("b:1", 0);
+        CacheAwareSelection hot = run(systemPromptAnd("q7", 200), ab, settings(0, 0, 600, 8), 0, lease());
+        assertEquals("b:1", hot.host());
+        assertEquals(1400, hot.cost());
+        assertEquals(1200, hot.work(), "the queued work is the real prefill, hot tokens included");
+        assertEquals(new HashSet<>(ab), holdersOf("sys"));
+        // 8 uses, 2 holders: 16 ≤ 1.5 × 2 × (10 − 2 + 2), not hot; the request goes by queue and cache again.
+        load("b:1", 5000);
+        CacheAwareSelection fair = run(systemPromptAnd("q8", 300), ab);
+        assertEquals("a:1", fair.host());
+        assertEquals(1500, fair.cost());
+    }
+
+    @Test
+    void aConversationCachedSomewhereIsChargedItsHotPrefixInFull() {
+        List<String> ab = Arrays.asList("a:1", "b:1");
+        run(
+                new CacheAwareSelection.Demand(Collections.singletonList("sys"), Collections.singletonList(1000), 1000),
+                Collections.singletonList("a:1"));
+        for (int i = 1; i <= 8; i++) {
+            run(systemPromptAnd("q" + i, 0), Collections.singletonList("a:1"));
+        }
+        // "sys" is hot, but the next turn of q1's conversation finds q1 cached on a: b is charged all 1300 tokens;
+        CacheAwareSelection.Demand nextTurn = new CacheAwareSelection.Demand(
+                Arrays.asList("sys", "q1", "turn2"), Arrays.asList(1000, 1000, 1300), 1300);
+        // a costs 900 + 300 = 1200 < 1300; with the prompt free, b would cost 300.
+        load("a:1", 900);
+        CacheAwareSelection turn = run(nextTurn, ab);
+        assertEquals("a:1", turn.host());
+        assertEquals(1200, turn.cost());
     }
 
     /**
@@ -448,6 +535,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertTtlBetween(KEYS.cacheAwareLeases(), 3500, 3600);
         assertTtlBetween(KEYS.cacheAwareLeaseInfo(), 3500, 3600);
         assertTtlBetween(KEYS.cacheAwareCleaned(), 3500, 3600);
+        assertTtlBetween(KEYS.cacheAwareRouted(), 3500, 3600);
         assertTtlBetween(KEYS.holders("conv-1"), 1700, BLOCK_TTL);
         assertTtlBetween(KEYS.holders("conv-2"), 1700, BLOCK_TTL);
         for (RespValue key : redis.call("KEYS", "*").elements()) {
@@ -461,7 +549,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         List<String> keys = new ArrayList<>(call.keys());
         keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
         keys.addAll(CacheAwareSelection.firstToken(KEYS, "0000000000000001").keys());
-        assertEquals(8, call.keys().size());
+        assertEquals(9, call.keys().size());
         for (String key : keys) {
             int open = key.indexOf('{');
             assertEquals(KEYS.hashTag(), key.substring(open, key.indexOf('}', open) + 1), key);
