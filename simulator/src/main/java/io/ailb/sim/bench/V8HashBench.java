@@ -43,7 +43,7 @@ public final class V8HashBench {
         boolean docGiven;
         Path workDir = PluginCostBench.root().resolve("simulator/target/v8-hash");
         String node = "node";
-        int rounds = 2;
+        int rounds = 3;
         int bytesPerRequest = 4 << 20;
         int warmUpMin = 3;
         double jvmWarmUpSeconds = 1;

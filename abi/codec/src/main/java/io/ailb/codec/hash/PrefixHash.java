@@ -21,7 +21,7 @@ import io.ailb.codec.util.ByteAccess;
  * variant; keying and streaming are ours, so digests are not MurmurHash3 values.)
  *
  * <h2>Why not SHA-1</h2>
- * Chosen on numbers: in TeaVM-compiled Wasm on V8 this hash is ≈ 25× faster than the codec's {@link Sha1} (≈ 4.7 GB/s
+ * Chosen on numbers: in TeaVM-compiled Wasm on V8 this hash is ≈ 26× faster than the codec's {@link Sha1} (≈ 4.7 GB/s
  * against ≈ 180 MB/s from 2 KiB to 1 MiB), on the JVM ≈ 7× (docs/benchmarks.md, section v8-hash). Routing keys need
  * uniformity, not secrecy or collision resistance against an adversary: the inputs are the clients' own prompts, a
  * collision of two prefix keys costs one mis-estimated cache hit (a cache miss, never a wrong answer: the backend

@@ -112,7 +112,7 @@ public final class Sha1 {
     /**
      * One 64-byte block. Rotations are written inline and the 80 rounds are four loops of 20 without a branch: under
      * TeaVM {@code Integer.rotateLeft} is a call with a class-initialisation check and a GC frame (V8 does not inline
-     * Wasm calls): with it, SHA-1 ran at ≈ 150 MB/s in Wasm on V8, inline ≈ 190 MB/s (docs/benchmarks.md, v8-hash).
+     * Wasm calls): with it, SHA-1 ran at ≈ 150 MB/s in Wasm on V8, inline ≈ 180 MB/s (docs/benchmarks.md, v8-hash).
      */
     private void compress(byte[] data, int offset) {
         int[] w = schedule;
