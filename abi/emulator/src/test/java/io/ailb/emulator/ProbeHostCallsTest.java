@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.codec.hash.PrefixHash;
 import io.ailb.emulator.bindings.DataAction;
 import io.ailb.emulator.bindings.HeaderAction;
 import io.ailb.emulator.bindings.LogLevel;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -145,6 +147,60 @@ final class ProbeHostCallsTest {
         assertEquals(
                 "len=" + body.length + " sha1=" + sha1,
                 stream.localReply().orElseThrow().bodyText());
+    }
+
+    @Test
+    void theHashOpAnswersTheJvmDigestsOfTheBody() throws Exception {
+        // Not a multiple of SHA-1's 64-byte block nor of PrefixHash's 16-byte stripe; sent in uneven chunks.
+        byte[] body = new byte[100_003];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) (i * 131 + (i >> 7));
+        }
+        String sha1 =
+                HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body));
+        String prefix = PrefixHash.hexOf(body, 0, body.length);
+        PluginVm vm = startVm();
+
+        assertEquals("len=100003 sha1=" + sha1, hashAnswer(vm, body, "sha1", "1"));
+        assertEquals("len=100003 sha1=" + sha1, hashAnswer(vm, body, "sha1", "3"));
+        assertEquals("len=100003 prefix=" + prefix, hashAnswer(vm, body, "prefix", "1"));
+        assertEquals("len=100003 prefix=" + prefix, hashAnswer(vm, body, "prefix", "5"));
+        assertEquals("len=100003", hashAnswer(vm, body, "none", "7"));
+        assertEquals(
+                "len=0 prefix=" + PrefixHash.hexOf(new byte[0], 0, 0),
+                Probe.answer(vm, Probe.request("hash", "x-probe-arg", "prefix")));
+    }
+
+    @Test
+    void theHashOpRejectsAnUnknownHashOrRepeatCountAtTheHeaders() {
+        PluginVm vm = startVm();
+        for (String[] args : List.of(
+                new String[] {"x-probe-arg", "md5"},
+                new String[] {"x-probe-arg", "sha1", "x-probe-repeat", "0"},
+                new String[] {"x-probe-arg", "prefix", "x-probe-repeat", "-2"},
+                new String[] {"x-probe-arg", "prefix", "x-probe-repeat", "many"})) {
+            HttpStream stream = vm.newHttpStream();
+            stream.sendRequestHeaders(Probe.request("hash", args), false);
+            assertEquals(
+                    400,
+                    stream.localReply().orElseThrow().status(),
+                    List.of(args).toString());
+        }
+    }
+
+    private static String hashAnswer(PluginVm vm, byte[] body, String hash, String repeat) {
+        HttpStream stream = vm.newHttpStream();
+        assertEquals(
+                HeaderAction.STOP_ITERATION,
+                stream.sendRequestHeaders(Probe.request("hash", "x-probe-arg", hash, "x-probe-repeat", repeat), false));
+        int chunk = 7_001;
+        for (int offset = 0; offset < body.length; offset += chunk) {
+            int end = Math.min(body.length, offset + chunk);
+            stream.sendRequestBody(Arrays.copyOfRange(body, offset, end), end == body.length);
+        }
+        return stream.localReply()
+                .orElseThrow(() -> new AssertionError("no local reply" + vm.tail()))
+                .bodyText();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.ailb.example;
 
+import io.ailb.codec.hash.PrefixHash;
 import io.ailb.codec.hash.Sha1;
 import io.ailb.codec.json.Json;
 import io.ailb.codec.json.JsonValue;
@@ -110,6 +111,8 @@ public final class ProbeFilter extends RootContext {
         private boolean forceGc;
         private String op = "";
         private String seenHeaders;
+        private String hashName;
+        private int hashRepeat;
 
         Probe(int contextId) {
             super(contextId);
@@ -152,6 +155,8 @@ public final class ProbeFilter extends RootContext {
                     return HeaderStatus.CONTINUE;
                 case "body":
                     return endOfStream ? HeaderStatus.CONTINUE : HeaderStatus.STOP_ITERATION;
+                case "hash":
+                    return hashRequest(arg, header("x-probe-repeat"), endOfStream);
                 case "http-call":
                     return httpCall(arg);
                 case "redis":
@@ -184,15 +189,58 @@ public final class ProbeFilter extends RootContext {
         @Override
         public DataStatus onRequestBody(int bodySize, boolean endOfStream) {
             enter();
-            if (!op.equals("body")) {
+            boolean hashing = op.equals("hash") && hashName != null;
+            if (!op.equals("body") && !hashing) {
                 return DataStatus.CONTINUE;
             }
             if (!endOfStream) {
                 return DataStatus.STOP_ITERATION_AND_BUFFER;
             }
             byte[] body = Buffer.requestBody().get(0, bodySize);
-            respond(200, "len=" + body.length + " sha1=" + Sha1.hex(Sha1.digest(body)));
+            respond(200, hashing ? hashAnswer(body) : "len=" + body.length + " sha1=" + Sha1.hex(Sha1.digest(body)));
             return DataStatus.STOP_ITERATION_AND_BUFFER;
+        }
+
+        /** Checks the hash op's arguments; the body is hashed at its end ({@link #hashAnswer}). */
+        private HeaderStatus hashRequest(String name, String repeat, boolean endOfStream) {
+            String algorithm = name == null ? "" : name;
+            if (!algorithm.equals("sha1") && !algorithm.equals("prefix") && !algorithm.equals("none")) {
+                return respond(400, "unknown hash '" + algorithm + "' (sha1, prefix or none)");
+            }
+            int times = repeat == null ? 1 : positiveInt(repeat);
+            if (times <= 0) {
+                return respond(400, "x-probe-repeat must be a positive integer: " + repeat);
+            }
+            hashName = algorithm;
+            hashRepeat = times;
+            return endOfStream ? respond(200, hashAnswer(new byte[0])) : HeaderStatus.STOP_ITERATION;
+        }
+
+        /**
+         * Hashes the whole body {@code hashRepeat} times from scratch (each pass a complete digest, so the time per
+         * pass is the time per hash of a body this size) and answers the digest; {@code none} hashes nothing, the
+         * baseline of a benchmark.
+         */
+        private String hashAnswer(byte[] body) {
+            String answer = "len=" + body.length;
+            if (hashName.equals("sha1")) {
+                Sha1 sha1 = new Sha1();
+                byte[] digest = null;
+                for (int i = 0; i < hashRepeat; i++) {
+                    sha1.update(body, 0, body.length);
+                    digest = sha1.digest();
+                }
+                answer += " sha1=" + Sha1.hex(digest);
+            } else if (hashName.equals("prefix")) {
+                PrefixHash prefix = new PrefixHash();
+                for (int i = 0; i < hashRepeat; i++) {
+                    prefix.reset(0, 0);
+                    prefix.update(body, 0, body.length);
+                    prefix.finish();
+                }
+                answer += " prefix=" + prefix.hex();
+            }
+            return answer;
         }
 
         @Override
@@ -360,6 +408,22 @@ public final class ProbeFilter extends RootContext {
             }
         }
         return pieces.toArray(new String[0]);
+    }
+
+    /** {@code text} as a positive decimal int, or -1 when it is not one. */
+    private static int positiveInt(String text) {
+        if (text.isEmpty() || text.length() > 9) {
+            return -1;
+        }
+        int value = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value > 0 ? value : -1;
     }
 
     private static String healthStatus(String info) {

@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Runs {@code v8-host.js}, our proxy-wasm host for Node's V8, on one policy and a list of bodies, and parses its
- * tab-separated records. Node runs as a child process; one that prints nothing for {@link Run#hangSeconds} is
+ * Runs {@code v8-host.js}, our proxy-wasm host for Node's V8, on one plugin configuration and a list of bodies, and
+ * parses its tab-separated records. Node runs as a child process; one that prints nothing for {@link Run#hangSeconds} is
  * killed and the run reported as failed at the body it was working on.
  */
 final class V8Host {
@@ -35,8 +35,15 @@ final class V8Host {
     /** Put in the line queue by the reader thread when node's output ends. */
     private static final String END_OF_STREAM = "\u0000end of stream";
 
-    /** A request body sent to the host, written to {@code file}. */
-    record Body(String shape, int bytes, int messages, Path file) {}
+    /**
+     * A request body sent to the host, written to {@code file}, with {@code headers} (name, value) added to the usual
+     * request headers.
+     */
+    record Body(String shape, int bytes, int messages, Path file, List<Map.Entry<String, String>> headers) {
+        Body(String shape, int bytes, int messages, Path file) {
+            this(shape, bytes, messages, file, List.of());
+        }
+    }
 
     /** A plugin configuration under test. */
     record Policy(String name, String configJson) {}
@@ -50,7 +57,7 @@ final class V8Host {
             int minSamples,
             int maxSamples) {}
 
-    /** What one run needs besides the bodies. */
+    /** What one run needs besides the bodies; {@code redis} is null for a module that needs none. */
     record Run(
             Path wasm,
             Policy policy,
@@ -85,6 +92,9 @@ final class V8Host {
             String firstError,
             String status) {}
 
+    /** The last local reply the guest sent during the requests of {@code cells().get(cell)}. */
+    record LocalReply(int cell, int status, String body) {}
+
     /** A guest trap: the VM died and was replaced. */
     record Trap(String shape, int bytes, int requestsOnVm, String export, String message) {}
 
@@ -107,6 +117,7 @@ final class V8Host {
             double compileMillis,
             String redisVersion,
             List<Cell> cells,
+            List<LocalReply> localReplies,
             List<Trap> traps,
             List<Trace> traces,
             String failure,
@@ -229,21 +240,27 @@ final class V8Host {
     }
 
     static String configJson(Run run, List<Body> bodies) throws IOException {
-        Map<String, Object> redis = new LinkedHashMap<>();
-        redis.put("cluster", PolicyCase.REDIS_CLUSTER);
-        redis.put("host", run.redis().host());
-        redis.put("port", run.redis().port());
-        redis.put("username", run.redis().username());
-        redis.put("password", run.redis().password());
-        redis.put("flush", run.flushRedis());
+        Map<String, Object> redis = null;
+        if (run.redis() != null) {
+            redis = new LinkedHashMap<>();
+            redis.put("cluster", PolicyCase.REDIS_CLUSTER);
+            redis.put("host", run.redis().host());
+            redis.put("port", run.redis().port());
+            redis.put("username", run.redis().username());
+            redis.put("password", run.redis().password());
+            redis.put("flush", run.flushRedis());
+        }
         List<Map<String, Object>> hosts = new ArrayList<>();
         for (ClusterHost host : PolicyCase.HOSTS) {
             hosts.add(Map.of("address", host.address(), "info", host.infoJson()));
         }
         List<Map<String, Object>> files = new ArrayList<>();
         for (Body body : bodies) {
+            List<List<String>> headers = body.headers().stream()
+                    .map(header -> List.of(header.getKey(), header.getValue()))
+                    .toList();
             files.add(Map.of(
-                    "shape", body.shape(), "file", body.file().toAbsolutePath().toString()));
+                    "shape", body.shape(), "file", body.file().toAbsolutePath().toString(), "headers", headers));
         }
         Limits limits = run.limits();
         Map<String, Object> config = new LinkedHashMap<>();
@@ -306,6 +323,7 @@ final class V8Host {
         String error;
         boolean ended;
         final List<Cell> cells = new ArrayList<>();
+        final List<LocalReply> localReplies = new ArrayList<>();
         final List<Trap> traps = new ArrayList<>();
         final List<Trace> traces = new ArrayList<>();
 
@@ -336,6 +354,8 @@ final class V8Host {
                                 : Arrays.stream(f[6].split(","))
                                         .map(Base64.getDecoder()::decode)
                                         .toList()));
+                    // Printed right before the cell it belongs to.
+                case "reply" -> localReplies.add(new LocalReply(cells.size(), Integer.parseInt(f[3]), f[4]));
                 case "cell" -> cells.add(cell(line));
                 case "error" -> error = f[1];
                 case "end" -> ended = true;
@@ -355,6 +375,7 @@ final class V8Host {
                     compileMillis,
                     redisVersion,
                     List.copyOf(cells),
+                    List.copyOf(localReplies),
                     List.copyOf(traps),
                     List.copyOf(traces),
                     failure,

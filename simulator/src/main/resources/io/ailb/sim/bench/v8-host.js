@@ -1,15 +1,18 @@
 // A proxy-wasm host for Node's V8 (Envoy's default Wasm engine) that drives whole HTTP requests through a plugin
 // module with a real Redis and measures the guest's time per request. Started by V8CostBench (and its test), one
-// process per policy; it reads a JSON configuration and prints one tab-separated record per line:
+// process per policy, and by V8HashBench (the SDK probe, no Redis); it reads a JSON configuration and prints one tab-separated record per line:
 //   engine  <node version> <v8 version> <cpu model> <cpus>     module  <bytes> <compile ms>
 //   redis-version <version>                                     begin   <shape> <bytes>
 //   trap    <shape> <bytes> <requests on the VM> <export> <message>
 //   trace   <request> <override|-> <routed 0|1> <local reply status|-> <commands> <replies, base64, comma-separated>
+//   reply   <shape> <bytes> <status> <body>   right before its cell when the cell's requests got local replies: the last
 //   cell    <shape> <bytes> <warm-up requests> <samples> <median ns> <p90 ns> <wall median ns> <cpu median ns>
 //           <routed> <local replies> <stalled> <traps> <redis calls> <requests> <errors logged> <first error|->
 //           <status>
 //   end     ok
 // Usage: node v8-host.js <config.json>
+// A body may carry extra request headers (e.g. the SDK probe's x-probe-op); without a Redis in the configuration
+// (redis: null) the host offers none and proxy_redis_init fails.
 //
 // The host follows Envoy with proxy-wasm-cpp-host (Higress fork): start sequence, header and body status
 // conversion, deferred continue/local reply, Higress's upstream-host and Redis extensions. Nothing outside Node.
@@ -815,7 +818,7 @@ class Vm {
       proxy_redis_init(clusterPointer, clusterSize, userPointer, userSize, passwordPointer, passwordSize, timeout) {
         const cluster = this.text(clusterPointer, clusterSize);
         const base = cluster.split('?')[0];
-        if (base !== this.config.redis.cluster) return Result.BAD_ARGUMENT;
+        if (this.config.redis === null || base !== this.config.redis.cluster) return Result.BAD_ARGUMENT;
         const database = Number.parseInt((/[?&]db=(\d+)/.exec(cluster) || [])[1] || '0', 10);
         let username = this.text(userPointer, userSize);
         let password = this.text(passwordPointer, passwordSize);
@@ -831,7 +834,7 @@ class Vm {
       },
       proxy_redis_call(clusterPointer, clusterSize, queryPointer, querySize, tokenOut) {
         const base = this.text(clusterPointer, clusterSize).split('?')[0];
-        if (base !== this.config.redis.cluster) return Result.BAD_ARGUMENT;
+        if (this.config.redis === null || base !== this.config.redis.cluster) return Result.BAD_ARGUMENT;
         const link = this.links.get(base);
         if (link === undefined) return Result.INTERNAL_FAILURE;
         const query = this.read(queryPointer, querySize);
@@ -948,9 +951,10 @@ class Vm {
   /**
    * Context create, request headers, the whole body in one proxy_on_request_body (end of stream), the replies the
    * decision waits for, then proxy_on_log / proxy_on_done / proxy_on_delete and the replies sent meanwhile (the
-   * release). Returns the guest's time (outermost export calls only) and what the request got.
+   * release). Returns the guest's time (outermost export calls only) and what the request got. extraHeaders follow
+   * the usual four request headers.
    */
-  async request(body) {
+  async request(body, extraHeaders) {
     this.guestNs = 0n;
     this.commands = [];
     this.replies = [];
@@ -961,7 +965,7 @@ class Vm {
     const properties = new Map([['route_name', Buffer.from(c.route, 'utf8')],
       ['cluster_name', Buffer.from(c.cluster, 'utf8')]]);
     const headers = [[':method', 'POST'], [':path', c.path], [':authority', c.authority],
-      ['content-type', c.contentType]];
+      ['content-type', c.contentType], ...extraHeaders];
     const stream = new Stream(this.nextContextId++, properties, headers);
     this.streams.set(stream.id, stream);
     try {
@@ -1045,6 +1049,7 @@ async function runCell(state, body) {
   const cell = { warmUp: 0, guest: [], wall: [], cpu: [], routed: 0, localReplies: 0, stalled: 0, traps: 0,
     redisCalls: 0, requests: 0, errors: 0, firstError: null, status: 'ok' };
   let consecutiveTraps = 0;
+  let lastReply = null;
   const once = async measured => {
     let vm = state.vm;
     let result;
@@ -1056,7 +1061,7 @@ async function runCell(state, body) {
       }
       await vm.tickIfDue();
       errorsBefore = vm.errorsLogged;
-      result = await vm.request(body.bytes);
+      result = await vm.request(body.bytes, body.headers);
     } catch (e) {
       if (!(e instanceof GuestTrap)) throw e;
       cell.traps++;
@@ -1085,6 +1090,7 @@ async function runCell(state, body) {
       if (result.localReply !== null) cell.localReplies++;
       if (result.stalled) cell.stalled++;
     }
+    if (result.localReply !== null) lastReply = result.localReply;
     return true;
   };
   const w = config.warmup;
@@ -1104,6 +1110,7 @@ async function runCell(state, body) {
     cell.status = 'abandoned after ' + CONSECUTIVE_TRAPS_LIMIT + ' traps in a row';
   }
   const guest = sortBig(cell.guest);
+  if (lastReply !== null) out('reply', body.shape, body.bytes.length, lastReply.status, lastReply.body);
   out('cell', body.shape, body.bytes.length, cell.warmUp, guest.length, median(guest), percentile(guest, 0.9),
     median(sortBig(cell.wall)), median(sortBig(cell.cpu)), cell.routed, cell.localReplies, cell.stalled, cell.traps,
     cell.redisCalls, cell.requests, cell.errors, cell.firstError === null ? '-' : cell.firstError, cell.status);
@@ -1111,19 +1118,22 @@ async function runCell(state, body) {
 
 async function main() {
   const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+  config.redis = config.redis || null;
   out('engine', process.version, process.versions.v8, (os.cpus()[0] || { model: '?' }).model, os.cpus().length);
   const wasm = fs.readFileSync(config.wasm);
   const compileStart = process.hrtime.bigint();
   const module = new WebAssembly.Module(wasm);
   out('module', wasm.length, (Number(process.hrtime.bigint() - compileStart) / 1e6).toFixed(1));
-  if (config.redis.flush) await adminCommand(config.redis, ['FLUSHALL']);
-  const info = await adminCommand(config.redis, ['INFO', 'server']);
-  out('redis-version', (/redis_version:([^\r\n]*)/.exec(info) || [])[1] || '?');
+  if (config.redis !== null) {
+    if (config.redis.flush) await adminCommand(config.redis, ['FLUSHALL']);
+    const info = await adminCommand(config.redis, ['INFO', 'server']);
+    out('redis-version', (/redis_version:([^\r\n]*)/.exec(info) || [])[1] || '?');
+  }
   const state = { config, module, vm: null };
   for (const body of config.bodies) {
     const bytes = fs.readFileSync(body.file);
     out('begin', body.shape, bytes.length);
-    await runCell(state, { shape: body.shape, bytes });
+    await runCell(state, { shape: body.shape, bytes, headers: body.headers || [] });
   }
   if (state.vm !== null) state.vm.close();
   out('end', 'ok');
