@@ -62,6 +62,10 @@ public final class PushImage {
                     + pushed.present().size() + " already there");
             out.println("Higress url: oci://" + target);
             return 0;
+        } catch (RegistryClient.AuthenticationException e) {
+            err.println("ERROR: push to " + target + " failed: " + e.getMessage() + "; "
+                    + (credentials.isEmpty() ? "set " : "check ") + USERNAME_VARIABLE + " and " + PASSWORD_VARIABLE);
+            return 1;
         } catch (IOException | RuntimeException e) {
             err.println("ERROR: push to " + target + " failed: " + e.getMessage());
             return 1;

@@ -41,6 +41,13 @@ final class RegistryClient {
         }
     }
 
+    /** The registry refused the credentials, or wants some and none were given. */
+    static final class AuthenticationException extends IOException {
+        AuthenticationException(String message) {
+            super(message);
+        }
+    }
+
     /** What a push did: the blobs it uploaded and those the registry already had, by digest. */
     record Pushed(String digest, List<String> uploaded, List<String> present) {}
 
@@ -120,6 +127,10 @@ final class RegistryClient {
         if (response.statusCode() == 401) {
             authorization = answer(response, repository);
             response = sendAs(request, authorization);
+            if (response.statusCode() == 401) {
+                throw new AuthenticationException(describe(response)
+                        + (credentials.isPresent() ? " with the credentials given" : " without credentials"));
+            }
         }
         return response;
     }
@@ -144,10 +155,10 @@ final class RegistryClient {
         if (hasScheme(challenge, "Basic") && credentials.isPresent()) {
             return credentials.get().basic();
         }
-        throw new IOException(describe(unauthorized)
-                + (credentials.isEmpty()
-                        ? ": the registry wants credentials: set AILB_REGISTRY_USERNAME and AILB_REGISTRY_PASSWORD"
-                        : ": unsupported challenge " + challenge));
+        if (credentials.isEmpty()) {
+            throw new AuthenticationException(describe(unauthorized) + ": the registry wants credentials");
+        }
+        throw new IOException(describe(unauthorized) + ": unsupported challenge " + challenge);
     }
 
     /** A token from the challenge's realm, asked with the credentials when there are some. */
@@ -172,7 +183,11 @@ final class RegistryClient {
                 .timeout(REQUEST_TIMEOUT)
                 .GET();
         credentials.ifPresent(c -> request.header("Authorization", c.basic()));
-        HttpResponse<byte[]> response = expect(sendAs(request, null), 200, "GET token");
+        HttpResponse<byte[]> response = sendAs(request, null);
+        if (response.statusCode() == 401 || response.statusCode() == 403) {
+            throw new AuthenticationException("GET token: " + describe(response));
+        }
+        expect(response, 200, "GET token");
         Map<String, Object> body = JSON.std.mapFrom(response.body());
         Object token = body.containsKey("token") ? body.get("token") : body.get("access_token");
         if (token == null) {

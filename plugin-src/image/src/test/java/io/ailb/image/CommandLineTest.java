@@ -53,7 +53,8 @@ class CommandLineTest {
                     print(err));
 
             assertEquals(1, status);
-            assertTrue(errors().contains("401"), errors());
+            assertTrue(errors().contains("answered 401"), errors());
+            assertTrue(errors().endsWith("; set AILB_REGISTRY_USERNAME and AILB_REGISTRY_PASSWORD\n"), errors());
         }
     }
 

@@ -91,11 +91,29 @@ class RegistryClientTest {
     }
 
     @Test
+    void aBasicRegistryGetsTheCredentialsAfterItsFirstChallenge() throws Exception {
+        try (TestRegistry registry = new TestRegistry().requireBasic("ci", "s3cret")) {
+            RegistryClient client = client(registry, Optional.of(new RegistryClient.Credentials("ci", "s3cret")));
+
+            client.push(IMAGE, REPOSITORY, "0.1.0");
+
+            String head = "HEAD /v2/" + REPOSITORY + "/blobs/" + IMAGE.config().digest();
+            assertEquals(List.of(head, head), registry.requests().subList(0, 2));
+            assertEquals(
+                    IMAGE.blobs().size() * 3 + 1 + 1,
+                    registry.requests().size(),
+                    "HEAD, POST, PUT per blob, the manifest, and only the first HEAD challenged");
+            assertArrayEquals(IMAGE.manifest().content(), registry.manifest(REPOSITORY, "0.1.0"));
+        }
+    }
+
+    @Test
     void wrongCredentialsFailWithTheTokenServicesAnswer() throws Exception {
         try (TestRegistry registry = new TestRegistry().requireToken("ci", "s3cret")) {
             RegistryClient client = client(registry, Optional.of(new RegistryClient.Credentials("ci", "wrong")));
 
-            IOException failed = assertThrows(IOException.class, () -> client.push(IMAGE, REPOSITORY, "0.1.0"));
+            IOException failed = assertThrows(
+                    RegistryClient.AuthenticationException.class, () -> client.push(IMAGE, REPOSITORY, "0.1.0"));
 
             assertTrue(failed.getMessage().contains("GET token"), failed.getMessage());
             assertTrue(failed.getMessage().contains("401"), failed.getMessage());

@@ -21,7 +21,8 @@ import java.util.Map;
  * blobs, {@code POST} + {@code PUT} uploads (the digest checked against the bytes), {@code PUT}/{@code GET} of
  * manifests (refused while a blob they name is missing). With {@link #requireToken} it authenticates like Docker
  * Hub: every {@code /v2/} request needs a Bearer token, the challenge names a pull-only scope, the token service at
- * {@code /token} wants Basic credentials and grants the scope asked for, and writes need {@code push} in it.
+ * {@code /token} wants Basic credentials and grants the scope asked for, and writes need {@code push} in it. With
+ * {@link #requireBasic} every request needs the credentials themselves.
  */
 final class TestRegistry implements AutoCloseable {
     private final HttpServer server;
@@ -31,6 +32,7 @@ final class TestRegistry implements AutoCloseable {
     private final Map<String, String> tokens = new HashMap<>();
     private String username;
     private String password;
+    private boolean basic;
     private int uploads;
 
     TestRegistry() throws IOException {
@@ -44,6 +46,12 @@ final class TestRegistry implements AutoCloseable {
         this.username = username;
         this.password = password;
         return this;
+    }
+
+    /** Every {@code /v2/} request needs these credentials as Basic authentication. */
+    TestRegistry requireBasic(String username, String password) {
+        basic = true;
+        return requireToken(username, password);
     }
 
     URI uri() {
@@ -184,6 +192,14 @@ final class TestRegistry implements AutoCloseable {
             return true;
         }
         String header = exchange.getRequestHeaders().getFirst("Authorization");
+        if (basic) {
+            if (basicCredentials().equals(header)) {
+                return true;
+            }
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"test-registry\"");
+            reply(exchange, 401, "{\"errors\":[{\"code\":\"UNAUTHORIZED\"}]}");
+            return false;
+        }
         String scope = header == null || !header.startsWith("Bearer ") ? null : tokens.get(header.substring(7));
         String granted = "repository:" + repository + ":";
         if (scope != null
@@ -202,15 +218,18 @@ final class TestRegistry implements AutoCloseable {
     }
 
     private void token(HttpExchange exchange, String path) throws IOException {
-        String expected = "Basic "
-                + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
-        if (!expected.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+        if (!basicCredentials().equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
             reply(exchange, 401, "{\"details\":\"incorrect username or password\"}");
             return;
         }
         String token = "t" + (tokens.size() + 1);
         tokens.put(token, query(exchange).get("scope"));
         reply(exchange, 200, "{\"token\":\"" + token + "\"}");
+    }
+
+    private String basicCredentials() {
+        return "Basic "
+                + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     private static Map<String, String> query(HttpExchange exchange) {
