@@ -7,6 +7,7 @@ import io.ailb.teavm.plugin.GcStorage;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +26,10 @@ import org.teavm.tooling.TeaVMToolLog;
  * checks the written module against the ABI spec. Run by exec-maven-plugin with the guest module's compile
  * classpath, which holds the guest classes, the SDK, teavm-classlib and this module (with its TeaVM plugin).
  * Exit status 0 on success, 1 on a failed build or check (the output file is then deleted), 2 on a bad command line.
+ *
+ * <p>{@link #main} compiles in a JVM with constant identity hashes, starting one when needed, so that the same
+ * classes always give the same bytes ({@link ConstantIdentityHashes}). {@link #run} compiles in the calling JVM and
+ * warns when that JVM's identity hashes are not constant.
  */
 public final class BuildWasm {
     private static final int MIB = 1024 * 1024;
@@ -32,7 +37,29 @@ public final class BuildWasm {
     private BuildWasm() {}
 
     public static void main(String[] args) {
+        if (!ConstantIdentityHashes.inThisJvm() && !Boolean.getBoolean(ConstantIdentityHashes.CHILD_PROPERTY)) {
+            System.exit(runInJvmWithConstantIdentityHashes(args));
+        }
         System.exit(run(args, classPathOfThisJvm(), System.out, System.err));
+    }
+
+    private static int runInJvmWithConstantIdentityHashes(String[] args) {
+        List<String> command = ConstantIdentityHashes.command(
+                System.getProperty("java.home"),
+                ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                System.getProperty("java.class.path"),
+                BuildWasm.class.getName(),
+                args);
+        try {
+            return new ProcessBuilder(command).inheritIO().start().waitFor();
+        } catch (IOException e) {
+            System.err.println("ERROR: cannot start " + command.get(0) + ": " + e);
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            System.err.println("ERROR: interrupted while compiling");
+            return 1;
+        }
     }
 
     static int run(String[] args, List<File> classPath, PrintStream out, PrintStream err) {
@@ -43,6 +70,10 @@ public final class BuildWasm {
             err.println("ERROR: " + e.getMessage());
             err.println(BuildOptions.USAGE);
             return 2;
+        }
+        if (!ConstantIdentityHashes.inThisJvm()) {
+            err.println("WARNING: compiling without " + ConstantIdentityHashes.JVM_OPTIONS
+                    + ": builds of the same classes may give modules of different bytes");
         }
         try {
             AbiSpec spec = SpecReader.read(options.spec());
