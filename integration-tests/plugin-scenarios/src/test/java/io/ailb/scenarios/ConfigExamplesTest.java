@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.yaml.snakeyaml.Yaml;
 
@@ -31,6 +32,7 @@ class ConfigExamplesTest {
     private static final Path EXAMPLES =
             Path.of("../../higress-config").toAbsolutePath().normalize();
     private static final String REJECTED_PREFIX = "ai-load-balancer: invalid configuration, plugin not started: ";
+    private static final String WARNING_PREFIX = "ai-load-balancer: configuration warning: ";
 
     @TestFactory
     Stream<DynamicTest> everyWasmPluginExampleIsAccepted() throws IOException {
@@ -50,7 +52,39 @@ class ConfigExamplesTest {
                     assertTrue(
                             vm.logs().stream().anyMatch(l -> l.message().equals("ai-load-balancer: configured")),
                             vm.logs().toString());
+                    assertEquals(List.of(), warnings(vm.logs()), "an example has nothing the plugin ignores");
                 }));
+    }
+
+    @Test
+    void aTypoAndAnUnusedFallbackStartThePluginWithOneWarningEach() {
+        PluginVm vm = PluginFixture.gateway("{\"lb_polcy\":\"x\",\"lb_policy\":\"least_busy\","
+                        + "\"fallback_policy\":\"endpoint_metrics\",\"lb_config\":{\"Rate_Limit\":0.5}}")
+                .build()
+                .startVm();
+
+        assertTrue(vm.isAlive());
+        List<String> warnings = warnings(vm.logs());
+        assertEquals(3, warnings.size(), vm.logs().toString());
+        assertEquals(
+                "lb_polcy: unknown field at the top level, ignored; closest known field: lb_policy", warnings.get(0));
+        assertTrue(
+                warnings.get(1)
+                        .startsWith(
+                                "fallback_policy=endpoint_metrics: never used because fallback_on_error is not true"),
+                warnings.get(1));
+        assertEquals(
+                "lb_config.Rate_Limit: unknown field in lb_config of least_busy and endpoint_metrics, ignored; "
+                        + "closest known field: rate_limit",
+                warnings.get(2));
+    }
+
+    private static List<String> warnings(List<LogLine> logs) {
+        return logs.stream()
+                .map(LogLine::message)
+                .filter(m -> m.startsWith(WARNING_PREFIX))
+                .map(m -> m.substring(WARNING_PREFIX.length()))
+                .toList();
     }
 
     @TestFactory
