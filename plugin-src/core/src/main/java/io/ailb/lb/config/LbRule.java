@@ -87,6 +87,10 @@ public final class LbRule {
                     + "client, metrics scrapes) but when lb_policy fails the service's own load balancer chooses; "
                     + "set fallback_on_error: true or remove fallback_policy");
         }
+        if (fallbackPolicy.isEmpty() && fallbackOnError) {
+            warnings.add(view.fieldPath(FALLBACK_ON_ERROR.name()) + "=true: has no effect without fallback_policy; "
+                    + "when lb_policy fails the service's own load balancer chooses");
+        }
         return new LbRule(
                 name,
                 lbType,

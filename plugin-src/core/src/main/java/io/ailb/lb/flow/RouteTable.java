@@ -52,6 +52,13 @@ public final class RouteTable {
                 // Validated even when fallback_on_error is off, so a typo never waits for the first outage.
                 fallback = PolicyRegistry.create(
                         rule.fallbackPolicy(), prefix + LbRule.FALLBACK_POLICY.name(), rule.lbConfig());
+                if (PolicyRegistry.sameImplementation(rule.policy(), rule.fallbackPolicy())) {
+                    throw new ConfigException(
+                            prefix + LbRule.FALLBACK_POLICY.name(),
+                            rule.fallbackPolicy(),
+                            "is another name of lb_policy " + rule.policy()
+                                    + "; a fallback must be another policy, the same one fails the same way");
+                }
                 policies.add(fallback);
             }
             policies.add(primary);

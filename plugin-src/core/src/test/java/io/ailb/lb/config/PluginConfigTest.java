@@ -116,6 +116,16 @@ class PluginConfigTest {
     }
 
     @Test
+    void fallbackOnErrorWithoutAFallbackPolicyIsWarnedAbout() throws ConfigException {
+        PluginConfig c = parse("{" + POLICY + ",\"fallback_on_error\":\"true\"}");
+        assertTrue(c.global().fallbackOnError());
+        assertEquals(
+                List.of("fallback_on_error=true: has no effect without fallback_policy; when lb_policy fails the "
+                        + "service's own load balancer chooses"),
+                c.warnings());
+    }
+
+    @Test
     void envelopeDefaultsAreEndpointNoFallbackAndAnEmptyLbConfig() throws ConfigException {
         LbRule global = parse("{" + POLICY + "}").global();
         assertEquals("endpoint", global.lbType());

@@ -1,6 +1,7 @@
 package io.ailb.lb.flow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.ailb.lb.config.ConfigException;
 import java.nio.charset.StandardCharsets;
@@ -40,5 +41,25 @@ class RouteTableTest {
                         "lb_config.metric: unknown field in lb_config of least_busy, ignored; closest known field: "
                                 + "metricsPath"),
                 warnings("{\"lb_polcy\":1,\"lb_policy\":\"least_busy\",\"lb_config\":{\"metric\":\"x\"}}"));
+    }
+
+    @Test
+    void aFallbackThatIsAnotherNameOfTheLbPolicyIsRefused() {
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> warnings("{\"_rules_\":[{\"_match_route_\":[\"r\"],\"lb_policy\":\"least_busy\","
+                        + "\"fallback_policy\":\"metrics_based\",\"fallback_on_error\":true}]}"));
+        assertEquals(
+                "_rules_[0].fallback_policy=metrics_based: is another name of lb_policy least_busy; a fallback must "
+                        + "be another policy, the same one fails the same way",
+                e.getMessage());
+    }
+
+    @Test
+    void aFallbackOfAnotherImplementationIsAccepted() throws ConfigException {
+        assertEquals(
+                List.of(),
+                warnings("{\"lb_policy\":\"prefix_cache\",\"fallback_policy\":\"endpoint_metrics\","
+                        + "\"fallback_on_error\":true,\"lb_config\":{" + REDIS + "}}"));
     }
 }

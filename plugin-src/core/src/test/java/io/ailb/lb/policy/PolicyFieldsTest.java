@@ -52,8 +52,9 @@ class PolicyFieldsTest {
     @Test
     void everyRegisteredPolicyIsAcceptedAsFallback() throws ConfigException {
         for (String name : PolicyRegistry.names()) {
-            // A fallback equal to lb_policy is refused, so least_busy falls back from another policy.
-            String primary = name.equals("least_busy") ? "global_least_request" : "least_busy";
+            // A fallback that is lb_policy under any of its names is refused.
+            String primary =
+                    PolicyRegistry.sameImplementation(name, "least_busy") ? "global_least_request" : "least_busy";
             String config = "{\"lb_policy\":\"" + primary + "\",\"fallback_policy\":\"" + name
                     + "\",\"fallback_on_error\":" + "true,\"lb_config\":{" + REQUIRED + "}}";
             assertNotNull(

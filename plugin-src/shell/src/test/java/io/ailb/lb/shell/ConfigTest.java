@@ -60,8 +60,8 @@ class ConfigTest {
     @Test
     void unknownFieldsAndAnUnusedFallbackAreLoggedAsWarningsAndTheConfigurationStarts() {
         FakeHost host = ShellFixture.host(
-                "{\"lb_polcy\":\"x\",\"lb_policy\":\"least_busy\",\"fallback_policy\":\"endpoint_metrics\","
-                        + "\"lb_config\":{\"ratelimit\":0.5}}",
+                "{\"lb_polcy\":\"x\",\"lb_policy\":\"global_least_request\",\"fallback_policy\":\"least_busy\","
+                        + "\"lb_config\":{" + ShellFixture.REDIS_CONFIG + ",\"ratelimit\":0.5}}",
                 RedisResponder.always(RedisAnswer.pending()));
 
         assertTrue(host.start(AiLoadBalancerPlugin::main));
@@ -74,13 +74,15 @@ class ConfigTest {
                 warnings.get(0));
         assertTrue(
                 warnings.get(1)
-                        .startsWith("ai-load-balancer: configuration warning: fallback_policy=endpoint_metrics: "
+                        .startsWith("ai-load-balancer: configuration warning: fallback_policy=least_busy: "
                                 + "never used because fallback_on_error is not true"),
                 warnings.get(1));
         assertEquals(
                 "ai-load-balancer: configuration warning: lb_config.ratelimit: unknown field in lb_config of "
-                        + "least_busy and endpoint_metrics, ignored; closest known field: rate_limit",
+                        + "global_least_request and least_busy, ignored; closest known field: rate_limit",
                 warnings.get(2));
-        assertEquals(List.of("ai-load-balancer: configured"), host.logs(Log.Level.INFO));
+        List<String> info = host.logs(Log.Level.INFO);
+        assertEquals("ai-load-balancer: configured", info.get(info.size() - 1));
+        assertEquals(List.of(), host.logs(Log.Level.ERROR));
     }
 }
