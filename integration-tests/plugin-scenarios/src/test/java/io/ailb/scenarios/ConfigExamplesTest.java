@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.yaml.snakeyaml.Yaml;
 
@@ -31,6 +32,7 @@ class ConfigExamplesTest {
     private static final Path EXAMPLES =
             Path.of("../../higress-config").toAbsolutePath().normalize();
     private static final String REJECTED_PREFIX = "ai-load-balancer: invalid configuration, plugin not started: ";
+    private static final String WARNING_PREFIX = "ai-load-balancer: configuration warning: ";
 
     @TestFactory
     Stream<DynamicTest> everyWasmPluginExampleIsAccepted() throws IOException {
@@ -50,7 +52,35 @@ class ConfigExamplesTest {
                     assertTrue(
                             vm.logs().stream().anyMatch(l -> l.message().equals("ai-load-balancer: configured")),
                             vm.logs().toString());
+                    assertEquals(List.of(), warnings(vm.logs()), "an example has nothing the plugin ignores");
                 }));
+    }
+
+    @Test
+    void typosAndAFallbackSwitchWithoutFallbackStartThePluginWithOneWarningEach() {
+        PluginVm vm = PluginFixture.gateway("{\"lb_polcy\":\"x\",\"lb_policy\":\"least_busy\","
+                        + "\"fallback_on_error\":true,\"lb_config\":{\"Rate_Limit\":0.5}}")
+                .build()
+                .startVm();
+
+        assertTrue(vm.isAlive());
+        assertEquals(
+                List.of(
+                        "lb_polcy: unknown field at the top level, ignored; closest known field: lb_policy",
+                        "fallback_on_error=true: has no effect without fallback_policy; when lb_policy fails the "
+                                + "service's own load balancer chooses",
+                        "lb_config.Rate_Limit: unknown field in lb_config of least_busy, ignored; closest known "
+                                + "field: rate_limit"),
+                warnings(vm.logs()),
+                vm.logs().toString());
+    }
+
+    private static List<String> warnings(List<LogLine> logs) {
+        return logs.stream()
+                .map(LogLine::message)
+                .filter(m -> m.startsWith(WARNING_PREFIX))
+                .map(m -> m.substring(WARNING_PREFIX.length()))
+                .toList();
     }
 
     @TestFactory

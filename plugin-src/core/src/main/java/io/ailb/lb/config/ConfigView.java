@@ -227,23 +227,12 @@ public final class ConfigView {
         return text.length() > MAX_VALUE_CHARS ? text.substring(0, MAX_VALUE_CHARS) + "..." : text;
     }
 
-    /** Both bounds, always: an int field's range ends at {@link Integer#MAX_VALUE} at the latest, and says so. */
+    /** Both bounds, always: every int or number field has both, and says so. */
     private static String bounds(long min, long max) {
         return " in [" + min + ", " + max + "]";
     }
 
     private static String bounds(double min, double max) {
-        boolean lowOpen = Double.isInfinite(min) || min <= -Double.MAX_VALUE;
-        boolean highOpen = Double.isInfinite(max) || max >= Double.MAX_VALUE;
-        if (lowOpen && highOpen) {
-            return "";
-        }
-        if (highOpen) {
-            return " >= " + format(min);
-        }
-        if (lowOpen) {
-            return " <= " + format(max);
-        }
         return " in [" + format(min) + ", " + format(max) + "]";
     }
 

@@ -59,9 +59,11 @@ public final class LbRule {
 
     /**
      * Reads the envelope fields of {@code view}. {@code name} is how messages and logs call this rule
-     * ({@code _rules_[2]} or {@code global}); {@code matcher} is null for the global config.
+     * ({@code _rules_[2]} or {@code global}); {@code matcher} is null for the global config. Settings that are valid but
+     * have no effect are added to {@code warnings}.
      */
-    static LbRule parse(ConfigView view, String name, RuleMatcher matcher) throws ConfigException {
+    static LbRule parse(ConfigView view, String name, RuleMatcher matcher, List<String> warnings)
+            throws ConfigException {
         if (view.string(LB_TYPE.name(), "").equals(LB_TYPE_CLUSTER)) {
             throw new ConfigException(
                     view.fieldPath(LB_TYPE.name()),
@@ -73,6 +75,22 @@ public final class LbRule {
         ConfigView lbConfig = LB_CONFIG.read(view);
         String fallbackPolicy = FALLBACK_POLICY.read(view);
         boolean fallbackOnError = FALLBACK_ON_ERROR.read(view);
+        if (fallbackPolicy.equals(policy)) {
+            throw new ConfigException(
+                    view.fieldPath(FALLBACK_POLICY.name()),
+                    fallbackPolicy,
+                    "is the same as lb_policy; a fallback must be another policy, the same one fails the same way");
+        }
+        if (!fallbackPolicy.isEmpty() && !fallbackOnError) {
+            warnings.add(view.fieldPath(FALLBACK_POLICY.name()) + "=" + fallbackPolicy
+                    + ": never used because fallback_on_error is not true; it is still validated and started (Redis "
+                    + "client, metrics scrapes) but when lb_policy fails the service's own load balancer chooses; "
+                    + "set fallback_on_error: true or remove fallback_policy");
+        }
+        if (fallbackPolicy.isEmpty() && fallbackOnError) {
+            warnings.add(view.fieldPath(FALLBACK_ON_ERROR.name()) + "=true: has no effect without fallback_policy; "
+                    + "when lb_policy fails the service's own load balancer chooses");
+        }
         return new LbRule(
                 name,
                 lbType,

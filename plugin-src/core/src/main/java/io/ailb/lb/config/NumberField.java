@@ -1,6 +1,9 @@
 package io.ailb.lb.config;
 
-/** A finite number field: a JSON number or numeric string within [min, max]; an infinite bound means none. */
+/**
+ * A finite number field: a JSON number or numeric string within [min, max]. Like {@link IntField}, every number field
+ * has both bounds, finite, and its error message states both.
+ */
 public final class NumberField extends ConfigField {
     private final double defaultValue;
     private final double min;
@@ -8,6 +11,9 @@ public final class NumberField extends ConfigField {
 
     private NumberField(String name, double defaultValue, double min, double max, String doc) {
         super(name, Type.NUMBER, false, doc);
+        if (!(min <= defaultValue && defaultValue <= max) || Double.isInfinite(min) || Double.isInfinite(max)) {
+            throw new IllegalArgumentException(name + ": needs finite bounds around its default");
+        }
         this.defaultValue = defaultValue;
         this.min = min;
         this.max = max;
@@ -28,11 +34,11 @@ public final class NumberField extends ConfigField {
 
     @Override
     public Number minimum() {
-        return Double.isInfinite(min) ? null : Double.valueOf(min);
+        return Double.valueOf(min);
     }
 
     @Override
     public Number maximum() {
-        return Double.isInfinite(max) ? null : Double.valueOf(max);
+        return Double.valueOf(max);
     }
 }

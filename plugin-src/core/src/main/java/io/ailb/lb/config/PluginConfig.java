@@ -6,8 +6,10 @@ import io.ailb.codec.json.JsonValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The plugin configuration as Higress delivers it (B.9): global fields at the top level plus {@code _rules_}, each rule
@@ -16,18 +18,33 @@ import java.util.Map;
 public final class PluginConfig {
     static final String RULES = "_rules_";
     static final String PLUGIN_ID = "_plugin_id_";
+    /** What may appear at the top level: the global config's fields and what Higress and wasm-go add. */
+    private static final Set<String> TOP_LEVEL_FIELDS = new LinkedHashSet<>();
+    /** What may appear in a {@code _rules_} entry: the same fields plus the matchers Higress's controller writes. */
+    private static final Set<String> RULE_FIELDS = new LinkedHashSet<>();
+
+    static {
+        UnknownFields.addNames(TOP_LEVEL_FIELDS, LbRule.FIELDS);
+        TOP_LEVEL_FIELDS.add(RULES);
+        TOP_LEVEL_FIELDS.add(PLUGIN_ID);
+        UnknownFields.addNames(RULE_FIELDS, LbRule.FIELDS);
+        UnknownFields.addNames(RULE_FIELDS, RuleMatcher.FIELDS);
+    }
 
     private final LbRule global;
     private final List<LbRule> rules;
+    private final List<String> warnings;
 
-    private PluginConfig(LbRule global, List<LbRule> rules) {
+    private PluginConfig(LbRule global, List<LbRule> rules, List<String> warnings) {
         this.global = global;
         this.rules = rules;
+        this.warnings = warnings;
     }
 
     /**
      * Parses and validates the envelope of every rule. The global config may be absent when rules exist; when present
-     * it must be valid even if rules exist. {@code _plugin_id_} and unknown fields are ignored, as in wasm-go.
+     * it must be valid even if rules exist. {@code _plugin_id_} is ignored and unknown fields are ignored with a
+     * warning, as wasm-go ignores both.
      */
     public static PluginConfig parse(byte[] json) throws ConfigException {
         JsonValue document;
@@ -40,20 +57,22 @@ public final class PluginConfig {
             throw new ConfigException("", "plugin config must be a JSON object");
         }
         ConfigView root = ConfigView.root(document);
-        List<LbRule> rules = parseRules(root);
+        List<String> warnings = new ArrayList<>();
+        UnknownFields.check(root, TOP_LEVEL_FIELDS, "at the top level", warnings);
+        List<LbRule> rules = parseRules(root, warnings);
         Map<String, JsonValue> globalFields = new LinkedHashMap<>(document.members());
         globalFields.remove(RULES);
         globalFields.remove(PLUGIN_ID);
         LbRule global = null;
         if (!globalFields.isEmpty()) {
-            global = LbRule.parse(ConfigView.root(JsonValue.object(globalFields)), "global", null);
+            global = LbRule.parse(ConfigView.root(JsonValue.object(globalFields)), "global", null, warnings);
         } else if (rules.isEmpty()) {
             throw new ConfigException("", "plugin config is empty: set lb_policy, or _rules_ with match rules");
         }
-        return new PluginConfig(global, rules);
+        return new PluginConfig(global, rules, Collections.unmodifiableList(warnings));
     }
 
-    private static List<LbRule> parseRules(ConfigView root) throws ConfigException {
+    private static List<LbRule> parseRules(ConfigView root, List<String> warnings) throws ConfigException {
         JsonValue list = root.raw(RULES);
         if (list == null || list.isNull()) {
             return Collections.emptyList();
@@ -69,7 +88,8 @@ public final class PluginConfig {
                 throw new ConfigException(path, "must be an object");
             }
             ConfigView view = ConfigView.of(rule, path);
-            rules.add(LbRule.parse(view, path, RuleMatcher.parse(view)));
+            UnknownFields.check(view, RULE_FIELDS, "in a _rules_ entry", warnings);
+            rules.add(LbRule.parse(view, path, RuleMatcher.parse(view), warnings));
         }
         return Collections.unmodifiableList(rules);
     }
@@ -77,6 +97,11 @@ public final class PluginConfig {
     /** The global config, or null when only rules are configured. */
     public LbRule global() {
         return global;
+    }
+
+    /** One line per field nobody reads or setting that has no effect, for the shell to log at warn level. */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /** The {@code _rules_} entries in list order. */

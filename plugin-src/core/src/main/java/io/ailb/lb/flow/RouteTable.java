@@ -3,6 +3,7 @@ package io.ailb.lb.flow;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.LbRule;
 import io.ailb.lb.config.PluginConfig;
+import io.ailb.lb.config.UnknownFields;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.lb.policy.ScrapeRequest;
@@ -23,11 +24,17 @@ public final class RouteTable {
     private final PluginConfig config;
     private final Map<LbRule, RoutePolicy> byRule;
     private final List<LoadBalancingPolicy> policies;
+    private final List<String> warnings;
 
-    private RouteTable(PluginConfig config, Map<LbRule, RoutePolicy> byRule, List<LoadBalancingPolicy> policies) {
+    private RouteTable(
+            PluginConfig config,
+            Map<LbRule, RoutePolicy> byRule,
+            List<LoadBalancingPolicy> policies,
+            List<String> warnings) {
         this.config = config;
         this.byRule = byRule;
         this.policies = policies;
+        this.warnings = warnings;
     }
 
     /** Parses, validates and builds everything; the first problem is reported with the field's path. */
@@ -35,6 +42,7 @@ public final class RouteTable {
         PluginConfig config = PluginConfig.parse(pluginConfigJson);
         Map<LbRule, RoutePolicy> byRule = new HashMap<>();
         List<LoadBalancingPolicy> policies = new ArrayList<>();
+        List<String> warnings = new ArrayList<>(config.warnings());
         for (LbRule rule : config.all()) {
             String prefix = rule.path().equals("global") ? "" : rule.path() + ".";
             LoadBalancingPolicy primary =
@@ -44,12 +52,38 @@ public final class RouteTable {
                 // Validated even when fallback_on_error is off, so a typo never waits for the first outage.
                 fallback = PolicyRegistry.create(
                         rule.fallbackPolicy(), prefix + LbRule.FALLBACK_POLICY.name(), rule.lbConfig());
+                if (PolicyRegistry.sameImplementation(rule.policy(), rule.fallbackPolicy())) {
+                    throw new ConfigException(
+                            prefix + LbRule.FALLBACK_POLICY.name(),
+                            rule.fallbackPolicy(),
+                            "is another name of lb_policy " + rule.policy()
+                                    + "; a fallback must be another policy, the same one fails the same way");
+                }
                 policies.add(fallback);
             }
             policies.add(primary);
             byRule.put(rule, new RoutePolicy(rule.path(), primary, rule.fallbackOnError() ? fallback : null));
+            checkLbConfigFields(rule, warnings);
         }
-        return new RouteTable(config, byRule, Collections.unmodifiableList(policies));
+        return new RouteTable(
+                config, byRule, Collections.unmodifiableList(policies), Collections.unmodifiableList(warnings));
+    }
+
+    /** lb_config is read by both policies of a rule, so a field either of them reads is known. */
+    private static void checkLbConfigFields(LbRule rule, List<String> warnings) {
+        Set<String> known = new LinkedHashSet<>();
+        UnknownFields.addNames(known, PolicyRegistry.fields(rule.policy()));
+        String readers = rule.policy();
+        if (rule.fallbackPolicy() != null) {
+            UnknownFields.addNames(known, PolicyRegistry.fields(rule.fallbackPolicy()));
+            readers = readers + " and " + rule.fallbackPolicy();
+        }
+        UnknownFields.check(rule.lbConfig(), known, "in lb_config of " + readers, warnings);
+    }
+
+    /** One line per unknown field or setting without effect; the config is still valid, the shell logs each. */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /** The policies for a request, or null when no rule applies (the plugin leaves the request alone). */

@@ -25,27 +25,35 @@ public final class PolicyRegistry {
         LoadBalancingPolicy create(ConfigView lbConfig) throws ConfigException;
     }
 
-    /** A registered policy: how to build it and what it reads. */
+    /** A registered policy: how to build it, what it reads, and the policy it is a name of. */
     private static final class Registration {
         final Factory factory;
         final List<ConfigField> fields;
+        final String implementation;
 
-        Registration(Factory factory, List<ConfigField> fields) {
+        Registration(Factory factory, List<ConfigField> fields, String implementation) {
             this.factory = factory;
             this.fields = fields;
+            this.implementation = implementation;
         }
     }
 
+    private static final String ENDPOINT_METRICS = "endpoint_metrics";
     private static final Map<String, Registration> POLICIES = new LinkedHashMap<>();
 
     static {
-        register("least_busy", EndpointMetricsPolicy.FIELDS, config -> new EndpointMetricsPolicy("least_busy", config));
-        register(
-                "endpoint_metrics",
+        alias(
+                "least_busy",
+                ENDPOINT_METRICS,
                 EndpointMetricsPolicy.FIELDS,
-                config -> new EndpointMetricsPolicy("endpoint_metrics", config));
+                config -> new EndpointMetricsPolicy("least_busy", config));
         register(
+                ENDPOINT_METRICS,
+                EndpointMetricsPolicy.FIELDS,
+                config -> new EndpointMetricsPolicy(ENDPOINT_METRICS, config));
+        alias(
                 "metrics_based",
+                ENDPOINT_METRICS,
                 EndpointMetricsPolicy.FIELDS,
                 config -> new EndpointMetricsPolicy("metrics_based", config));
         register("global_least_request", GlobalLeastRequestPolicy.FIELDS, GlobalLeastRequestPolicy::new);
@@ -56,7 +64,12 @@ public final class PolicyRegistry {
     private PolicyRegistry() {}
 
     private static void register(String name, List<ConfigField> fields, Factory factory) {
-        POLICIES.put(name, new Registration(factory, fields));
+        alias(name, name, fields, factory);
+    }
+
+    /** {@code name} is another name of the policy {@code implementation}: it behaves, and fails, the same. */
+    private static void alias(String name, String implementation, List<ConfigField> fields, Factory factory) {
+        POLICIES.put(name, new Registration(factory, fields, implementation));
     }
 
     /** Known names in registration order; every one is also accepted as {@code fallback_policy}. */
@@ -68,13 +81,22 @@ public final class PolicyRegistry {
         return POLICIES.containsKey(name);
     }
 
+    /** True when two known names are the same policy under different names (or the same name). */
+    public static boolean sameImplementation(String name, String other) {
+        return registration(name).implementation.equals(registration(other).implementation);
+    }
+
     /** The {@code lb_config} fields a known policy reads, in the order its docs list them. */
     public static List<ConfigField> fields(String name) {
+        return registration(name).fields;
+    }
+
+    private static Registration registration(String name) {
         Registration registration = POLICIES.get(name);
         if (registration == null) {
             throw new IllegalArgumentException("unknown policy " + name);
         }
-        return registration.fields;
+        return registration;
     }
 
     /** Reads {@code lb_policy} (required) and {@code lb_config} (absent = empty) of a plugin config or rule. */

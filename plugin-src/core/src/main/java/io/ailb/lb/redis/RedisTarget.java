@@ -13,6 +13,8 @@ import java.util.Objects;
  * distinct target once.
  */
 public final class RedisTarget {
+    private static final int MAX_DATABASE = 15;
+
     public static final StringField SERVICE_FQDN = StringField.required(
             "serviceFQDN", "the Redis service as Higress knows it, e.g. redis.static or redis.dns");
     public static final IntField SERVICE_PORT =
@@ -26,8 +28,13 @@ public final class RedisTarget {
             Integer.MAX_VALUE,
             "ms",
             "Redis operation timeout; past it the request is routed by the fallback");
-    public static final IntField DATABASE =
-            IntField.optional("database", 0, 0, Integer.MAX_VALUE, "", "Redis logical database");
+    /**
+     * Envoy's Redis client passes {@code ?db=N} on as SELECT N and the server decides; Redis has 16 databases unless
+     * its {@code databases} setting says otherwise (Redis Cluster only database 0), and a bigger index fails every
+     * call, so the default server's range is the accepted one.
+     */
+    public static final IntField DATABASE = IntField.optional(
+            "database", 0, 0, MAX_DATABASE, "", "Redis logical database (Redis has 16 by default; Cluster only 0)");
     /** The lb_config fields {@link #fromConfig} reads. */
     public static final List<ConfigField> FIELDS =
             ConfigField.list(SERVICE_FQDN, SERVICE_PORT, USERNAME, PASSWORD, TIMEOUT, DATABASE);

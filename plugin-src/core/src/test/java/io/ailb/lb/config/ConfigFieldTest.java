@@ -51,14 +51,25 @@ class ConfigFieldTest {
     }
 
     @Test
-    void aNumberWithoutUpperBoundHasNoMaximum() throws ConfigException {
-        NumberField share = NumberField.optional("rate_limit", 1.0, 0, Double.POSITIVE_INFINITY, "doc");
-        assertEquals(2.5, share.read(view("{\"rate_limit\":2.5}")));
+    void aNumberHasBothBoundsAndItsMessageStatesThem() throws ConfigException {
+        NumberField share = NumberField.optional("rate_limit", 1.0, 0.01, 1, "doc");
+        assertEquals(0.25, share.read(view("{\"rate_limit\":0.25}")));
         assertEquals(
-                "lb_config.rate_limit=-1: must be a number >= 0",
-                message(() -> share.read(view("{\"rate_limit\":-1}"))));
-        assertEquals(0.0, share.minimum());
-        assertNull(share.maximum());
+                "lb_config.rate_limit=0: must be a number in [0.01, 1]",
+                message(() -> share.read(view("{\"rate_limit\":0}"))));
+        assertEquals(
+                "lb_config.rate_limit=2.5: must be a number in [0.01, 1]",
+                message(() -> share.read(view("{\"rate_limit\":2.5}"))));
+        assertEquals(0.01, share.minimum());
+        assertEquals(1.0, share.maximum());
+    }
+
+    @Test
+    void aNumberFieldWithoutAFiniteRangeAroundItsDefaultIsAProgrammingError() {
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> NumberField.optional("w", 1.0, 0, Double.POSITIVE_INFINITY, "doc"));
+        assertThrows(IllegalArgumentException.class, () -> NumberField.optional("w", 2.0, 0, 1, "doc"));
     }
 
     @Test

@@ -81,9 +81,9 @@ class ConfigViewTest {
     }
 
     @Test
-    void numberBoundsPrintOpenEndsAsOneSidedRanges() {
-        assertEquals("_rules_[1].lb_config.w=true: must be a number >= 0.5", message(() -> view("{\"w\":true}")
-                .number("w", 1.0, 0.5, Double.POSITIVE_INFINITY)));
+    void numberBoundsPrintBothEndsWithTheirFractions() {
+        assertEquals("_rules_[1].lb_config.w=true: must be a number in [0.5, 2.5]", message(() -> view("{\"w\":true}")
+                .number("w", 1.0, 0.5, 2.5)));
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PluginConfigTest {
@@ -48,6 +49,80 @@ class PluginConfigTest {
         assertEquals("prefix_cache", global.fallbackPolicy());
         assertTrue(global.fallbackOnError());
         assertTrue(c.rules().isEmpty());
+        assertEquals(
+                List.of("unknown: unknown field at the top level, ignored; closest known field: lb_type"),
+                c.warnings());
+    }
+
+    @Test
+    void unknownTopLevelFieldsAreIgnoredWithAWarningNamingTheClosestKnownField() throws ConfigException {
+        PluginConfig c =
+                parse("{\"_plugin_id_\":\"x\",\"lb_polcy\":\"least_busy\"," + POLICY + ",\"Fallback_On_Error\":true}");
+        assertEquals("prefix_cache", c.global().policy());
+        assertFalse(c.global().fallbackOnError());
+        assertEquals(
+                List.of(
+                        "lb_polcy: unknown field at the top level, ignored; closest known field: lb_policy",
+                        "Fallback_On_Error: unknown field at the top level, ignored; closest known field: "
+                                + "fallback_on_error"),
+                c.warnings());
+    }
+
+    @Test
+    void unknownRuleFieldsAreWarnedAboutWithTheirRule() throws ConfigException {
+        PluginConfig c = parse("{\"_rules_\":[{\"_match_route_\":[\"r\"]," + POLICY
+                + "},{\"_match_domain_\":[\"d\"],\"_match_service_\":[\"s\"],\"_match_route_prefix_\":[\"p\"],"
+                + POLICY + ",\"_match_routes_\":[\"r\"]}]}");
+        assertEquals(
+                List.of("_rules_[1]._match_routes_: unknown field in a _rules_ entry, ignored; closest known field: "
+                        + "_match_route_"),
+                c.warnings());
+    }
+
+    @Test
+    void aConfigWithOnlyKnownFieldsHasNoWarnings() throws ConfigException {
+        PluginConfig c = parse("{\"_plugin_id_\":\"x\",\"lb_type\":\"endpoint\"," + POLICY + ",\"lb_config\":{},"
+                + "\"fallback_policy\":\"least_busy\",\"fallback_on_error\":true,"
+                + "\"_rules_\":[{\"_match_route_\":[\"r\"]," + POLICY + "}]}");
+        assertEquals(List.of(), c.warnings());
+    }
+
+    @Test
+    void aFallbackPolicyEqualToTheLbPolicyIsRefused() {
+        assertEquals(
+                "fallback_policy=prefix_cache: is the same as lb_policy; a fallback must be another policy, the same "
+                        + "one fails the same way",
+                error("{" + POLICY + ",\"fallback_policy\":\"prefix_cache\",\"fallback_on_error\":true}"));
+        assertEquals(
+                "_rules_[0].fallback_policy=prefix_cache: is the same as lb_policy; a fallback must be another "
+                        + "policy, the same one fails the same way",
+                error("{\"_rules_\":[{\"_match_route_\":[\"r\"]," + POLICY
+                        + ",\"fallback_policy\":\"prefix_cache\"}]}"));
+    }
+
+    @Test
+    void aFallbackPolicyWithoutFallbackOnErrorIsKeptButWarnedAbout() throws ConfigException {
+        String expected = "fallback_policy=least_busy: never used because fallback_on_error is not true; it is still "
+                + "validated and started (Redis client, metrics scrapes) but when lb_policy fails the service's own "
+                + "load balancer chooses; set fallback_on_error: true or remove fallback_policy";
+        PluginConfig absent = parse("{" + POLICY + ",\"fallback_policy\":\"least_busy\"}");
+        assertEquals("least_busy", absent.global().fallbackPolicy());
+        assertEquals(List.of(expected), absent.warnings());
+        PluginConfig off = parse("{" + POLICY + ",\"fallback_policy\":\"least_busy\",\"fallback_on_error\":false}");
+        assertEquals(List.of(expected), off.warnings());
+        PluginConfig inRule =
+                parse("{\"_rules_\":[{\"_match_route_\":[\"r\"]," + POLICY + ",\"fallback_policy\":\"least_busy\"}]}");
+        assertEquals(List.of("_rules_[0]." + expected), inRule.warnings());
+    }
+
+    @Test
+    void fallbackOnErrorWithoutAFallbackPolicyIsWarnedAbout() throws ConfigException {
+        PluginConfig c = parse("{" + POLICY + ",\"fallback_on_error\":\"true\"}");
+        assertTrue(c.global().fallbackOnError());
+        assertEquals(
+                List.of("fallback_on_error=true: has no effect without fallback_policy; when lb_policy fails the "
+                        + "service's own load balancer chooses"),
+                c.warnings());
     }
 
     @Test

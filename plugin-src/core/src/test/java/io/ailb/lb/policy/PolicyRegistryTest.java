@@ -1,6 +1,7 @@
 package io.ailb.lb.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,15 @@ class PolicyRegistryTest {
         List<String> higress =
                 List.of("least_busy", "endpoint_metrics", "metrics_based", "global_least_request", "prefix_cache");
         assertEquals(higress, PolicyRegistry.names().subList(0, higress.size()));
+    }
+
+    @Test
+    void theEndpointMetricsNamesAreOnePolicyAndEveryOtherPolicyIsItsOwn() {
+        assertTrue(PolicyRegistry.sameImplementation("least_busy", "metrics_based"));
+        assertTrue(PolicyRegistry.sameImplementation("endpoint_metrics", "least_busy"));
+        assertTrue(PolicyRegistry.sameImplementation("prefix_cache", "prefix_cache"));
+        assertFalse(PolicyRegistry.sameImplementation("prefix_cache", "cache_aware"));
+        assertFalse(PolicyRegistry.sameImplementation("global_least_request", "endpoint_metrics"));
     }
 
     @Test

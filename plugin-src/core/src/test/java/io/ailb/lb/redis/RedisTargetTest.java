@@ -56,6 +56,19 @@ class RedisTargetTest {
     }
 
     @Test
+    void databasesAreThoseOfADefaultRedisServer() throws ConfigException {
+        assertEquals(
+                15,
+                RedisTarget.fromConfig(TestConfig.view("{\"serviceFQDN\":\"r\",\"servicePort\":1,\"database\":15}"))
+                        .database());
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> RedisTarget.fromConfig(
+                        TestConfig.view("{\"serviceFQDN\":\"r\",\"servicePort\":1,\"database\":100000}")));
+        assertEquals("lb_config.database=100000: must be an integer in [0, 15]", e.getMessage());
+    }
+
+    @Test
     void thePasswordNeverAppearsInToString() {
         assertEquals(
                 -1, new RedisTarget("r", 1, "u", "s3cret", 3000, 0).toString().indexOf("s3cret"));

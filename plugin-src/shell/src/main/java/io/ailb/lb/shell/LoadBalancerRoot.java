@@ -37,6 +37,9 @@ final class LoadBalancerRoot extends RootContext {
             Log.error("ai-load-balancer: invalid configuration, plugin not started: " + e.getMessage());
             return false;
         }
+        for (String warning : next.warnings()) {
+            Log.warn("ai-load-balancer: configuration warning: " + warning);
+        }
         table = next;
         redis.configure(next.redisTargets());
         Clock.setTickPeriodMillis((int) Math.min(Integer.MAX_VALUE, next.tickPeriodMillis()));

@@ -56,4 +56,33 @@ class ConfigTest {
         assertEquals(List.of(), host.logs(Log.Level.ERROR));
         assertEquals(1, host.callCount("proxy_redis_init"));
     }
+
+    @Test
+    void unknownFieldsAndAnUnusedFallbackAreLoggedAsWarningsAndTheConfigurationStarts() {
+        FakeHost host = ShellFixture.host(
+                "{\"lb_polcy\":\"x\",\"lb_policy\":\"global_least_request\",\"fallback_policy\":\"least_busy\","
+                        + "\"lb_config\":{" + ShellFixture.REDIS_CONFIG + ",\"ratelimit\":0.5}}",
+                RedisResponder.always(RedisAnswer.pending()));
+
+        assertTrue(host.start(AiLoadBalancerPlugin::main));
+
+        List<String> warnings = host.logs(Log.Level.WARN);
+        assertEquals(3, warnings.size(), host.logs().toString());
+        assertEquals(
+                "ai-load-balancer: configuration warning: lb_polcy: unknown field at the top level, ignored; "
+                        + "closest known field: lb_policy",
+                warnings.get(0));
+        assertTrue(
+                warnings.get(1)
+                        .startsWith("ai-load-balancer: configuration warning: fallback_policy=least_busy: "
+                                + "never used because fallback_on_error is not true"),
+                warnings.get(1));
+        assertEquals(
+                "ai-load-balancer: configuration warning: lb_config.ratelimit: unknown field in lb_config of "
+                        + "global_least_request and least_busy, ignored; closest known field: rate_limit",
+                warnings.get(2));
+        List<String> info = host.logs(Log.Level.INFO);
+        assertEquals("ai-load-balancer: configured", info.get(info.size() - 1));
+        assertEquals(List.of(), host.logs(Log.Level.ERROR));
+    }
 }

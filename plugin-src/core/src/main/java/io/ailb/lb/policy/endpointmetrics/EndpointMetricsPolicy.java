@@ -52,13 +52,17 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
             "target_metric",
             "",
             "a Prometheus gauge, e.g. vllm:num_requests_waiting; required when metric_policy is least or most");
-    /** A share above 1 never limits; the Go plugin accepts it, so it is not refused. */
+    /**
+     * A share below one choice of the window cannot be met by any host, so every choice would yield to a random other
+     * host (0 inverted the routing). Above 1 it would never limit, like 1, so 1 is the top; the Go plugin accepted
+     * both, the message states the range.
+     */
     static final NumberField RATE_LIMIT = NumberField.optional(
             "rate_limit",
             1.0,
-            0,
-            Double.POSITIVE_INFINITY,
-            "the largest share of the last 100 choices one instance may take");
+            1.0 / WINDOW,
+            1.0,
+            "the largest share of the last 100 choices one instance may take; 1 = no limit");
 
     static final StringField METRICS_PATH = StringField.optional(
             "metricsPath",

@@ -267,7 +267,16 @@ class EndpointMetricsPolicyTest {
     @Test
     void aNegativeRateLimitIsRejectedWithItsValue() {
         ConfigException e = assertThrows(ConfigException.class, () -> policy("{\"rate_limit\":-0.5}"));
-        assertEquals("lb_config.rate_limit=-0.5: must be a number >= 0", e.getMessage());
+        assertEquals("lb_config.rate_limit=-0.5: must be a number in [0.01, 1]", e.getMessage());
+    }
+
+    /** No host can stay under a share of 0, so every choice would yield to another host: routing inverted. */
+    @Test
+    void aRateLimitNoHostCanMeetOrThatNeverLimitsIsRejectedWithBothBounds() {
+        ConfigException zero = assertThrows(ConfigException.class, () -> policy("{\"rate_limit\":0}"));
+        assertEquals("lb_config.rate_limit=0: must be a number in [0.01, 1]", zero.getMessage());
+        ConfigException above = assertThrows(ConfigException.class, () -> policy("{\"rate_limit\":1.5}"));
+        assertEquals("lb_config.rate_limit=1.5: must be a number in [0.01, 1]", above.getMessage());
     }
 
     @Test

@@ -1,0 +1,65 @@
+package io.ailb.lb.flow;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.ailb.lb.config.ConfigException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RouteTableTest {
+    private static final String REDIS = "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379";
+
+    private static List<String> warnings(String json) throws ConfigException {
+        return RouteTable.parse(json.getBytes(StandardCharsets.UTF_8)).warnings();
+    }
+
+    @Test
+    void anUnknownLbConfigFieldIsWarnedAboutWithThePolicyThatReadsLbConfig() throws ConfigException {
+        assertEquals(
+                List.of("lb_config.redisKeyTtl: unknown field in lb_config of prefix_cache, ignored; closest known "
+                        + "field: redisKeyTTL"),
+                warnings("{\"lb_policy\":\"prefix_cache\",\"lb_config\":{" + REDIS + ",\"redisKeyTtl\":60}}"));
+    }
+
+    @Test
+    void aFieldOnlyTheFallbackPolicyReadsIsKnown() throws ConfigException {
+        assertEquals(
+                List.of("_rules_[0].lb_config.ratelimit: unknown field in lb_config of prefix_cache and least_busy, "
+                        + "ignored; closest known field: rate_limit"),
+                warnings("{\"_rules_\":[{\"_match_route_\":[\"r\"],\"lb_policy\":\"prefix_cache\","
+                        + "\"fallback_policy\":\"least_busy\",\"fallback_on_error\":true,"
+                        + "\"lb_config\":{" + REDIS + ",\"rate_limit\":0.5,\"ratelimit\":0.5}}]}"));
+    }
+
+    @Test
+    void envelopeWarningsComeFirstThenTheLbConfigOnes() throws ConfigException {
+        assertEquals(
+                List.of(
+                        "lb_polcy: unknown field at the top level, ignored; closest known field: lb_policy",
+                        "lb_config.metric: unknown field in lb_config of least_busy, ignored; closest known field: "
+                                + "metricsPath"),
+                warnings("{\"lb_polcy\":1,\"lb_policy\":\"least_busy\",\"lb_config\":{\"metric\":\"x\"}}"));
+    }
+
+    @Test
+    void aFallbackThatIsAnotherNameOfTheLbPolicyIsRefused() {
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> warnings("{\"_rules_\":[{\"_match_route_\":[\"r\"],\"lb_policy\":\"least_busy\","
+                        + "\"fallback_policy\":\"metrics_based\",\"fallback_on_error\":true}]}"));
+        assertEquals(
+                "_rules_[0].fallback_policy=metrics_based: is another name of lb_policy least_busy; a fallback must "
+                        + "be another policy, the same one fails the same way",
+                e.getMessage());
+    }
+
+    @Test
+    void aFallbackOfAnotherImplementationIsAccepted() throws ConfigException {
+        assertEquals(
+                List.of(),
+                warnings("{\"lb_policy\":\"prefix_cache\",\"fallback_policy\":\"endpoint_metrics\","
+                        + "\"fallback_on_error\":true,\"lb_config\":{" + REDIS + "}}"));
+    }
+}
