@@ -62,7 +62,10 @@ public final class RedisKeys {
         return prefix + "ca-lease-info";
     }
 
-    /** cache_aware: counter of the requests routed, the clock of each block's share of the traffic. */
+    /**
+     * cache_aware: HASH {@code n} requests routed (the clock of each block's share of the traffic), {@code p} and
+     * {@code m} decayed sums of prompt tokens and of the tokens the best host held (the reused share).
+     */
     public String cacheAwareRouted() {
         return prefix + "ca-routed";
     }

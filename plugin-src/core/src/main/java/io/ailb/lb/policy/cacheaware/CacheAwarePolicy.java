@@ -59,8 +59,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             0,
             MAX_HIT_QUEUE_TOKENS,
             "tokens",
-            "mean queued prefill tokens per host that add 1 to the weight of a request's uncached tokens; "
-                    + "0 = weight 1 at any load");
+            "mean queued prefill tokens per host that add 1 to the weight of a request's uncached tokens when all "
+                    + "the traffic is reused prefixes (the weight grows with the reused share); 0 = weight 1 at any load");
     /** The lb_config fields this policy reads. */
     public static final List<ConfigField> FIELDS = ConfigField.join(
             RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS,

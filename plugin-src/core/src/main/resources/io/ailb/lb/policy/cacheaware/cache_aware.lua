@@ -7,7 +7,9 @@
 --   inflight_h = requests in flight on h
 --   uncached_h = prompt - matched_h, matched_h the tokens of the longest prefix routed to h (deepest block key
 --                listing h): blocks of requests still queued there count, they will be cached when this one runs
---   weight     = 1 + mean over healthy hosts of queued_h / hit_queue_tokens (1 when hit_queue_tokens is 0)
+--   weight     = 1 + reuse * mean over healthy hosts of queued_h / hit_queue_tokens (1 when hit_queue_tokens is 0)
+--   reuse      = the share of prompt tokens that some healthy host held, over recent requests (sums decayed by 0.999
+--                per request; at least 0.05)
 --   hot_h      = tokens of the request's known prefix that h lacks, when every block of that prefix is hot; else 0
 --   cost_h     = queued_h + weight * uncached_h - hot_h + inflight_tokens * inflight_h
 -- A block is hot when its share of the requests routed since it was first seen, times the number of hosts,
@@ -15,10 +17,12 @@
 --
 -- An idle fleet weighs a request's own prefill like anyone's queue (the fastest first token wins); as queues grow,
 -- uncached tokens weigh more, because every token prefilled twice delays all the requests queued behind it: the
--- policy then keeps prefixes where they are cached. A request that shares only hot blocks (a new conversation on a
--- system prompt or tool set many sessions share) is not charged its own prefill of them: copying them to another
--- host pays back over the many requests that carry them, where charging them in full would pile all of those onto
--- the first holder. A request with a conversation of its own cached somewhere is charged in full and stays with it.
+-- policy then keeps prefixes where they are cached. How much more depends on reuse: where most of the work is in
+-- cached prefixes (chat, agents), losing one costs more than a long queue; where little is (one-off prompts),
+-- balance matters more. A request that shares only hot blocks (a new conversation on a system prompt or tool set
+-- many sessions share) is not charged its own prefill of them: copying them to another host pays back over the many
+-- requests that carry them, where charging them in full would pile all of those onto the first holder. A request
+-- with a conversation of its own cached somewhere is charged in full and stays with it.
 -- The request goes to argmin cost_h (uniform random tie-break)
 -- among the hosts below maxRequestCount and adds work = uncached_target to queued_target until its first token
 -- (cache_aware_first_token.lua) or its release. Its lease remembers the host and the work still queued, so release
@@ -30,7 +34,8 @@
 -- KEYS[3]      cleanup marker: exists while the last cleanup is younger than the clean interval
 -- KEYS[4]      lease ZSET: lease id -> expiry, in Unix seconds of the Redis clock
 -- KEYS[5]      lease HASH: lease id -> "<work> <host>"
--- KEYS[6]      routed counter: requests routed so far
+-- KEYS[6]      routed HASH: "n" requests routed so far, "p" and "m" the decayed sums of prompt tokens and of the
+--              tokens the best healthy host held
 -- KEYS[7..]    block keys for prefix depth 1, 2, ...: HASH holder host -> last use (Unix seconds), "#u" -> requests
 --              routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
@@ -90,7 +95,10 @@ local function round(x)
 end
 
 local now = tonumber(redis.call('TIME')[1])
-local routed = non_negative(redis.call('GET', routed_key))
+local routed_state = redis.call('HMGET', routed_key, 'n', 'p', 'm')
+local routed = non_negative(routed_state[1])
+local prompt_sum = non_negative(routed_state[2])
+local matched_sum = non_negative(routed_state[3])
 
 -- Leases nobody released (crashed gateway, lost release) give back their count and their queued work.
 heal_expired(leases, lease_info, now, function(info)
@@ -183,9 +191,21 @@ hmget_in_chunks(hosts, 1, #hosts, { inflight, queue }, function(host, count, que
         least_counted[#least_counted + 1] = host
     end
 end)
+local best_matched = 0
+for _, host in ipairs(hosts) do
+    best_matched = math.max(best_matched, matched_tokens(depth_of[host] or 0))
+end
+-- Reuse over about the last thousand requests.
+local DECAY = 0.999
+prompt_sum = prompt_sum * DECAY + prompt
+matched_sum = matched_sum * DECAY + best_matched
+local reuse = 0.5
+if prompt_sum > 0 then
+    reuse = math.max(0.05, matched_sum / prompt_sum)
+end
 local weight = 1
 if hit_queue_tokens > 0 and #hosts > 0 then
-    weight = 1 + queued_sum / #hosts / hit_queue_tokens
+    weight = 1 + reuse * queued_sum / #hosts / hit_queue_tokens
 end
 
 local best_cost = nil
@@ -263,7 +283,7 @@ for d = 1, levels do
     end
 end
 
-redis.call('INCR', routed_key)
+redis.call('HSET', routed_key, 'n', routed + 1, 'p', tostring(prompt_sum), 'm', tostring(matched_sum))
 redis.call('EXPIRE', routed_key, state_ttl)
 
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.

@@ -143,6 +143,14 @@ class CacheAwareScriptTest extends FreshRedisTest {
         return out;
     }
 
+    /**
+     * Sets the decayed sums behind the reuse share to {@code matched / prompt} at a scale where the next request
+     * moves it by less than 10^-8.
+     */
+    private void setReuse(double share) {
+        redis.call("HSET", KEYS.cacheAwareRouted(), "p", "1000000000000", "m", Long.toString((long) (share * 1e12)));
+    }
+
     private long blockField(String block, String field) {
         return Long.parseLong(redis.call("HGET", KEYS.holders(block), field).asString());
     }
@@ -212,7 +220,8 @@ class CacheAwareScriptTest extends FreshRedisTest {
         run(demand("conv", 100, 200), ABC);
         run(demand("conv", 100, 300), ABC);
         assertEquals(
-                4, Long.parseLong(redis.call("GET", KEYS.cacheAwareRouted()).asString()));
+                4,
+                Long.parseLong(redis.call("HGET", KEYS.cacheAwareRouted(), "n").asString()));
         assertEquals(2, blockField("conv-1", "#u"));
         assertEquals(2, blockField("conv-1", "#t"), "first seen by the third request: 2 routed before it");
         assertEquals(2, blockField("conv-2", "#u"), "both requests name their second block conv-2");
@@ -249,10 +258,12 @@ class CacheAwareScriptTest extends FreshRedisTest {
         for (int i = 2; i <= 6; i++) {
             run(systemPromptAnd("q" + i, 0), onlyA);
         }
-        // 7 uses, routed 9: 14 > 1.5 × (9 − 2 + 2), hot. Weight 1 + 600 / 600 = 2: a costs 1200 + 2 × 200, b costs
+        // 7 uses, routed 9: 14 > 1.5 × (9 − 2 + 2), hot. At full reuse the weight is 1 + 600 / 600 = 2: a costs 1200 +
+        // 2 × 200, b costs
         // 0 + 2 × 1200 − 1000 (its prefill of the hot prompt is not charged, the delay it causes others is).
         load("a:1", 1200);
         load("b:1", 0);
+        setReuse(1);
         CacheAwareSelection hot = run(systemPromptAnd("q7", 200), ab, settings(0, 0, 600, 8), 0, lease());
         assertEquals("b:1", hot.host());
         assertEquals(1400, hot.cost());
@@ -327,17 +338,46 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     /**
-     * Under load uncached tokens weigh more: with 2000 tokens queued on a (mean queue 2000 / 3) and hitQueueTokens
-     * 1000 the weight is 1 + 2/3, so a costs 2000 + 200 × 5/3 = 2333 and an idle host 2000 × 5/3 = 3333: the
-     * conversation stays on its cache holder, where weight 1 moved it (previous test, k = 2).
+     * Under load uncached tokens weigh more, the more so the more of the traffic is reused prefixes: with 2000 tokens
+     * queued on a (mean queue 2000 / 3), hitQueueTokens 1000 and half the prompt tokens reused, the weight is
+     * 1 + 0.5 × 2/3 = 4/3, so a costs 2000 + 200 × 4/3 = 2267 and an idle host 2000 × 4/3 = 2667: the conversation
+     * stays on its cache holder, where weight 1 moved it (previous test, k = 2).
      */
     @Test
     void underLoadCachedPrefixesWeighMoreAndStayWhereTheyAre() {
         loadHolder(2);
+        setReuse(0.5);
         CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, settings(0, 0, 1000, 8), 0, lease());
         assertEquals("a:1", turn.host());
-        assertEquals(2333, turn.cost());
+        assertEquals(2267, turn.cost());
         assertEquals(200, turn.work());
+    }
+
+    /**
+     * With little reuse (at the floor of 0.05) the same queue barely raises the weight (1 + 0.05 × 2/3): a costs
+     * 2000 + 200 × 1.033 = 2207, an idle host 2000 × 1.033 = 2067, so the request goes where it starts soonest.
+     */
+    @Test
+    void withLittleReuseTheQueueWinsOverTheCache() {
+        loadHolder(2);
+        setReuse(0);
+        CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, settings(0, 0, 1000, 8), 0, lease());
+        assertNotEquals("a:1", turn.host());
+        assertEquals(2067, turn.cost());
+        assertEquals(2000, turn.work());
+    }
+
+    @Test
+    void reuseIsTheDecayedShareOfPromptTokensTheBestHostHeld() {
+        run(demand("conv", 1000), ABC);
+        run(demand("conv", 1000, 1500), ABC);
+        // p = 1000 × 0.999 + 1500, m = 0 × 0.999 + 1000 (the second request found its first 1000 tokens).
+        double prompt = Double.parseDouble(
+                redis.call("HGET", KEYS.cacheAwareRouted(), "p").asString());
+        double matched = Double.parseDouble(
+                redis.call("HGET", KEYS.cacheAwareRouted(), "m").asString());
+        assertEquals(2499, prompt, 1e-6);
+        assertEquals(1000, matched, 1e-6);
     }
 
     /** Each request in flight costs inflightTokens: 3 × 100 on b outweighs b's shorter queue against c. */
