@@ -28,11 +28,11 @@ import java.util.function.Supplier;
  * (it answers no {@code x-probe-op} and needs a real configuration), so its row uses the same definitions with a
  * plugin request. Writes section {@code foundation} of docs/benchmarks.md.
  *
- * <p>{@code mvn -q -o -pl simulator compile exec:java@foundation}; arguments (all optional, via
+ * <p>{@code mvn -q -pl simulator compile exec:java@foundation}; arguments (all optional, via
  * {@code -Dexec.args}): probe.wasm, plugin .wasm, benchmarks.md (or {@code -}), iterations (5000), warm-up (2000).
  */
 public final class FoundationBench {
-    static final String COMMAND = "mvn -q -o -pl simulator compile exec:java@foundation";
+    static final String COMMAND = "mvn -q -pl simulator compile exec:java@foundation";
 
     private FoundationBench() {}
 

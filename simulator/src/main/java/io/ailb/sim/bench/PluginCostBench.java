@@ -19,10 +19,10 @@ import java.util.function.Supplier;
  * real Redis) next to the same core run directly on the JVM; plus module size and TeaVM's heap after many requests.
  * Prints a table and writes section {@code plugin-cost} of docs/benchmarks.md.
  *
- * <p>{@code mvn -q -o -pl simulator compile exec:java@plugin-cost} (options: {@code -Dexec.args="--help"}).
+ * <p>{@code mvn -q -pl simulator compile exec:java@plugin-cost} (options: {@code -Dexec.args="--help"}).
  */
 public final class PluginCostBench {
-    static final String COMMAND = "mvn -q -o -pl simulator compile exec:java@plugin-cost";
+    static final String COMMAND = "mvn -q -pl simulator compile exec:java@plugin-cost";
     static final int[] DEFAULT_SIZES = {1 << 10, 16 << 10, 256 << 10, 1 << 20, 4 << 20};
 
     /** Command-line options. */

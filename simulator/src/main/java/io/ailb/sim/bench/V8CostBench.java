@@ -27,10 +27,10 @@ import java.util.stream.Stream;
  * plugin's reference figures from issue 9. With {@code --profile NAMED.wasm} it profiles one case with V8's sampling
  * profiler instead and writes section {@code v8-profile}.
  *
- * <p>{@code mvn -q -o -pl simulator compile exec:java@v8-cost} (options: {@code -Dexec.args="--help"}).
+ * <p>{@code mvn -q -pl simulator compile exec:java@v8-cost} (options: {@code -Dexec.args="--help"}).
  */
 public final class V8CostBench {
-    static final String COMMAND = "mvn -q -o -pl simulator compile exec:java@v8-cost";
+    static final String COMMAND = "mvn -q -pl simulator compile exec:java@v8-cost";
     static final int[] DEFAULT_SIZES = {1 << 10, 2 << 10, 32 << 10, 256 << 10, 1 << 20, 4 << 20};
     static final String CACHE_AWARE_CONFIG = "{\"lb_policy\":\"cache_aware\",\"lb_config\":"
             + "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}";
@@ -51,7 +51,7 @@ public final class V8CostBench {
     /** Where the profile's module with a name section is built: a copy, the shipped build stays as it is. */
     static final String NAMED_WASM = "simulator/target/v8-cost/ai-load-balancer-names.wasm";
 
-    static final String NAMED_BUILD = "mvn -B -o -q -pl plugin-src/shell -am -DskipTests package"
+    static final String NAMED_BUILD = "mvn -B -q -pl plugin-src/shell -am -DskipTests package"
             + " dependency:build-classpath -Dmdep.includeScope=compile"
             + " -Dmdep.outputFile=$PWD/simulator/target/v8-cost/shell-cp.txt\n"
             + "java -cp plugin-src/shell/target/classes:$(cat simulator/target/v8-cost/shell-cp.txt)"
@@ -212,7 +212,7 @@ public final class V8CostBench {
             System.err.println(wasm.toAbsolutePath() + " is missing: "
                     + (options.profileWasm != null
                             ? "build the named module first (see --help)"
-                            : "build the plugin first (mvn -B -o -q -DskipTests package)"));
+                            : "build the plugin first (mvn -B -q -DskipTests package)"));
             System.exit(1);
         }
         int status = options.profileWasm != null ? profile(options, node) : table(options, node);

@@ -23,10 +23,10 @@ import java.util.TreeMap;
  * is timed next to it, so time per hash = (guest time − baseline guest time) / N. Prints a table and writes section
  * {@code v8-hash} of docs/benchmarks.md.
  *
- * <p>{@code mvn -q -o -pl simulator compile exec:java@v8-hash} (options: {@code -Dexec.args="--help"}).
+ * <p>{@code mvn -q -pl simulator compile exec:java@v8-hash} (options: {@code -Dexec.args="--help"}).
  */
 public final class V8HashBench {
-    static final String COMMAND = "mvn -q -o -pl simulator compile exec:java@v8-hash";
+    static final String COMMAND = "mvn -q -pl simulator compile exec:java@v8-hash";
     static final String SECTION = "v8-hash";
     static final int[] DEFAULT_SIZES = {2 << 10, 32 << 10, 256 << 10, 1 << 20};
     static final String SHA1 = "sha1";
