@@ -59,17 +59,21 @@ public final class PluginConfig {
         ConfigView root = ConfigView.root(document);
         List<String> warnings = new ArrayList<>();
         UnknownFields.check(root, TOP_LEVEL_FIELDS, "at the top level", warnings);
-        List<LbRule> rules = parseRules(root, warnings);
-        Map<String, JsonValue> globalFields = new LinkedHashMap<>(document.members());
-        globalFields.remove(RULES);
-        globalFields.remove(PLUGIN_ID);
-        LbRule global = null;
-        if (!globalFields.isEmpty()) {
-            global = LbRule.parse(ConfigView.root(JsonValue.object(globalFields)), "global", null, warnings);
-        } else if (rules.isEmpty()) {
-            throw new ConfigException("", "plugin config is empty: set lb_policy, or _rules_ with match rules");
+        try {
+            List<LbRule> rules = parseRules(root, warnings);
+            Map<String, JsonValue> globalFields = new LinkedHashMap<>(document.members());
+            globalFields.remove(RULES);
+            globalFields.remove(PLUGIN_ID);
+            LbRule global = null;
+            if (!globalFields.isEmpty()) {
+                global = LbRule.parse(ConfigView.root(JsonValue.object(globalFields)), "global", null, warnings);
+            } else if (rules.isEmpty()) {
+                throw new ConfigException("", "plugin config is empty: set lb_policy, or _rules_ with match rules");
+            }
+            return new PluginConfig(global, rules, Collections.unmodifiableList(warnings));
+        } catch (ConfigException e) {
+            throw e.withWarnings(warnings);
         }
-        return new PluginConfig(global, rules, Collections.unmodifiableList(warnings));
     }
 
     private static List<LbRule> parseRules(ConfigView root, List<String> warnings) throws ConfigException {

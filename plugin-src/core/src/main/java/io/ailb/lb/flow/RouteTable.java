@@ -43,30 +43,47 @@ public final class RouteTable {
         Map<LbRule, RoutePolicy> byRule = new HashMap<>();
         List<LoadBalancingPolicy> policies = new ArrayList<>();
         List<String> warnings = new ArrayList<>(config.warnings());
-        for (LbRule rule : config.all()) {
-            String prefix = rule.path().equals("global") ? "" : rule.path() + ".";
-            LoadBalancingPolicy primary =
-                    PolicyRegistry.create(rule.policy(), prefix + LbRule.LB_POLICY.name(), rule.lbConfig());
-            LoadBalancingPolicy fallback = null;
-            if (rule.fallbackPolicy() != null) {
-                // Validated even when fallback_on_error is off, so a typo never waits for the first outage.
-                fallback = PolicyRegistry.create(
-                        rule.fallbackPolicy(), prefix + LbRule.FALLBACK_POLICY.name(), rule.lbConfig());
-                if (PolicyRegistry.sameImplementation(rule.policy(), rule.fallbackPolicy())) {
-                    throw new ConfigException(
-                            prefix + LbRule.FALLBACK_POLICY.name(),
-                            rule.fallbackPolicy(),
-                            "is another name of lb_policy " + rule.policy()
-                                    + "; a fallback must be another policy, the same one fails the same way");
-                }
-                policies.add(fallback);
+        try {
+            for (LbRule rule : config.all()) {
+                addRule(rule, byRule, policies, warnings);
             }
-            policies.add(primary);
-            byRule.put(rule, new RoutePolicy(rule.path(), primary, rule.fallbackOnError() ? fallback : null));
-            checkLbConfigFields(rule, warnings);
+        } catch (ConfigException e) {
+            throw e.withWarnings(warnings);
         }
         return new RouteTable(
                 config, byRule, Collections.unmodifiableList(policies), Collections.unmodifiableList(warnings));
+    }
+
+    /**
+     * Creates the rule's policies. lb_config is checked for unknown fields first, as a misspelt field often explains a
+     * refusal; with an unknown policy name there is no field list to check against, and the name is the refusal.
+     */
+    private static void addRule(
+            LbRule rule, Map<LbRule, RoutePolicy> byRule, List<LoadBalancingPolicy> policies, List<String> warnings)
+            throws ConfigException {
+        if (PolicyRegistry.isKnown(rule.policy())
+                && (rule.fallbackPolicy() == null || PolicyRegistry.isKnown(rule.fallbackPolicy()))) {
+            checkLbConfigFields(rule, warnings);
+        }
+        String prefix = rule.path().equals("global") ? "" : rule.path() + ".";
+        LoadBalancingPolicy primary =
+                PolicyRegistry.create(rule.policy(), prefix + LbRule.LB_POLICY.name(), rule.lbConfig());
+        LoadBalancingPolicy fallback = null;
+        if (rule.fallbackPolicy() != null) {
+            // Validated even when fallback_on_error is off, so a typo never waits for the first outage.
+            fallback = PolicyRegistry.create(
+                    rule.fallbackPolicy(), prefix + LbRule.FALLBACK_POLICY.name(), rule.lbConfig());
+            if (PolicyRegistry.sameImplementation(rule.policy(), rule.fallbackPolicy())) {
+                throw new ConfigException(
+                        prefix + LbRule.FALLBACK_POLICY.name(),
+                        rule.fallbackPolicy(),
+                        "is another name of lb_policy " + rule.policy()
+                                + "; a fallback must be another policy, the same one fails the same way");
+            }
+            policies.add(fallback);
+        }
+        policies.add(primary);
+        byRule.put(rule, new RoutePolicy(rule.path(), primary, rule.fallbackOnError() ? fallback : null));
     }
 
     /** lb_config is read by both policies of a rule, so a field either of them reads is known. */

@@ -2,6 +2,7 @@ package io.ailb.lb.flow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.lb.config.ConfigException;
 import java.nio.charset.StandardCharsets;
@@ -41,6 +42,26 @@ class RouteTableTest {
                         "lb_config.metric: unknown field in lb_config of least_busy, ignored; closest known field: "
                                 + "metricsPath"),
                 warnings("{\"lb_polcy\":1,\"lb_policy\":\"least_busy\",\"lb_config\":{\"metric\":\"x\"}}"));
+    }
+
+    @Test
+    void aRefusalCarriesTheWarningsThatLikelyExplainIt() {
+        ConfigException missingPolicy =
+                assertThrows(ConfigException.class, () -> warnings("{\"lb_polcy\":\"prefix_cache\",\"lb_config\":{}}"));
+        assertEquals("lb_policy: is required", missingPolicy.getMessage());
+        assertEquals(
+                List.of("lb_polcy: unknown field at the top level, ignored; closest known field: lb_policy"),
+                missingPolicy.warnings());
+
+        ConfigException missingRedis = assertThrows(
+                ConfigException.class,
+                () -> warnings("{\"lb_policy\":\"prefix_cache\",\"lb_config\":{\"serviceFqdn\":\"redis.static\","
+                        + "\"servicePort\":6379}}"));
+        assertEquals("lb_config.serviceFQDN: is required", missingRedis.getMessage());
+        assertEquals(1, missingRedis.warnings().size(), missingRedis.warnings().toString());
+        assertTrue(
+                missingRedis.warnings().get(0).endsWith("closest known field: serviceFQDN"),
+                missingRedis.warnings().get(0));
     }
 
     @Test

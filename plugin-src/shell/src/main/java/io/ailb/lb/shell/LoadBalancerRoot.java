@@ -35,16 +35,21 @@ final class LoadBalancerRoot extends RootContext {
             next = RouteTable.parse(pluginConfiguration);
         } catch (ConfigException e) {
             Log.error("ai-load-balancer: invalid configuration, plugin not started: " + e.getMessage());
+            logWarnings(e.warnings());
             return false;
         }
-        for (String warning : next.warnings()) {
-            Log.warn("ai-load-balancer: configuration warning: " + warning);
-        }
+        logWarnings(next.warnings());
         table = next;
         redis.configure(next.redisTargets());
         Clock.setTickPeriodMillis((int) Math.min(Integer.MAX_VALUE, next.tickPeriodMillis()));
         Log.info("ai-load-balancer: configured");
         return true;
+    }
+
+    private static void logWarnings(List<String> warnings) {
+        for (String warning : warnings) {
+            Log.warn("ai-load-balancer: configuration warning: " + warning);
+        }
     }
 
     @Override

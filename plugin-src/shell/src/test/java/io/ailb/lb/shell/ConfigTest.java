@@ -85,4 +85,22 @@ class ConfigTest {
         assertEquals("ai-load-balancer: configured", info.get(info.size() - 1));
         assertEquals(List.of(), host.logs(Log.Level.ERROR));
     }
+
+    @Test
+    void aRefusedConfigurationLogsTheWarningThatLikelyExplainsItAfterTheRefusal() {
+        FakeHost host = ShellFixture.host(
+                "{\"lb_polcy\":\"prefix_cache\",\"lb_config\":{" + ShellFixture.REDIS_CONFIG + "}}",
+                RedisResponder.always(RedisAnswer.pending()));
+
+        assertFalse(host.start(AiLoadBalancerPlugin::main));
+
+        assertEquals(
+                List.of("ai-load-balancer: invalid configuration, plugin not started: lb_policy: is required"),
+                host.logs(Log.Level.ERROR));
+        assertEquals(
+                List.of("ai-load-balancer: configuration warning: lb_polcy: unknown field at the top level, ignored; "
+                        + "closest known field: lb_policy"),
+                host.logs(Log.Level.WARN));
+        assertEquals(0, host.callCount("proxy_redis_init"), "nothing was set up");
+    }
 }
