@@ -100,18 +100,13 @@ public final class V8CostBench {
     }
 
     /** Command-line options. */
-    static final class Options extends CostBenchOptions {
-        boolean docGiven;
-        Path workDir = PluginCostBench.root().resolve("simulator/target/v8-cost");
-        String node = "node";
+    static final class Options extends V8BenchOptions {
         List<Shape> shapes = List.of(Shape.values());
         List<V8Host.Policy> policies = POLICIES;
-        int warmUpMin = 3;
-        boolean quick;
         Path profileWasm;
 
         Options() {
-            super(DEFAULT_SIZES, COMMAND);
+            super(DEFAULT_SIZES, COMMAND, "v8-cost");
             warmUpSeconds = 5;
             measureSeconds = 5;
             minSamples = 10;
@@ -123,12 +118,6 @@ public final class V8CostBench {
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
                 switch (args[i]) {
-                    case "--doc" -> {
-                        o.doc = Path.of(value);
-                        o.docGiven = true;
-                    }
-                    case "--work-dir" -> o.workDir = Path.of(value);
-                    case "--node" -> o.node = value;
                     case "--shapes" -> o.shapes =
                             Arrays.stream(value.split(",")).map(Shape::byLabel).toList();
                     case "--policies" -> o.policies = Arrays.stream(value.split(","))
@@ -145,7 +134,7 @@ public final class V8CostBench {
                         i--;
                     }
                     default -> {
-                        if (!o.readShared(args[i], value)) {
+                        if (!o.readV8(args[i], value)) {
                             usage();
                             System.exit(args[i].equals("--help") ? 0 : 2);
                         }
@@ -168,15 +157,6 @@ public final class V8CostBench {
                     + " table and leaves docs/benchmarks.md alone unless --doc is given\n"
                     + "  --profile  instead of the table: V8's CPU profile of prefix_cache on the 256 KiB"
                     + " conversation body with a module built with --names true; writes section v8-profile");
-        }
-
-        V8Host.Limits limits() {
-            return new V8Host.Limits(warmUpSeconds, warmUpMin, warmUpMax, measureSeconds, minSamples, maxSamples);
-        }
-
-        /** Where the table goes: nowhere ("-") for a quick run unless asked. */
-        Path target() {
-            return quick && !docGiven ? Path.of("-") : doc;
         }
     }
 
@@ -201,12 +181,7 @@ public final class V8CostBench {
 
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args);
-        V8Host node = V8Host.find(options.node).orElse(null);
-        if (node == null) {
-            System.err.println("V8CostBench needs Node.js (18 or later) to run the module in V8, but '" + options.node
-                    + "' cannot be started. Install Node.js or pass --node /path/to/node.");
-            System.exit(1);
-        }
+        V8Host node = options.nodeOrExit("V8CostBench");
         Path wasm = options.profileWasm != null ? options.profileWasm : options.wasm;
         if (!Files.isRegularFile(wasm)) {
             System.err.println(wasm.toAbsolutePath() + " is missing: "

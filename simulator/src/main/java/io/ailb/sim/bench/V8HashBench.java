@@ -39,19 +39,14 @@ public final class V8HashBench {
     private static final int GOAL_SIZE = 256 << 10;
 
     /** Command-line options. */
-    static final class Options extends CostBenchOptions {
-        boolean docGiven;
-        Path workDir = PluginCostBench.root().resolve("simulator/target/v8-hash");
-        String node = "node";
+    static final class Options extends V8BenchOptions {
         int rounds = 3;
         int bytesPerRequest = 4 << 20;
-        int warmUpMin = 3;
         double jvmWarmUpSeconds = 1;
         double jvmSeconds = 2;
-        boolean quick;
 
         Options() {
-            super(DEFAULT_SIZES, COMMAND);
+            super(DEFAULT_SIZES, COMMAND, "v8-hash");
             warmUpSeconds = 2;
             measureSeconds = 3;
             minSamples = 5;
@@ -63,12 +58,6 @@ public final class V8HashBench {
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
                 switch (args[i]) {
-                    case "--doc" -> {
-                        o.doc = Path.of(value);
-                        o.docGiven = true;
-                    }
-                    case "--work-dir" -> o.workDir = Path.of(value);
-                    case "--node" -> o.node = value;
                     case "--rounds" -> o.rounds = Integer.parseInt(value);
                     case "--bytes-per-request" -> o.bytesPerRequest = PluginCostBench.parseSize(value);
                     case "--jvm-seconds" -> o.jvmSeconds = Double.parseDouble(value);
@@ -83,7 +72,7 @@ public final class V8HashBench {
                         i--;
                     }
                     default -> {
-                        if (!o.readShared(args[i], value)) {
+                        if (!o.readV8(args[i], value)) {
                             usage();
                             System.exit(args[i].equals("--help") ? 0 : 2);
                         }
@@ -113,14 +102,6 @@ public final class V8HashBench {
                     + " unless --doc is given");
         }
 
-        V8Host.Limits limits() {
-            return new V8Host.Limits(warmUpSeconds, warmUpMin, warmUpMax, measureSeconds, minSamples, maxSamples);
-        }
-
-        Path target() {
-            return quick && !docGiven ? Path.of("-") : doc;
-        }
-
         int repeat(int size) {
             return Math.max(1, bytesPerRequest / size);
         }
@@ -140,12 +121,7 @@ public final class V8HashBench {
 
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args);
-        V8Host node = V8Host.find(options.node).orElse(null);
-        if (node == null) {
-            System.err.println("V8HashBench needs Node.js (18 or later) to run the module in V8, but '" + options.node
-                    + "' cannot be started. Install Node.js or pass --node /path/to/node.");
-            System.exit(1);
-        }
+        V8Host node = options.nodeOrExit("V8HashBench");
         if (!Files.isRegularFile(options.wasm)) {
             System.err.println(options.wasm.toAbsolutePath() + " is missing: build abi/example first");
             System.exit(1);
