@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The plugin as a router: {@code gateways} Higress gateways, one VM each, running the real .wasm with one plugin
@@ -311,18 +312,10 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             return;
         }
         lastNowMs = nowMs;
-        PluginVm vm = o.stream().vm();
-        if (vm.isAlive() && !o.stream().isEnded()) {
-            ScheduledFuture<?> watchdog = arm();
-            try {
-                o.stream().sendResponseHeaders(STREAMING_RESPONSE_HEADERS.copy(), false);
-                o.stream().sendResponseBody(FIRST_CHUNK, false);
-            } catch (RuntimeException trap) {
-                traps++;
-            } finally {
-                disarm(watchdog);
-            }
-        }
+        callOpenStream(o, stream -> {
+            stream.sendResponseHeaders(STREAMING_RESPONSE_HEADERS.copy(), false);
+            stream.sendResponseBody(FIRST_CHUNK, false);
+        });
     }
 
     @Override
@@ -332,20 +325,28 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             return;
         }
         lastNowMs = nowMs;
-        PluginVm vm = o.stream().vm();
-        if (vm.isAlive() && !o.stream().isEnded()) {
-            ScheduledFuture<?> watchdog = arm();
-            try {
-                o.stream().complete();
-            } catch (RuntimeException trap) {
-                traps++;
-            } finally {
-                disarm(watchdog);
-            }
-        }
+        callOpenStream(o, stream -> stream.complete());
         int left = openByGateway.merge(o.gateway(), -1, Integer::sum);
         if (left <= 0 && !isCurrent(o.gateway())) {
             closeGateway(o.gateway());
+        }
+    }
+
+    /**
+     * Runs {@code call} on the request's stream while its VM is alive and the stream open, under the guest watchdog; a
+     * trap is counted (the emulator has already replaced the VM).
+     */
+    private void callOpenStream(Open o, Consumer<HttpStream> call) {
+        if (!o.stream().vm().isAlive() || o.stream().isEnded()) {
+            return;
+        }
+        ScheduledFuture<?> watchdog = arm();
+        try {
+            call.accept(o.stream());
+        } catch (RuntimeException trap) {
+            traps++;
+        } finally {
+            disarm(watchdog);
         }
     }
 
