@@ -1,5 +1,6 @@
 package io.ailb.lb.config;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
@@ -37,7 +38,7 @@ public final class ConfigException extends Exception {
      * log can show the likely cause next to the refusal.
      */
     public ConfigException withWarnings(List<String> found) {
-        return found.isEmpty() ? this : new ConfigException(this, new java.util.ArrayList<>(found));
+        return found.isEmpty() ? this : new ConfigException(this, new ArrayList<>(found));
     }
 
     public List<String> warnings() {

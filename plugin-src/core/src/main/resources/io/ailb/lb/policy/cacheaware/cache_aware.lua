@@ -133,6 +133,7 @@ end
 -- Holders not seen for block_ttl seconds are pruned on the way. The walk ends at the first block nobody holds.
 -- The share is smoothed by one request per host, so a block seen once is not hot yet.
 local depth_of = {}
+local best_depth = 0
 local walked = 0
 local all_hot = true
 local stale_before = now - block_ttl
@@ -157,6 +158,7 @@ for d = 1, levels do
                 holders = holders + 1
                 if healthy[field] then
                     depth_of[field] = d
+                    best_depth = d
                 end
             end
         end
@@ -170,8 +172,9 @@ for d = 1, levels do
     walked = d
     all_hot = all_hot and uses * #hosts > HOT_SHARE * holders * (routed - first_seen + #hosts)
 end
--- Only a shared prefix is known (a new conversation on a hot system prompt): no host is credited with it.
-local free_depth = all_hot and walked or 0
+-- Only a shared prefix is known (a new conversation on a hot system prompt): a host lacking it is not charged its
+-- own prefill of it.
+local hot_tokens = all_hot and matched_tokens(walked) or 0
 
 -- Counts and queues per host, then the weight of uncached tokens from the mean queue.
 local least_count = nil
@@ -191,14 +194,10 @@ hmget_in_chunks(hosts, 1, #hosts, { inflight, queue }, function(host, count, que
         least_counted[#least_counted + 1] = host
     end
 end)
-local best_matched = 0
-for _, host in ipairs(hosts) do
-    best_matched = math.max(best_matched, matched_tokens(depth_of[host] or 0))
-end
 -- Reuse over about the last thousand requests.
 local DECAY = 0.999
 prompt_sum = prompt_sum * DECAY + prompt
-matched_sum = matched_sum * DECAY + best_matched
+matched_sum = matched_sum * DECAY + matched_tokens(best_depth)
 local reuse = 0.5
 if prompt_sum > 0 then
     reuse = math.max(0.05, matched_sum / prompt_sum)
@@ -213,10 +212,9 @@ local ties = {}
 for _, host in ipairs(hosts) do
     local c = count_of[host]
     if cap <= 0 or c < cap then
-        local depth = depth_of[host] or 0
-        local uncached = prompt - matched_tokens(math.max(depth, free_depth))
-        local hot = math.max(0, matched_tokens(free_depth) - matched_tokens(depth))
-        local cost = queued_of[host] + weight * uncached + (weight - 1) * hot + inflight_tokens * c
+        local matched = matched_tokens(depth_of[host])
+        local hot = math.max(0, hot_tokens - matched)
+        local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_tokens * c
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then
             best_cost = cost
