@@ -177,6 +177,12 @@ final class JvmCoreDriver implements AutoCloseable {
             return true;
         }
 
+        /** The bench drives lb_type endpoint policies only; a cluster header has nowhere to go. */
+        @Override
+        public boolean setRequestHeader(String name, String value) {
+            return false;
+        }
+
         @Override
         public void resume() {}
 

@@ -24,19 +24,26 @@ public abstract class ConfigField {
         NUMBER,
         BOOLEAN,
         OBJECT,
-        STRING_LIST
+        STRING_LIST,
+        OBJECT_LIST
     }
 
     private final String name;
     private final Type type;
     private final boolean required;
     private final String doc;
+    private final String requiredWhen;
 
     ConfigField(String name, Type type, boolean required, String doc) {
+        this(name, type, required, doc, null);
+    }
+
+    ConfigField(String name, Type type, boolean required, String doc, String requiredWhen) {
         this.name = name;
         this.type = type;
         this.required = required;
         this.doc = doc;
+        this.requiredWhen = requiredWhen;
     }
 
     /** An unmodifiable list of descriptors, in the order the docs show them. */
@@ -62,6 +69,15 @@ public abstract class ConfigField {
     /** True when the config is refused without this field. */
     public boolean required() {
         return required;
+    }
+
+    /**
+     * For a required field that one policy needs only in some settings (the Redis fields of cluster_metrics), the
+     * setting, e.g. {@code global_inflight_enabled is true}; null when the field is always required or optional. The
+     * policy reads such a field only when the setting holds, or when it is present.
+     */
+    public String requiredWhen() {
+        return requiredWhen;
     }
 
     /** What the field means, one plain-text line. */

@@ -183,6 +183,27 @@ public final class ConfigView {
         return Collections.unmodifiableList(result);
     }
 
+    /** A list of objects, each a view with its element path; absent → empty list. */
+    List<ConfigView> objectList(String field) throws ConfigException {
+        JsonValue value = present(field);
+        if (value == null) {
+            return Collections.emptyList();
+        }
+        if (!value.isArray()) {
+            throw new ConfigException(fieldPath(field), "must be a list of objects");
+        }
+        List<ConfigView> result = new ArrayList<>(value.size());
+        for (int i = 0; i < value.size(); i++) {
+            JsonValue element = value.get(i);
+            String elementPath = fieldPath(field) + "[" + i + "]";
+            if (!element.isObject()) {
+                throw new ConfigException(elementPath, "must be an object");
+            }
+            result.add(new ConfigView(element, elementPath));
+        }
+        return Collections.unmodifiableList(result);
+    }
+
     /** A nested object; absent → an empty view with the right path. */
     ConfigView object(String field) throws ConfigException {
         JsonValue value = present(field);

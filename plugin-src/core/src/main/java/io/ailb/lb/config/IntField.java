@@ -11,7 +11,19 @@ public final class IntField extends ConfigField {
     private final String unit;
 
     private IntField(String name, boolean required, int defaultValue, int min, int max, String unit, String doc) {
-        super(name, Type.INTEGER, required, doc);
+        this(name, required, defaultValue, min, max, unit, doc, null);
+    }
+
+    private IntField(
+            String name,
+            boolean required,
+            int defaultValue,
+            int min,
+            int max,
+            String unit,
+            String doc,
+            String requiredWhen) {
+        super(name, Type.INTEGER, required, doc, requiredWhen);
         this.defaultValue = defaultValue;
         this.min = min;
         this.max = max;
@@ -25,6 +37,14 @@ public final class IntField extends ConfigField {
 
     public static IntField required(String name, int min, int max, String unit, String doc) {
         return new IntField(name, true, 0, min, max, unit, doc);
+    }
+
+    /** This required field, needed by one policy only when {@code setting} holds (see {@link #requiredWhen()}). */
+    public IntField requiredWhen(String setting) {
+        if (!required()) {
+            throw new IllegalStateException(name() + " is optional already");
+        }
+        return new IntField(name(), true, defaultValue, min, max, unit, doc(), setting);
     }
 
     public int read(ConfigView config) throws ConfigException {

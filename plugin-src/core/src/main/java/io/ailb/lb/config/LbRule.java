@@ -8,13 +8,15 @@ import java.util.List;
  */
 public final class LbRule {
     public static final String LB_TYPE_ENDPOINT = "endpoint";
-    private static final String LB_TYPE_CLUSTER = "cluster";
+    public static final String LB_TYPE_CLUSTER = "cluster";
 
     public static final EnumField LB_TYPE = EnumField.optional(
             "lb_type",
             LB_TYPE_ENDPOINT,
-            "only endpoint (pick an instance of the route's service); cluster is refused with a clear message",
-            LB_TYPE_ENDPOINT);
+            "endpoint: pick an instance of the route's service; cluster: pick one of several services and write its "
+                    + "name into a request header the route selects its cluster by",
+            LB_TYPE_ENDPOINT,
+            LB_TYPE_CLUSTER);
     public static final StringField LB_POLICY =
             StringField.policyName("lb_policy", true, "how an instance is chosen for each request");
     public static final ObjectField LB_CONFIG =
@@ -64,12 +66,6 @@ public final class LbRule {
      */
     static LbRule parse(ConfigView view, String name, RuleMatcher matcher, List<String> warnings)
             throws ConfigException {
-        if (view.string(LB_TYPE.name(), "").equals(LB_TYPE_CLUSTER)) {
-            throw new ConfigException(
-                    view.fieldPath(LB_TYPE.name()),
-                    LB_TYPE_CLUSTER,
-                    "is not supported yet; only endpoint load balancing is");
-        }
         String lbType = LB_TYPE.read(view);
         String policy = LB_POLICY.read(view);
         ConfigView lbConfig = LB_CONFIG.read(view);
@@ -106,7 +102,7 @@ public final class LbRule {
         return path;
     }
 
-    /** Always {@value #LB_TYPE_ENDPOINT} for now. */
+    /** {@value #LB_TYPE_ENDPOINT} or {@value #LB_TYPE_CLUSTER}. */
     public String lbType() {
         return lbType;
     }

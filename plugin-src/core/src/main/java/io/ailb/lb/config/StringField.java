@@ -5,10 +5,15 @@ public final class StringField extends ConfigField {
     private final String defaultValue;
     private final boolean namesPolicy;
 
-    private StringField(String name, boolean required, String defaultValue, boolean namesPolicy, String doc) {
-        super(name, Type.STRING, required, doc);
+    private StringField(
+            String name, boolean required, String defaultValue, boolean namesPolicy, String doc, String requiredWhen) {
+        super(name, Type.STRING, required, doc, requiredWhen);
         this.defaultValue = defaultValue;
         this.namesPolicy = namesPolicy;
+    }
+
+    private StringField(String name, boolean required, String defaultValue, boolean namesPolicy, String doc) {
+        this(name, required, defaultValue, namesPolicy, doc, null);
     }
 
     public static StringField optional(String name, String defaultValue, String doc) {
@@ -25,6 +30,14 @@ public final class StringField extends ConfigField {
      */
     public static StringField policyName(String name, boolean required, String doc) {
         return new StringField(name, required, required ? null : "", true, doc);
+    }
+
+    /** This required field, needed by one policy only when {@code setting} holds (see {@link #requiredWhen()}). */
+    public StringField requiredWhen(String setting) {
+        if (!required()) {
+            throw new IllegalStateException(name() + " is optional already");
+        }
+        return new StringField(name(), true, defaultValue, namesPolicy, doc(), setting);
     }
 
     public String read(ConfigView config) throws ConfigException {

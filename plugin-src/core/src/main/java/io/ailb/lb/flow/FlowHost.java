@@ -17,6 +17,9 @@ public interface FlowHost {
     /** Pins the request to {@code host} ({@code ip:port}); false when the gateway refused. */
     boolean overrideUpstream(String host);
 
+    /** Sets (replaces) a request header; false when the gateway refused. */
+    boolean setRequestHeader(String name, String value);
+
     /** Lets a request that {@link RequestFlow#start} held go on. */
     void resume();
 

@@ -29,6 +29,13 @@ public final class FlowMetrics {
     public static final String REDIS_LATENCY_MS = "ailb.redis.latency_ms";
     /** Histogram: how many conversation blocks matched a stored prefix (prefix_cache). */
     public static final String PREFIX_MATCH_DEPTH = "ailb.prefix.match_depth";
+    /** lb_type cluster: the cluster header could not be written; the route's own cluster served. */
+    public static final String CLUSTER_HEADER_FAILED = "ailb.cluster.header_failed";
+    /**
+     * lb_type cluster: the response came from another cluster than the one written into the header (the route does
+     * not select its cluster by the header).
+     */
+    public static final String CLUSTER_HEADER_IGNORED = "ailb.cluster.header_ignored";
     /** Release commands sent (in-flight counts given back). */
     public static final String RELEASES_SENT = "ailb.releases_sent";
 

@@ -4,6 +4,7 @@ import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.policy.FallbackReason;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
+import io.ailb.lb.policy.ResponseObserver;
 import io.ailb.lb.policy.Step;
 import io.ailb.lb.redis.RedisCall;
 import io.ailb.lb.redis.RedisCommand;
@@ -31,6 +32,8 @@ import java.util.Map;
 public final class RequestFlow {
     /** Attribute naming the chosen host, as in the seed plugin's access log. */
     public static final String ATTR_SELECTED_HOST = "selected_host";
+    /** Attribute naming the chosen cluster (lb_type cluster). */
+    public static final String ATTR_SELECTED_CLUSTER = "selected_cluster";
     /** Attribute naming why the cluster's load balancer decided. */
     public static final String ATTR_FALLBACK = "fallback";
 
@@ -39,6 +42,12 @@ public final class RequestFlow {
     private final List<RedisCall> unsentReleases = new ArrayList<>();
     /** The routed Step's calls for the first response byte; emptied when sent. */
     private List<RedisCall> firstResponseCalls = new ArrayList<>();
+    /** The applied Step's observer; null when none, or once told the stream ended. */
+    private ResponseObserver observer;
+    /** CLUSTER: the cluster written into the header; null otherwise. */
+    private String chosenCluster;
+
+    private boolean firstResponseBodySeen;
 
     private RequestContext context;
     private boolean fallbackPolicyUsed;
@@ -71,6 +80,33 @@ public final class RequestFlow {
     public void onStreamEnd() {
         ended = true;
         sendReleasesIfDone();
+        if (observer != null) {
+            ResponseObserver told = observer;
+            observer = null;
+            told.onStreamEnd(host.nowMillis());
+        }
+    }
+
+    /**
+     * The response headers arrived: {@code status} is {@code :status} (0 when absent or not a number),
+     * {@code servedCluster} the {@code cluster_name} the request went to (null when unknown). A CLUSTER decision whose
+     * request went elsewhere means the route ignores the header: counted, and logged once per rule.
+     */
+    public void onResponseHeaders(int status, String servedCluster) {
+        if (ended) {
+            return;
+        }
+        if (chosenCluster != null && servedCluster != null && !chosenCluster.equals(servedCluster)) {
+            host.count(FlowMetrics.CLUSTER_HEADER_IGNORED);
+            if (route.firstHeaderIgnored()) {
+                host.warn("rule " + route.rulePath() + " wrote " + chosenCluster + " into its cluster header but the "
+                        + "request went to " + servedCluster + ": the route does not select its cluster by the header; "
+                        + "add the route.cluster_header patch (higress-config/cluster-metrics/README.md)");
+            }
+        }
+        if (observer != null) {
+            observer.onResponseHeaders(status, host.nowMillis());
+        }
     }
 
     /**
@@ -79,7 +115,14 @@ public final class RequestFlow {
      * release covers them).
      */
     public void onFirstResponseBody() {
-        if (ended || firstResponseCalls.isEmpty()) {
+        if (ended || firstResponseBodySeen) {
+            return;
+        }
+        firstResponseBodySeen = true;
+        if (observer != null) {
+            observer.onFirstResponseBody(host.nowMillis());
+        }
+        if (firstResponseCalls.isEmpty()) {
             return;
         }
         List<RedisCall> calls = firstResponseCalls;
@@ -114,6 +157,9 @@ public final class RequestFlow {
                 return true;
             case ROUTE:
                 routeTo(step);
+                break;
+            case CLUSTER:
+                writeCluster(step);
                 break;
             default:
                 if (tryFallbackPolicy(step)) {
@@ -169,12 +215,16 @@ public final class RequestFlow {
             return step.onReply(reply);
         } catch (RuntimeException e) {
             host.warn("policy failed on redis reply " + reply + ": " + e);
-            return carrying(Step.fallback(FallbackReason.REDIS_BAD_REPLY), step);
+            return step.onRedisFailure() != null
+                    ? step.onRedisFailure()
+                    : carrying(Step.fallback(FallbackReason.REDIS_BAD_REPLY), step);
         }
     }
 
     private static Step redisFailure(Step step) {
-        return carrying(Step.fallback(FallbackReason.REDIS_ERROR), step);
+        return step.onRedisFailure() != null
+                ? step.onRedisFailure()
+                : carrying(Step.fallback(FallbackReason.REDIS_ERROR), step);
     }
 
     private boolean tryFallbackPolicy(Step step) {
@@ -201,6 +251,7 @@ public final class RequestFlow {
         if (host.overrideUpstream(step.host())) {
             host.count(FlowMetrics.routed(policy));
             firstResponseCalls = new ArrayList<>(step.firstResponseCalls());
+            observe(step);
         } else {
             host.count(FlowMetrics.OVERRIDE_FAILED);
             attributes.put(ATTR_FALLBACK, "override_failed");
@@ -209,6 +260,30 @@ public final class RequestFlow {
             host.record(FlowMetrics.PREFIX_MATCH_DEPTH, step.prefixLength());
         }
         host.decided(attributes);
+    }
+
+    private void writeCluster(Step step) {
+        if (ended) {
+            return;
+        }
+        Map<String, String> attributes = new LinkedHashMap<>(step.attributes());
+        attributes.put(ATTR_SELECTED_CLUSTER, step.host());
+        if (host.setRequestHeader(step.clusterHeader(), step.host())) {
+            host.count(FlowMetrics.routed(policyName(step)));
+            chosenCluster = step.host();
+            observe(step);
+        } else {
+            host.count(FlowMetrics.CLUSTER_HEADER_FAILED);
+            attributes.put(ATTR_FALLBACK, "header_failed");
+        }
+        host.decided(attributes);
+    }
+
+    private void observe(Step step) {
+        observer = step.responseObserver();
+        if (observer != null) {
+            observer.onApplied(host.nowMillis());
+        }
     }
 
     private void reject(Step step) {

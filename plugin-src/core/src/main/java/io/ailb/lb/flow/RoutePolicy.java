@@ -8,9 +8,13 @@ public final class RoutePolicy {
     private final String rulePath;
     private final LoadBalancingPolicy primary;
     private final LoadBalancingPolicy fallback;
+    private boolean headerIgnoredReported;
 
-    RoutePolicy(String rulePath, LoadBalancingPolicy primary, LoadBalancingPolicy fallback) {
+    private final boolean choosesCluster;
+
+    RoutePolicy(String rulePath, LoadBalancingPolicy primary, LoadBalancingPolicy fallback, boolean choosesCluster) {
         this.rulePath = rulePath;
+        this.choosesCluster = choosesCluster;
         this.primary = primary;
         this.fallback = fallback;
     }
@@ -27,6 +31,18 @@ public final class RoutePolicy {
     /** The {@code fallback_policy} when {@code fallback_on_error} is on; null otherwise. */
     public LoadBalancingPolicy fallback() {
         return fallback;
+    }
+
+    /** lb_type cluster: the policies choose a service, so the route's host list is not needed. */
+    public boolean choosesCluster() {
+        return choosesCluster;
+    }
+
+    /** True the first time only: the "cluster header ignored" warning is logged once per rule and VM. */
+    boolean firstHeaderIgnored() {
+        boolean first = !headerIgnoredReported;
+        headerIgnoredReported = true;
+        return first;
     }
 
     /** True when either policy needs the request body. */

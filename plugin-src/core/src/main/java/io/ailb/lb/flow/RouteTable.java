@@ -66,6 +66,10 @@ public final class RouteTable {
             checkLbConfigFields(rule, warnings);
         }
         String prefix = rule.path().equals("global") ? "" : rule.path() + ".";
+        checkLbType(rule, rule.policy(), prefix + LbRule.LB_POLICY.name());
+        if (rule.fallbackPolicy() != null) {
+            checkLbType(rule, rule.fallbackPolicy(), prefix + LbRule.FALLBACK_POLICY.name());
+        }
         LoadBalancingPolicy primary =
                 PolicyRegistry.create(rule.policy(), prefix + LbRule.LB_POLICY.name(), rule.lbConfig());
         LoadBalancingPolicy fallback = null;
@@ -83,7 +87,26 @@ public final class RouteTable {
             policies.add(fallback);
         }
         policies.add(primary);
-        byRule.put(rule, new RoutePolicy(rule.path(), primary, rule.fallbackOnError() ? fallback : null));
+        byRule.put(
+                rule,
+                new RoutePolicy(
+                        rule.path(),
+                        primary,
+                        rule.fallbackOnError() ? fallback : null,
+                        rule.lbType().equals(LbRule.LB_TYPE_CLUSTER)));
+    }
+
+    /** A policy chooses an instance or a service; lb_type says which the rule wants, and both must agree. */
+    private static void checkLbType(LbRule rule, String policy, String policyPath) throws ConfigException {
+        if (PolicyRegistry.isKnown(policy) && !PolicyRegistry.lbType(policy).equals(rule.lbType())) {
+            String wanted = PolicyRegistry.lbType(policy);
+            throw new ConfigException(
+                    policyPath,
+                    policy,
+                    "is an lb_type " + wanted + " policy but the rule's lb_type is " + rule.lbType() + "; set lb_type: "
+                            + wanted + " (" + LbRule.LB_TYPE_ENDPOINT + " picks an instance of the route's service, "
+                            + LbRule.LB_TYPE_CLUSTER + " picks one of several services)");
+        }
     }
 
     /** lb_config is read by both policies of a rule, so a field either of them reads is known. */

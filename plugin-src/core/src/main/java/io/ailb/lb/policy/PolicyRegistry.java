@@ -5,6 +5,8 @@ import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.config.LbRule;
 import io.ailb.lb.policy.cacheaware.CacheAwarePolicy;
+import io.ailb.lb.policy.clusterhash.ClusterHashPolicy;
+import io.ailb.lb.policy.clustermetrics.ClusterMetricsPolicy;
 import io.ailb.lb.policy.endpointmetrics.EndpointMetricsPolicy;
 import io.ailb.lb.policy.globalleastrequest.GlobalLeastRequestPolicy;
 import io.ailb.lb.policy.prefixcache.PrefixCachePolicy;
@@ -25,16 +27,18 @@ public final class PolicyRegistry {
         LoadBalancingPolicy create(ConfigView lbConfig) throws ConfigException;
     }
 
-    /** A registered policy: how to build it, what it reads, and the policy it is a name of. */
+    /** A registered policy: how to build it, what it reads, the policy it is a name of, and its lb_type. */
     private static final class Registration {
         final Factory factory;
         final List<ConfigField> fields;
         final String implementation;
+        final String lbType;
 
-        Registration(Factory factory, List<ConfigField> fields, String implementation) {
+        Registration(Factory factory, List<ConfigField> fields, String implementation, String lbType) {
             this.factory = factory;
             this.fields = fields;
             this.implementation = implementation;
+            this.lbType = lbType;
         }
     }
 
@@ -59,6 +63,20 @@ public final class PolicyRegistry {
         register("global_least_request", GlobalLeastRequestPolicy.FIELDS, GlobalLeastRequestPolicy::new);
         register("prefix_cache", PrefixCachePolicy.FIELDS, PrefixCachePolicy::new);
         register("cache_aware", CacheAwarePolicy.FIELDS, CacheAwarePolicy::new);
+        POLICIES.put(
+                ClusterMetricsPolicy.NAME,
+                new Registration(
+                        ClusterMetricsPolicy::new,
+                        ClusterMetricsPolicy.FIELDS,
+                        ClusterMetricsPolicy.NAME,
+                        LbRule.LB_TYPE_CLUSTER));
+        POLICIES.put(
+                ClusterHashPolicy.NAME,
+                new Registration(
+                        ClusterHashPolicy::new,
+                        ClusterHashPolicy.FIELDS,
+                        ClusterHashPolicy.NAME,
+                        LbRule.LB_TYPE_CLUSTER));
     }
 
     private PolicyRegistry() {}
@@ -69,7 +87,7 @@ public final class PolicyRegistry {
 
     /** {@code name} is another name of the policy {@code implementation}: it behaves, and fails, the same. */
     private static void alias(String name, String implementation, List<ConfigField> fields, Factory factory) {
-        POLICIES.put(name, new Registration(factory, fields, implementation));
+        POLICIES.put(name, new Registration(factory, fields, implementation, LbRule.LB_TYPE_ENDPOINT));
     }
 
     /** Known names in registration order; every one is also accepted as {@code fallback_policy}. */
@@ -84,6 +102,11 @@ public final class PolicyRegistry {
     /** True when two known names are the same policy under different names (or the same name). */
     public static boolean sameImplementation(String name, String other) {
         return registration(name).implementation.equals(registration(other).implementation);
+    }
+
+    /** The {@code lb_type} a known policy serves: endpoint (an instance) or cluster (a service). */
+    public static String lbType(String name) {
+        return registration(name).lbType;
     }
 
     /** The {@code lb_config} fields a known policy reads, in the order its docs list them. */

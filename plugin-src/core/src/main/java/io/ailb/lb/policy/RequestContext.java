@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /** The facts of one request, built by the shell (or a test) and handed to {@link LoadBalancingPolicy#select}. */
 public final class RequestContext {
@@ -18,6 +19,7 @@ public final class RequestContext {
     private final List<Endpoint> healthy;
     private final long nowMillis;
     private final Rng random;
+    private final Function<String, String> requestHeaders;
 
     private RequestContext(Builder builder) {
         this.routeName = builder.routeName;
@@ -34,6 +36,7 @@ public final class RequestContext {
         this.healthy = Collections.unmodifiableList(up);
         this.nowMillis = builder.nowMillis;
         this.random = Objects.requireNonNull(builder.random, "random");
+        this.requestHeaders = builder.requestHeaders;
     }
 
     public static Builder builder() {
@@ -79,6 +82,11 @@ public final class RequestContext {
         return random;
     }
 
+    /** A request header's value (lower-case {@code name}); null when absent. Read when a policy asks, not before. */
+    public String requestHeader(String name) {
+        return requestHeaders.apply(name);
+    }
+
     public static final class Builder {
         private String routeName;
         private String clusterName;
@@ -87,6 +95,7 @@ public final class RequestContext {
         private List<Endpoint> endpoints = Collections.emptyList();
         private long nowMillis;
         private Rng random;
+        private Function<String, String> requestHeaders = name -> null;
 
         private Builder() {}
 
@@ -122,6 +131,12 @@ public final class RequestContext {
 
         public Builder random(Rng value) {
             random = value;
+            return this;
+        }
+
+        /** How {@link RequestContext#requestHeader} reads a header: name → value, null when absent. */
+        public Builder requestHeaders(Function<String, String> value) {
+            requestHeaders = Objects.requireNonNull(value, "requestHeaders");
             return this;
         }
 

@@ -23,6 +23,8 @@ import java.util.function.Function;
 public final class Step {
     public enum Kind {
         ROUTE,
+        /** lb_type cluster: write the chosen service into a request header the route picks its cluster by. */
+        CLUSTER,
         FALLBACK,
         REJECT,
         REDIS
@@ -51,6 +53,9 @@ public final class Step {
     private final int prefixLength;
     private final List<RedisCall> releases;
     private final List<RedisCall> firstResponseCalls;
+    private final String clusterHeader;
+    private final ResponseObserver observer;
+    private final Step onRedisFailure;
 
     private Step(
             Kind kind,
@@ -64,7 +69,10 @@ public final class Step {
             Map<String, String> attributes,
             int prefixLength,
             List<RedisCall> releases,
-            List<RedisCall> firstResponseCalls) {
+            List<RedisCall> firstResponseCalls,
+            String clusterHeader,
+            ResponseObserver observer,
+            Step onRedisFailure) {
         this.kind = kind;
         this.host = host;
         this.reason = reason;
@@ -77,6 +85,9 @@ public final class Step {
         this.prefixLength = prefixLength;
         this.releases = releases;
         this.firstResponseCalls = firstResponseCalls;
+        this.clusterHeader = clusterHeader;
+        this.observer = observer;
+        this.onRedisFailure = onRedisFailure;
     }
 
     /** Override the upstream host to {@code host} ({@code ip:port}). */
@@ -93,7 +104,33 @@ public final class Step {
                 Collections.emptyMap(),
                 NO_PREFIX_MATCH,
                 Collections.emptyList(),
-                Collections.emptyList());
+                Collections.emptyList(),
+                null,
+                null,
+                null);
+    }
+
+    /**
+     * lb_type cluster: set request header {@code header} to {@code cluster} (an Envoy cluster name); the route picks
+     * its cluster by that header.
+     */
+    public static Step toCluster(String header, String cluster) {
+        return new Step(
+                Kind.CLUSTER,
+                Objects.requireNonNull(cluster, "cluster"),
+                null,
+                0,
+                null,
+                null,
+                null,
+                null,
+                Collections.emptyMap(),
+                NO_PREFIX_MATCH,
+                Collections.emptyList(),
+                Collections.emptyList(),
+                Objects.requireNonNull(header, "header"),
+                null,
+                null);
     }
 
     /** Leave the choice to the cluster's own load balancer. */
@@ -110,7 +147,10 @@ public final class Step {
                 Collections.emptyMap(),
                 NO_PREFIX_MATCH,
                 Collections.emptyList(),
-                Collections.emptyList());
+                Collections.emptyList(),
+                null,
+                null,
+                null);
     }
 
     /** Answer locally with {@code status} and a plain-text {@code body}. */
@@ -127,7 +167,10 @@ public final class Step {
                 Collections.emptyMap(),
                 NO_PREFIX_MATCH,
                 Collections.emptyList(),
-                Collections.emptyList());
+                Collections.emptyList(),
+                null,
+                null,
+                null);
     }
 
     /** Send {@code command} to {@code target}; a successful (non-error) reply is passed to {@code onReply}. */
@@ -144,7 +187,10 @@ public final class Step {
                 Collections.emptyMap(),
                 NO_PREFIX_MATCH,
                 Collections.emptyList(),
-                Collections.emptyList());
+                Collections.emptyList(),
+                null,
+                null,
+                null);
     }
 
     /**
@@ -185,7 +231,10 @@ public final class Step {
                 Collections.unmodifiableMap(copy),
                 newPrefixLength,
                 releases,
-                firstResponseCalls);
+                firstResponseCalls,
+                clusterHeader,
+                observer,
+                onRedisFailure);
     }
 
     /** A copy that also carries a command to send once when the stream ends. */
@@ -204,7 +253,10 @@ public final class Step {
                 attributes,
                 prefixLength,
                 Collections.unmodifiableList(copy),
-                firstResponseCalls);
+                firstResponseCalls,
+                clusterHeader,
+                observer,
+                onRedisFailure);
     }
 
     /**
@@ -229,16 +281,84 @@ public final class Step {
                 attributes,
                 prefixLength,
                 releases,
-                Collections.unmodifiableList(copy));
+                Collections.unmodifiableList(copy),
+                clusterHeader,
+                observer,
+                onRedisFailure);
+    }
+
+    /** A copy of a ROUTE or CLUSTER Step whose outcome {@code responseObserver} follows (see its contract). */
+    public Step withResponseObserver(ResponseObserver responseObserver) {
+        if (kind != Kind.ROUTE && kind != Kind.CLUSTER) {
+            throw new IllegalStateException("only a ROUTE or CLUSTER step has a response: " + this);
+        }
+        return new Step(
+                kind,
+                host,
+                reason,
+                status,
+                body,
+                target,
+                command,
+                onReply,
+                attributes,
+                prefixLength,
+                releases,
+                firstResponseCalls,
+                clusterHeader,
+                Objects.requireNonNull(responseObserver, "responseObserver"),
+                onRedisFailure);
+    }
+
+    /**
+     * A copy of a REDIS Step that, when the call fails (unreachable, error reply, undecodable reply), goes on with
+     * {@code step} instead of falling back: a policy with a good local answer (cluster_metrics without the shared
+     * in-flight counts) keeps it.
+     */
+    public Step orOnRedisFailure(Step step) {
+        if (kind != Kind.REDIS) {
+            throw new IllegalStateException("not a REDIS step: " + this);
+        }
+        return new Step(
+                kind,
+                host,
+                reason,
+                status,
+                body,
+                target,
+                command,
+                onReply,
+                attributes,
+                prefixLength,
+                releases,
+                firstResponseCalls,
+                clusterHeader,
+                observer,
+                Objects.requireNonNull(step, "step"));
     }
 
     public Kind kind() {
         return kind;
     }
 
-    /** ROUTE: the chosen {@code ip:port}; null otherwise. */
+    /** ROUTE: the chosen {@code ip:port}; CLUSTER: the chosen cluster; null otherwise. */
     public String host() {
         return host;
+    }
+
+    /** CLUSTER: the request header the cluster is written to; null otherwise. */
+    public String clusterHeader() {
+        return clusterHeader;
+    }
+
+    /** ROUTE or CLUSTER: who follows the outcome ({@link #withResponseObserver}); null when nobody. */
+    public ResponseObserver responseObserver() {
+        return observer;
+    }
+
+    /** REDIS: the Step to go on with when the call fails ({@link #orOnRedisFailure}); null = fall back. */
+    public Step onRedisFailure() {
+        return onRedisFailure;
     }
 
     /** FALLBACK: why; null otherwise. */
@@ -300,6 +420,9 @@ public final class Step {
         switch (kind) {
             case ROUTE:
                 out.append(' ').append(host);
+                break;
+            case CLUSTER:
+                out.append(' ').append(clusterHeader).append('=').append(host);
                 break;
             case FALLBACK:
                 out.append(' ').append(reason);

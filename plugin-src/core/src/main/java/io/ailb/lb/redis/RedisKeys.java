@@ -13,6 +13,14 @@ public final class RedisKeys {
         this.prefix = prefix;
     }
 
+    /**
+     * cluster_metrics' shared in-flight counts of one route: {@code <keyPrefix>:{<route>}:inflight} and its lease keys
+     * ({@link #inflight()}, {@link #leases()}, {@link #leaseHosts()}, the hosts being services here).
+     */
+    public static RedisKeys forServices(String keyPrefix, String routeName) {
+        return new RedisKeys(keyPrefix + ":{" + escape(routeName, true) + "}:");
+    }
+
     public static RedisKeys of(String routeName, String clusterName) {
         return new RedisKeys("llb:{" + escape(routeName, true) + "|" + escape(clusterName, false) + "}:");
     }

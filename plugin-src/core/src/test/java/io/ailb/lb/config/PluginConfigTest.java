@@ -270,15 +270,8 @@ class PluginConfigTest {
     }
 
     @Test
-    void clusterLoadBalancingIsNotSupportedYet() {
-        assertEquals(
-                "_rules_[0].lb_type=cluster: is not supported yet; only endpoint load balancing is",
-                error("{\"_rules_\":[{\"_match_route_\":[\"r\"],\"lb_type\":\"cluster\"," + POLICY + "}]}"));
-    }
-
-    @Test
     void anUnknownLbTypeIsRejected() {
-        assertEquals("lb_type=host: must be endpoint", error("{\"lb_type\":\"host\"," + POLICY + "}"));
+        assertEquals("lb_type=host: must be one of endpoint, cluster", error("{\"lb_type\":\"host\"," + POLICY + "}"));
     }
 
     @Test

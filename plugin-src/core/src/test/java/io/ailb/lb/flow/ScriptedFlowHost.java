@@ -16,6 +16,8 @@ final class ScriptedFlowHost implements FlowHost {
     final Deque<Pending> pending = new ArrayDeque<>();
     final List<String> sentCommands = new ArrayList<>();
     final List<String> overrides = new ArrayList<>();
+    final Map<String, String> requestHeaders = new LinkedHashMap<>();
+    boolean acceptHeader = true;
     final List<Map<String, String>> decisions = new ArrayList<>();
     final Map<String, Integer> counters = new LinkedHashMap<>();
     final List<String> warnings = new ArrayList<>();
@@ -70,6 +72,14 @@ final class ScriptedFlowHost implements FlowHost {
     public boolean overrideUpstream(String host) {
         overrides.add(host);
         return acceptOverride;
+    }
+
+    @Override
+    public boolean setRequestHeader(String name, String value) {
+        if (acceptHeader) {
+            requestHeaders.put(name, value);
+        }
+        return acceptHeader;
     }
 
     @Override

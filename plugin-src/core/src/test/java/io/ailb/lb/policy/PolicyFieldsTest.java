@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /** The registry's field descriptors are what the policies really read, and they are self-consistent. */
 class PolicyFieldsTest {
     /** Values for the required fields, so that a config is valid but for the field under test. */
-    private static final String REQUIRED = "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379";
+    static final String REQUIRED = "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379,"
+            + "\"service_list\":[\"outbound|80||a.dns\"],\"clusters\":[{\"cluster\":\"outbound|80||a.dns\",\"weight\":100}]";
 
     @Test
     void everyDeclaredFieldIsReadAndValidatedByItsPolicy() {
@@ -52,10 +53,13 @@ class PolicyFieldsTest {
     @Test
     void everyRegisteredPolicyIsAcceptedAsFallback() throws ConfigException {
         for (String name : PolicyRegistry.names()) {
-            // A fallback that is lb_policy under any of its names is refused.
-            String primary =
-                    PolicyRegistry.sameImplementation(name, "least_busy") ? "global_least_request" : "least_busy";
-            String config = "{\"lb_policy\":\"" + primary + "\",\"fallback_policy\":\"" + name
+            // A fallback that is lb_policy under any of its names is refused; both serve the same lb_type.
+            String lbType = PolicyRegistry.lbType(name);
+            String primary = lbType.equals("cluster")
+                    ? (name.equals("cluster_hash") ? "cluster_metrics" : "cluster_hash")
+                    : PolicyRegistry.sameImplementation(name, "least_busy") ? "global_least_request" : "least_busy";
+            String config = "{\"lb_type\":\"" + lbType + "\",\"lb_policy\":\"" + primary
+                    + "\",\"fallback_policy\":\"" + name
                     + "\",\"fallback_on_error\":" + "true,\"lb_config\":{" + REQUIRED + "}}";
             assertNotNull(
                     RouteTable.parse(config.getBytes(StandardCharsets.UTF_8)).match("r", "a", "c"), name);

@@ -37,13 +37,14 @@ class PolicyLayoutTest {
             "LoadBalancingPolicy",
             "PolicyRegistry",
             "RequestContext",
+            "ResponseObserver",
             "ScrapeRequest",
             "Step",
             "package-info");
     /** Sub-packages that are no policy of their own but what several policies share. */
-    private static final Set<String> SHARED = Set.of("inflight");
+    private static final Set<String> SHARED = Set.of("inflight", "ratelimit", "clusterheader");
     /** Enough configuration for any registered policy, the Redis ones included. */
-    private static final String ANY_POLICY_CONFIG = "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}";
+    private static final String ANY_POLICY_CONFIG = "{" + PolicyFieldsTest.REQUIRED + "}";
 
     private static Path classesRoot() throws URISyntaxException {
         return Path.of(LoadBalancingPolicy.class

@@ -89,6 +89,35 @@ final class LoadBalancerStream extends HttpContext {
         return decide(info) ? DataStatus.CONTINUE : DataStatus.STOP_ITERATION_AND_BUFFER;
     }
 
+    /** The status and the cluster that served: statistics for lb_type cluster, and the "header ignored" check. */
+    @Override
+    public HeaderStatus onResponseHeaders(int headerCount, boolean endOfStream) {
+        if (flow != null) {
+            flow.onResponseHeaders(
+                    statusOf(Headers.response().get(":status").orElse(null)),
+                    route.choosesCluster()
+                            ? Properties.getString("cluster_name").orElse(null)
+                            : null);
+        }
+        return HeaderStatus.CONTINUE;
+    }
+
+    /** The {@code :status} value; 0 when absent or not a 3-digit number. */
+    static int statusOf(String value) {
+        if (value == null || value.length() != 3) {
+            return 0;
+        }
+        int status = 0;
+        for (int i = 0; i < 3; i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return 0;
+            }
+            status = status * 10 + (c - '0');
+        }
+        return status;
+    }
+
     /** The first response bytes mean the backend produced its first token: the policy may want to know. */
     @Override
     public DataStatus onResponseBody(int bodySize, boolean endOfStream) {
@@ -123,7 +152,8 @@ final class LoadBalancerStream extends HttpContext {
                     .clusterName(clusterName)
                     .authority(authority)
                     .request(info)
-                    .endpoints(endpoints())
+                    .endpoints(route.choosesCluster() ? Collections.emptyList() : endpoints())
+                    .requestHeaders(LoadBalancerStream::requestHeader)
                     .nowMillis(Clock.nowMillis())
                     .random(root.random())
                     .build();
@@ -133,6 +163,10 @@ final class LoadBalancerStream extends HttpContext {
             Log.error("ai-load-balancer: decision failed, using the cluster's load balancer: " + e);
             return !flow.waitingForRedis();
         }
+    }
+
+    private static String requestHeader(String name) {
+        return Headers.request().get(name).orElse(null);
     }
 
     /** Rebuilt only when the host list changes (Upstreams returns the same instance until then). */

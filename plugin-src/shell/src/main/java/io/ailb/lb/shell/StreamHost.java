@@ -8,6 +8,7 @@ import io.ailb.lb.flow.FlowHost;
 import io.ailb.lb.flow.RedisReplyHandler;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.proxywasm.Clock;
+import io.ailb.proxywasm.Headers;
 import io.ailb.proxywasm.Log;
 import io.ailb.proxywasm.Properties;
 import io.ailb.proxywasm.ProxyWasmException;
@@ -74,6 +75,17 @@ final class StreamHost implements FlowHost {
             return true;
         } catch (ProxyWasmException e) {
             Log.warn("ai-load-balancer: override to " + host + " refused: " + e.getMessage());
+            return false;
+        }
+    }
+
+    @Override
+    public boolean setRequestHeader(String name, String value) {
+        try {
+            Headers.request().replace(name, value);
+            return true;
+        } catch (ProxyWasmException e) {
+            Log.warn("ai-load-balancer: request header " + name + " not written: " + e.getMessage());
             return false;
         }
     }

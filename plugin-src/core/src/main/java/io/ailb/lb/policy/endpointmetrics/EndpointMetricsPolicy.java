@@ -5,7 +5,6 @@ import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.config.EnumField;
 import io.ailb.lb.config.IntField;
-import io.ailb.lb.config.NumberField;
 import io.ailb.lb.config.StringField;
 import io.ailb.lb.metrics.EngineMetrics;
 import io.ailb.lb.metrics.MetricsStore;
@@ -15,6 +14,7 @@ import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
 import io.ailb.lb.policy.ScrapeRequest;
 import io.ailb.lb.policy.Step;
+import io.ailb.lb.policy.ratelimit.ChoiceWindow;
 import io.ailb.lb.request.RequestInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,7 +33,6 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
     /** Waiting requests below which a host counts as not queueing (the inference-extension's LoRA threshold). */
     static final double QUEUE_THRESHOLD = 50;
 
-    static final int WINDOW = 100;
     static final long MAX_TICK_MILLIS = 1000;
     static final long MAX_SCRAPE_TIMEOUT_MILLIS = 3000;
     private static final String METRIC_POLICY_DEFAULT = "default";
@@ -52,18 +51,6 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
             "target_metric",
             "",
             "a Prometheus gauge, e.g. vllm:num_requests_waiting; required when metric_policy is least or most");
-    /**
-     * A share below one choice of the window cannot be met by any host, so every choice would yield to a random other
-     * host (0 inverted the routing). Above 1 it would never limit, like 1, so 1 is the top; the Go plugin accepted
-     * both, the message states the range.
-     */
-    static final NumberField RATE_LIMIT = NumberField.optional(
-            "rate_limit",
-            1.0,
-            1.0 / WINDOW,
-            1.0,
-            "the largest share of the last 100 choices one instance may take; 1 = no limit");
-
     static final StringField METRICS_PATH = StringField.optional(
             "metricsPath",
             "/metrics",
@@ -74,7 +61,12 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
             "unhealthyThreshold", 3, 1, 1000, "", "failed scrapes in a row before an instance is skipped");
     /** The lb_config fields this policy reads. */
     public static final List<ConfigField> FIELDS = ConfigField.list(
-            METRIC_POLICY, TARGET_METRIC, RATE_LIMIT, METRICS_PATH, METRICS_REFRESH_INTERVAL, UNHEALTHY_THRESHOLD);
+            METRIC_POLICY,
+            TARGET_METRIC,
+            ChoiceWindow.RATE_LIMIT,
+            METRICS_PATH,
+            METRICS_REFRESH_INTERVAL,
+            UNHEALTHY_THRESHOLD);
 
     private enum Mode {
         DEFAULT,
@@ -112,7 +104,7 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
     private final long refreshMillis;
     private final int scrapeTimeoutMillis;
     private final MetricsStore store;
-    private final ChoiceWindow window = new ChoiceWindow(WINDOW);
+    private final ChoiceWindow window = new ChoiceWindow();
     private Map<String, Parsed> inline = new HashMap<>();
 
     public EndpointMetricsPolicy(String name, ConfigView config) throws ConfigException {
@@ -124,7 +116,7 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
             throw new ConfigException(
                     config.fieldPath(TARGET_METRIC.name()), "is required when metric_policy is " + metricPolicy);
         }
-        this.rateLimit = RATE_LIMIT.read(config);
+        this.rateLimit = ChoiceWindow.RATE_LIMIT.read(config);
         this.metricsPath = METRICS_PATH.read(config);
         if (!metricsPath.startsWith("/")) {
             throw new ConfigException(config.fieldPath(METRICS_PATH.name()), "must start with /");

@@ -22,7 +22,15 @@ final class BrokenConfigs {
     static final String REGION = "range cases";
     private static final String ERROR_LINE = "  error: ";
     /** Values for required fields, so that a generated case is refused only for the field it tests. */
-    private static final Map<String, Object> SAMPLES = Map.of("serviceFQDN", "redis.static", "servicePort", 6379);
+    private static final Map<String, Object> SAMPLES = Map.of(
+            "serviceFQDN",
+            "redis.static",
+            "servicePort",
+            6379,
+            "service_list",
+            List.of("outbound|80||qwen-a.dns"),
+            "clusters",
+            List.of(Map.of("cluster", "outbound|80||qwen-a.dns", "weight", 100)));
 
     private BrokenConfigs() {}
 
@@ -177,6 +185,9 @@ final class BrokenConfigs {
             }
         }
         lbConfig.put(name, bound.pastIt());
+        if (!PolicyRegistry.lbType(policy).equals(LbRule.LB_TYPE_ENDPOINT)) {
+            config.put(LbRule.LB_TYPE.name(), PolicyRegistry.lbType(policy));
+        }
         config.put(LbRule.LB_POLICY.name(), policy);
         config.put(LbRule.LB_CONFIG.name(), lbConfig);
         return config;

@@ -118,12 +118,17 @@ final class ReadmeTables {
                 return "bool";
             case OBJECT:
                 return "object";
+            case OBJECT_LIST:
+                return "list of objects";
             default:
                 return "list of strings";
         }
     }
 
     private static String defaultText(ConfigField field) {
+        if (field.requiredWhen() != null) {
+            return "required when " + field.requiredWhen();
+        }
         if (field.required()) {
             return "required";
         }

@@ -137,6 +137,9 @@ final class SpecYaml {
         if (field.type() == ConfigField.Type.STRING_LIST) {
             out.put("items", Map.of("type", "string"));
         }
+        if (field.type() == ConfigField.Type.OBJECT_LIST) {
+            out.put("items", Map.of("type", "object"));
+        }
         if (field.namesPolicy()) {
             out.put("enum", PolicyRegistry.names());
         } else if (!field.values().isEmpty()) {
