@@ -1,6 +1,7 @@
 package io.ailb.lb.flow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,6 +75,50 @@ class RouteTableTest {
                 "_rules_[0].fallback_policy=metrics_based: is another name of lb_policy least_busy; a fallback must "
                         + "be another policy, the same one fails the same way",
                 e.getMessage());
+    }
+
+    @Test
+    void aClusterPolicyNeedsLbTypeCluster() {
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> warnings("{\"lb_policy\":\"cluster_hash\",\"lb_config\":{\"clusters\":[{\"cluster\":\"a\","
+                        + "\"weight\":100}]}}"));
+        assertEquals(
+                "lb_policy=cluster_hash: is an lb_type cluster policy but the rule's lb_type is endpoint; set lb_type: "
+                        + "cluster (endpoint picks an instance of the route's service, cluster picks one of several "
+                        + "services)",
+                e.getMessage());
+    }
+
+    @Test
+    void anEndpointPolicyIsRefusedUnderLbTypeCluster() {
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> warnings("{\"_rules_\":[{\"_match_route_\":[\"r\"],\"lb_type\":\"cluster\","
+                        + "\"lb_policy\":\"least_busy\"}]}"));
+        assertTrue(
+                e.getMessage().startsWith("_rules_[0].lb_policy=least_busy: is an lb_type endpoint policy"),
+                e.getMessage());
+    }
+
+    @Test
+    void aFallbackMustServeTheSameLbType() {
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> warnings("{\"lb_type\":\"cluster\",\"lb_policy\":\"cluster_metrics\",\"fallback_policy\":"
+                        + "\"least_busy\",\"fallback_on_error\":true,\"lb_config\":{\"service_list\":[\"a\"]}}"));
+        assertTrue(
+                e.getMessage().startsWith("fallback_policy=least_busy: is an lb_type endpoint policy"), e.getMessage());
+    }
+
+    @Test
+    void aClusterRuleChoosesAClusterAndAnEndpointRuleDoesNot() throws ConfigException {
+        RouteTable table = RouteTable.parse(("{\"lb_policy\":\"least_busy\",\"_rules_\":[{\"_match_route_\":"
+                        + "[\"r\"],\"lb_type\":\"cluster\",\"lb_policy\":\"cluster_metrics\",\"lb_config\":"
+                        + "{\"service_list\":[\"a\",\"b\"]}}]}")
+                .getBytes(StandardCharsets.UTF_8));
+        assertTrue(table.match("r", "x", "c").choosesCluster());
+        assertFalse(table.match("other", "x", "c").choosesCluster());
     }
 
     @Test

@@ -18,6 +18,7 @@ final class ScriptedFlowHost implements FlowHost {
     final List<String> overrides = new ArrayList<>();
     final Map<String, String> requestHeaders = new LinkedHashMap<>();
     boolean acceptHeader = true;
+    long now = 1_000;
     final List<Map<String, String>> decisions = new ArrayList<>();
     final Map<String, Integer> counters = new LinkedHashMap<>();
     final List<String> warnings = new ArrayList<>();
@@ -114,7 +115,7 @@ final class ScriptedFlowHost implements FlowHost {
 
     @Override
     public long nowMillis() {
-        return 1_000;
+        return now;
     }
 
     /** The command's words, the script body shortened to its verb, e.g. "EVALSHA <sha> 3 k1 k2 k3 …". */

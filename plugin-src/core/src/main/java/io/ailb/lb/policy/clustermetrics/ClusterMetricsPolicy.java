@@ -265,13 +265,21 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
         String candidate = services.get(start);
         for (int i = 1; i < services.size(); i++) {
             String other = services.get((start + i) % services.size());
-            if (window.share(candidate) >= rateLimit) {
+            if (!underLimit(candidate)) {
                 candidate = other;
-            } else if (measure(other) < measure(candidate) && window.share(other) < rateLimit) {
+            } else if (measure(other) < measure(candidate) && underLimit(other)) {
                 candidate = other;
             }
         }
         return candidate;
+    }
+
+    /**
+     * Below its share of the recent choices. rate_limit 1 limits nothing: the Go plugin's {@code share >= 1} test
+     * counted a service that had taken every recent request as limited, and so moved traffic off the only good one.
+     */
+    private boolean underLimit(String service) {
+        return rateLimit >= 1 || window.share(service) < rateLimit;
     }
 
     private double measure(String service) {
@@ -301,7 +309,7 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
         for (String service : sample) {
             ServiceStats s = stats.get(service);
             args.add(service);
-            args.add(Double.toString(latencyAndErrorScore(s)));
+            args.add(Double.toString(latencyAndErrorScore(s, now)));
             args.add(Integer.toString(s.coolingDown(now) ? s.consecutiveFailures + 1 : 0));
         }
         RedisCommand select = RedisCommand.script(
@@ -331,7 +339,7 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
     private List<String> eligible(long now) {
         List<String> out = new ArrayList<>(services.size());
         for (String service : services) {
-            if (window.share(service) < rateLimit && !stats.get(service).coolingDown(now)) {
+            if (underLimit(service) && !stats.get(service).coolingDown(now)) {
                 out.add(service);
             }
         }
@@ -357,7 +365,7 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
         for (String service : candidates) {
             ServiceStats s = stats.get(service);
             double load = s.inflight + 1 + (s.coolingDown(now) ? s.consecutiveFailures + 1 : 0);
-            double score = latencyAndErrorScore(s) * load;
+            double score = latencyAndErrorScore(s, now) * load;
             if (best == null || score < bestScore) {
                 best = service;
                 bestScore = score;
@@ -369,14 +377,18 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
     /**
      * The score without the in-flight factor: ttft_weight·√(EWMA TTFT + 1) + total_latency_weight·√(EWMA total + 1),
      * times 1 + error_penalty·error rate; 1 times the error factor before any latency sample (least busy decides).
+     * A service past its cooldown that has not worked since its failure is scored as unmeasured while nothing is in
+     * flight to it: one request probes it, and its success restarts the EWMAs; without the probe, the punished samples
+     * would keep it from ever being chosen again under light traffic.
      */
-    double latencyAndErrorScore(ServiceStats s) {
+    double latencyAndErrorScore(ServiceStats s, long now) {
         double latency = 1;
-        if (s.hasFirstToken || s.hasTotal) {
+        boolean probe = s.awaitingProbe && !s.coolingDown(now) && s.inflight == 0;
+        if ((s.hasFirstToken || s.hasTotal) && !probe) {
             latency =
                     ttftWeight * Math.sqrt(s.ewmaFirstTokenMillis + 1) + totalWeight * Math.sqrt(s.ewmaTotalMillis + 1);
         }
-        return latency * (1 + errorPenalty * s.errorRate());
+        return latency * (1 + errorPenalty * s.errorRate(now, cooldownMillis));
     }
 
     private Step decided(String service, long startMillis) {

@@ -21,6 +21,11 @@ final class ServiceStats {
     double failures;
     int consecutiveFailures;
     long cooldownUntilMillis;
+    long lastFailureMillis;
+    /** Set by a failure, cleared by the next success: the service has not yet shown it works again. */
+    boolean awaitingProbe;
+
+    private double lastFirstTokenMillis;
 
     ServiceStats(int windowSize, double ewmaBeta) {
         this.firstToken = new LatencyWindow(windowSize);
@@ -38,6 +43,7 @@ final class ServiceStats {
     }
 
     void recordFirstToken(double millis) {
+        lastFirstTokenMillis = millis;
         firstToken.add(millis);
         ewmaFirstTokenMillis = hasFirstToken ? ewma(ewmaFirstTokenMillis, millis) : millis;
         hasFirstToken = true;
@@ -49,7 +55,11 @@ final class ServiceStats {
         hasTotal = true;
     }
 
-    /** A finished request: a failure starts (or extends) the cooldown; a success ends the failure streak. */
+    /**
+     * A finished request (recorded after its latencies): a failure starts (or extends) the cooldown; a success ends
+     * the failure streak, and the first success after a failure restarts the latency EWMAs from this request, so the
+     * punished samples of the failure episode stop counting once the service works again.
+     */
     void recordOutcome(boolean failed, long nowMillis, long cooldownMillis) {
         successes *= OUTCOME_DECAY;
         failures *= OUTCOME_DECAY;
@@ -57,15 +67,30 @@ final class ServiceStats {
             failures += 1;
             consecutiveFailures++;
             cooldownUntilMillis = nowMillis + cooldownMillis;
-        } else {
-            successes += 1;
-            consecutiveFailures = 0;
+            lastFailureMillis = nowMillis;
+            awaitingProbe = true;
+            return;
+        }
+        successes += 1;
+        consecutiveFailures = 0;
+        if (awaitingProbe) {
+            awaitingProbe = false;
+            ewmaFirstTokenMillis = lastFirstTokenMillis;
+            ewmaTotalMillis = total.newest();
         }
     }
 
-    double errorRate() {
+    /**
+     * The share of failures among the recent outcomes, fading by half every {@code halfLifeMillis} since the last
+     * failure: a service that failed and was then avoided has no new outcomes to dilute it, so time does.
+     */
+    double errorRate(long nowMillis, long halfLifeMillis) {
         double outcomes = successes + failures;
-        return outcomes == 0 ? 0 : failures / outcomes;
+        if (outcomes == 0 || failures == 0) {
+            return 0;
+        }
+        double age = Math.max(0, nowMillis - lastFailureMillis);
+        return failures / outcomes * Math.pow(0.5, age / Math.max(1, halfLifeMillis));
     }
 
     boolean coolingDown(long nowMillis) {
@@ -100,6 +125,11 @@ final class ServiceStats {
 
         double mean() {
             return size == 0 ? 0 : sum / size;
+        }
+
+        /** The last sample; 0 when there is none. */
+        double newest() {
+            return size == 0 ? 0 : samples[(next + samples.length - 1) % samples.length];
         }
     }
 }
