@@ -81,16 +81,18 @@ final class ServiceStats {
     }
 
     /**
-     * The share of failures among the recent outcomes, fading by half every {@code halfLifeMillis} since the last
-     * failure: a service that failed and was then avoided has no new outcomes to dilute it, so time does.
+     * The share of failures among the recent outcomes, fading with the time since the last failure (halved after
+     * {@code halfLifeMillis}, a third after twice that): a service that failed and was then avoided has no new outcomes
+     * to dilute its rate, so time does. Hyperbolic rather than exponential: Math.pow costs 24 KB of Wasm.
      */
     double errorRate(long nowMillis, long halfLifeMillis) {
         double outcomes = successes + failures;
         if (outcomes == 0 || failures == 0) {
             return 0;
         }
+        double halfLife = Math.max(1, halfLifeMillis);
         double age = Math.max(0, nowMillis - lastFailureMillis);
-        return failures / outcomes * Math.pow(0.5, age / Math.max(1, halfLifeMillis));
+        return failures / outcomes * halfLife / (halfLife + age);
     }
 
     boolean coolingDown(long nowMillis) {
