@@ -56,6 +56,34 @@ class ConfigExamplesTest {
                 }));
     }
 
+    /**
+     * The EnvoyFilter shipped for lb_type cluster patches a route to select its cluster by the very header every
+     * cluster example writes.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theClusterHeaderEnvoyFilterMatchesTheExamplesHeader() throws IOException {
+        Map<String, Object> filter = load(EXAMPLES.resolve("cluster-metrics/envoyfilter.yaml"));
+        assertEquals("EnvoyFilter", filter.get("kind"));
+        Map<String, Object> patch =
+                ((List<Map<String, Object>>) ((Map<String, Object>) filter.get("spec")).get("configPatches")).get(0);
+        assertEquals("HTTP_ROUTE", patch.get("applyTo"));
+        Map<String, Object> route = (Map<String, Object>)
+                ((Map<String, Object>) ((Map<String, Object>) patch.get("patch")).get("value")).get("route");
+        String header = (String) route.get("cluster_header");
+        List<String> examples = new ArrayList<>();
+        for (String example : List.of("cluster-metrics/wasmplugin.yaml", "cluster-hash/wasmplugin.yaml")) {
+            Map<String, Object> config = pluginConfig(load(EXAMPLES.resolve(example)));
+            for (Map<String, Object> rule : (List<Map<String, Object>>) config.get("_rules_")) {
+                assertEquals("cluster", rule.get("lb_type"), example);
+                Map<String, Object> lbConfig = (Map<String, Object>) rule.get("lb_config");
+                assertEquals(header, lbConfig.getOrDefault("cluster_header", "x-higress-target-cluster"), example);
+                examples.add(example);
+            }
+        }
+        assertEquals(2, examples.size(), examples.toString());
+    }
+
     @Test
     void typosAndAFallbackSwitchWithoutFallbackStartThePluginWithOneWarningEach() {
         PluginVm vm = PluginFixture.gateway("{\"lb_polcy\":\"x\",\"lb_policy\":\"least_busy\","

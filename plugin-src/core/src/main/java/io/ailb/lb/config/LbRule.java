@@ -83,6 +83,13 @@ public final class LbRule {
                     + "client, metrics scrapes) but when lb_policy fails the service's own load balancer chooses; "
                     + "set fallback_on_error: true or remove fallback_policy");
         }
+        if (lbType.equals(LB_TYPE_CLUSTER)
+                && matcher != null
+                && !matcher.services().isEmpty()) {
+            warnings.add(view.fieldPath(RuleMatcher.SERVICE.name()) + ": a rule that chooses the service cannot be "
+                    + "matched by service: the route has no cluster until the header is written (cluster_name is "
+                    + "empty), so this rule may never apply; match it by route or domain");
+        }
         if (fallbackPolicy.isEmpty() && fallbackOnError) {
             warnings.add(view.fieldPath(FALLBACK_ON_ERROR.name()) + "=true: has no effect without fallback_policy; "
                     + "when lb_policy fails the service's own load balancer chooses");

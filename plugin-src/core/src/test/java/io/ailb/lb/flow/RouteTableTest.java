@@ -112,6 +112,16 @@ class RouteTableTest {
     }
 
     @Test
+    void aClusterRuleMatchedByServiceIsWarnedAbout() throws ConfigException {
+        assertEquals(
+                List.of("_rules_[0]._match_service_: a rule that chooses the service cannot be matched by service: the "
+                        + "route has no cluster until the header is written (cluster_name is empty), so this rule may "
+                        + "never apply; match it by route or domain"),
+                warnings("{\"_rules_\":[{\"_match_service_\":[\"qwen.dns\"],\"lb_type\":\"cluster\","
+                        + "\"lb_policy\":\"cluster_metrics\",\"lb_config\":{\"service_list\":[\"a\"]}}]}"));
+    }
+
+    @Test
     void aClusterRuleChoosesAClusterAndAnEndpointRuleDoesNot() throws ConfigException {
         RouteTable table = RouteTable.parse(("{\"lb_policy\":\"least_busy\",\"_rules_\":[{\"_match_route_\":"
                         + "[\"r\"],\"lb_type\":\"cluster\",\"lb_policy\":\"cluster_metrics\",\"lb_config\":"
