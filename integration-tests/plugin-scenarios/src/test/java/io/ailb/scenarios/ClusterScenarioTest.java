@@ -89,6 +89,26 @@ class ClusterScenarioTest {
                 vm.logs().toString());
     }
 
+    /** Each Envoy worker has its own VM; through the gateway's shared data a new one starts from what others measured. */
+    @Test
+    void aVmStartsFromWhatTheGatewaysOtherVmsMeasured() {
+        Gateway gateway = gateway(clusterMetrics("LeastFirstTokenLatency", ""));
+        PluginVm measured = gateway.startVm();
+        PluginVm fresh = gateway.startVm();
+        for (int i = 0; i < 20; i++) {
+            HttpStream stream = ask(measured, PluginFixture.post());
+            respond(gateway, stream, 200, chosen(stream).equals(FAST) ? 40 : 400, 100);
+        }
+        gateway.advance(Duration.ofMillis(2_000));
+        Map<String, Integer> counts = new HashMap<>();
+        for (int i = 0; i < 20; i++) {
+            HttpStream stream = ask(fresh, PluginFixture.post());
+            counts.merge(chosen(stream), 1, Integer::sum);
+            respond(gateway, stream, 200, chosen(stream).equals(FAST) ? 40 : 400, 100);
+        }
+        assertEquals(Map.of(FAST, 20), counts, "no request spent measuring the slow service again");
+    }
+
     @Test
     void aFailingServiceIsCooledDownAndComesBack() {
         Gateway gateway = gateway(clusterMetrics("AdaptiveScore", "\"failure_cooldown_ms\":2000"));

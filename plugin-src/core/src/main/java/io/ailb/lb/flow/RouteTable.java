@@ -7,6 +7,7 @@ import io.ailb.lb.config.UnknownFields;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.lb.policy.ScrapeRequest;
+import io.ailb.lb.policy.SharedState;
 import io.ailb.lb.redis.RedisTarget;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -162,6 +163,13 @@ public final class RouteTable {
             }
         }
         return jobs;
+    }
+
+    /** Lets every policy pool its measurements with the gateway's other VMs (called at each tick). */
+    public void shareState(SharedState state, long nowMillis) {
+        for (LoadBalancingPolicy policy : policies) {
+            policy.shareState(state, nowMillis);
+        }
     }
 
     /** A metrics scrape and the policy waiting for it. */

@@ -52,6 +52,12 @@ public interface LoadBalancingPolicy {
     }
 
     /**
+     * Called at every tick (when {@link #tickPeriodMillis} is positive): pools what this VM measured with the other VMs
+     * of the gateway through {@code state}.
+     */
+    default void shareState(SharedState state, long nowMillis) {}
+
+    /**
      * The outcome of a {@link ScrapeRequest} to {@code host}: the HTTP status (0 when the call failed or timed out)
      * and the body (null when there is none).
      */

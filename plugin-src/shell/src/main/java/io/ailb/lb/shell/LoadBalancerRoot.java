@@ -20,12 +20,14 @@ final class LoadBalancerRoot extends RootContext {
     private final RedisClients redis = new RedisClients();
     private final Metrics metrics = new Metrics();
     private final Rng random;
+    private final GatewaySharedState sharedState;
     private RouteTable table;
 
     LoadBalancerRoot(int contextId) {
         super(contextId);
         // Seeded from WASI randomness: each VM (one per Envoy worker) breaks ties differently.
         random = new Rng(new java.util.Random().nextLong());
+        sharedState = new GatewaySharedState(Long.toHexString(random.nextLong()));
     }
 
     @Override
@@ -57,7 +59,9 @@ final class LoadBalancerRoot extends RootContext {
         if (table == null) {
             return;
         }
-        for (RouteTable.ScrapeJob job : table.onTick(Clock.nowMillis())) {
+        long now = Clock.nowMillis();
+        table.shareState(sharedState, now);
+        for (RouteTable.ScrapeJob job : table.onTick(now)) {
             scrape(job);
         }
     }

@@ -13,6 +13,7 @@ import io.ailb.lb.config.StringListField;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
 import io.ailb.lb.policy.ResponseObserver;
+import io.ailb.lb.policy.SharedState;
 import io.ailb.lb.policy.Step;
 import io.ailb.lb.policy.clusterheader.HeaderName;
 import io.ailb.lb.policy.inflight.InflightSelection;
@@ -68,6 +69,7 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
     }
 
     private static final String REQUIRES_GLOBAL = "global_inflight_enabled is true";
+    static final long SHARE_PERIOD_MILLIS = 1000;
 
     static final EnumField MODE = EnumField.optional(
             "mode",
@@ -178,6 +180,7 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
     private final int leaseTtlSeconds;
     private final Map<String, ServiceStats> stats = new HashMap<>();
     private final ChoiceWindow window = new ChoiceWindow();
+    private final SharedStats shared;
 
     public ClusterMetricsPolicy(ConfigView config) throws ConfigException {
         mode = Mode.of(MODE.read(config));
@@ -219,6 +222,23 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
         for (String service : services) {
             stats.put(service, new ServiceStats(queueSize, ewmaBeta));
         }
+        // VMs with the same lb_config measure the same services: they pool under one key.
+        shared = new SharedStats(
+                "ailb.cluster_metrics."
+                        + Integer.toHexString(config.json().toJson().hashCode()),
+                services,
+                stats);
+    }
+
+    /** Pools measurements with the gateway's other VMs once a second (see {@link SharedStats}). */
+    @Override
+    public long tickPeriodMillis() {
+        return SHARE_PERIOD_MILLIS;
+    }
+
+    @Override
+    public void shareState(SharedState state, long nowMillis) {
+        shared.exchange(state, nowMillis, cooldownMillis);
     }
 
     /** 0 means the default, as in the Go plugin. */
@@ -286,11 +306,11 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
         ServiceStats s = stats.get(service);
         switch (mode) {
             case LEAST_FIRST_TOKEN_LATENCY:
-                return s.meanFirstTokenMillis();
+                return s.pooledMeanFirstToken();
             case LEAST_TOTAL_LATENCY:
-                return s.meanTotalMillis();
+                return s.pooledMeanTotal();
             default:
-                return s.inflight;
+                return s.pooledInflight();
         }
     }
 
@@ -364,7 +384,7 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
         double bestScore = Double.MAX_VALUE;
         for (String service : candidates) {
             ServiceStats s = stats.get(service);
-            double load = s.inflight + 1 + (s.coolingDown(now) ? s.consecutiveFailures + 1 : 0);
+            double load = s.pooledInflight() + 1 + (s.coolingDown(now) ? s.consecutiveFailures + 1 : 0);
             double score = latencyAndErrorScore(s, now) * load;
             if (best == null || score < bestScore) {
                 best = service;
@@ -384,11 +404,11 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
     double latencyAndErrorScore(ServiceStats s, long now) {
         double latency = 1;
         boolean probe = s.awaitingProbe && !s.coolingDown(now) && s.inflight == 0;
-        if ((s.hasFirstToken || s.hasTotal) && !probe) {
-            latency =
-                    ttftWeight * Math.sqrt(s.ewmaFirstTokenMillis + 1) + totalWeight * Math.sqrt(s.ewmaTotalMillis + 1);
+        if (s.hasPooledLatency() && !probe) {
+            latency = ttftWeight * Math.sqrt(s.pooledFirstTokenEwma() + 1)
+                    + totalWeight * Math.sqrt(s.pooledTotalEwma() + 1);
         }
-        return latency * (1 + errorPenalty * s.errorRate(now, cooldownMillis));
+        return latency * (1 + errorPenalty * s.pooledErrorRate(now, cooldownMillis));
     }
 
     private Step decided(String service, long startMillis) {
@@ -414,7 +434,7 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
     private double punished(double millis, boolean firstToken) {
         double worst = millis;
         for (ServiceStats s : stats.values()) {
-            worst = Math.max(worst, firstToken ? s.meanFirstTokenMillis() : s.meanTotalMillis());
+            worst = Math.max(worst, firstToken ? s.pooledMeanFirstToken() : s.pooledMeanTotal());
         }
         return 2 * worst;
     }

@@ -2,9 +2,13 @@ package io.ailb.lb.policy.clustermetrics;
 
 /**
  * What one VM measured of one service: requests in flight, the last {@code queue_size} first-token and total latencies
- * (the Least* modes average them), their EWMAs (AdaptiveScore), and the failure state.
+ * (the Least* modes average them), their EWMAs (AdaptiveScore), and the failure state; plus what the gateway's other
+ * VMs measured ({@code peer*}, from shared data, see {@link SharedStats}). Decisions read the {@code pooled*} values.
  */
 final class ServiceStats {
+    /** A latency nobody measured yet. */
+    static final double NONE = -1;
+
     /** Success and failure counts decay by this per outcome, so the error rate covers about the last 100 outcomes. */
     static final double OUTCOME_DECAY = 0.99;
 
@@ -26,6 +30,17 @@ final class ServiceStats {
     boolean awaitingProbe;
 
     private double lastFirstTokenMillis;
+
+    int peerInflight;
+    double peerFirstTokenEwma = NONE;
+    double peerTotalEwma = NONE;
+    double peerMeanFirstToken = NONE;
+    double peerMeanTotal = NONE;
+    /** The peers' recent outcomes (decayed), the weight of their latencies and error rate against this VM's. */
+    double peerOutcomes;
+
+    double peerErrorRate;
+    long peerCooldownUntilMillis;
 
     ServiceStats(int windowSize, double ewmaBeta) {
         this.firstToken = new LatencyWindow(windowSize);
@@ -96,7 +111,65 @@ final class ServiceStats {
     }
 
     boolean coolingDown(long nowMillis) {
-        return nowMillis < cooldownUntilMillis;
+        return nowMillis < Math.max(cooldownUntilMillis, peerCooldownUntilMillis);
+    }
+
+    int pooledInflight() {
+        return inflight + peerInflight;
+    }
+
+    boolean hasPooledLatency() {
+        return hasFirstToken || hasTotal || peerFirstTokenEwma != NONE || peerTotalEwma != NONE;
+    }
+
+    double pooledFirstTokenEwma() {
+        return pool(hasFirstToken ? ewmaFirstTokenMillis : NONE, peerFirstTokenEwma);
+    }
+
+    double pooledTotalEwma() {
+        return pool(hasTotal ? ewmaTotalMillis : NONE, peerTotalEwma);
+    }
+
+    /** The Least*Latency measure: 0 while nobody measured the service (it then gets tried). */
+    double pooledMeanFirstToken() {
+        return pool(firstToken.size == 0 ? NONE : firstToken.mean(), peerMeanFirstToken);
+    }
+
+    double pooledMeanTotal() {
+        return pool(total.size == 0 ? NONE : total.mean(), peerMeanTotal);
+    }
+
+    double pooledErrorRate(long nowMillis, long halfLifeMillis) {
+        double local = errorRate(nowMillis, halfLifeMillis);
+        double own = successes + failures;
+        return own + peerOutcomes == 0 ? local : (local * own + peerErrorRate * peerOutcomes) / (own + peerOutcomes);
+    }
+
+    /** This VM's and the peers' values, weighted by their recent outcomes; 0 when neither has one. */
+    private double pool(double local, double peers) {
+        if (local == NONE) {
+            return peers == NONE ? 0 : peers;
+        }
+        if (peers == NONE) {
+            return local;
+        }
+        double own = successes + failures;
+        if (own + peerOutcomes == 0) {
+            return (local + peers) / 2;
+        }
+        return (local * own + peers * peerOutcomes) / (own + peerOutcomes);
+    }
+
+    /** Forgets the peers (before a new exchange, or when shared data is unavailable). */
+    void clearPeers() {
+        peerInflight = 0;
+        peerFirstTokenEwma = NONE;
+        peerTotalEwma = NONE;
+        peerMeanFirstToken = NONE;
+        peerMeanTotal = NONE;
+        peerOutcomes = 0;
+        peerErrorRate = 0;
+        peerCooldownUntilMillis = 0;
     }
 
     private double ewma(double old, double sample) {
@@ -107,7 +180,7 @@ final class ServiceStats {
     private static final class LatencyWindow {
         private final double[] samples;
         private int next;
-        private int size;
+        int size;
         private double sum;
 
         LatencyWindow(int capacity) {
