@@ -20,6 +20,10 @@ final class ScriptedFlowHost implements FlowHost {
     final Map<String, Integer> counters = new LinkedHashMap<>();
     final List<String> warnings = new ArrayList<>();
     final Map<String, List<Long>> samples = new LinkedHashMap<>();
+    final Map<String, Long> gauges = new LinkedHashMap<>();
+    /** What {@link #nowMillis} answers; tests move it. */
+    long now = 1_000;
+
     int resumes;
     int localReplyStatus;
     boolean acceptOverride = true;
@@ -93,6 +97,24 @@ final class ScriptedFlowHost implements FlowHost {
     }
 
     @Override
+    public void count(String metric, long delta) {
+        if (delta < 0) {
+            throw new IllegalArgumentException(metric + ": a counter cannot go down by " + delta);
+        }
+        counters.merge(metric, Math.toIntExact(delta), Integer::sum);
+    }
+
+    @Override
+    public void addToGauge(String metric, long delta) {
+        gauges.merge(metric, delta, Long::sum);
+    }
+
+    @Override
+    public void setGauge(String metric, long value) {
+        gauges.put(metric, value);
+    }
+
+    @Override
     public void record(String metric, long value) {
         samples.computeIfAbsent(metric, m -> new ArrayList<>()).add(value);
     }
@@ -104,7 +126,7 @@ final class ScriptedFlowHost implements FlowHost {
 
     @Override
     public long nowMillis() {
-        return 1_000;
+        return now;
     }
 
     /** The command's words, the script body shortened to its verb, e.g. "EVALSHA <sha> 3 k1 k2 k3 …". */
