@@ -134,6 +134,11 @@ class GlobalLeastRequestScenarioTest {
         assertTrue(
                 log.contains("\"selected_host\":\"" + stream.upstreamOverride().orElseThrow() + "\""), log);
         assertEquals(1L, vm.gateway().metrics().value("ailb.routed.global_least_request"));
+        assertEquals(
+                1L,
+                vm.gateway()
+                        .metrics()
+                        .value("ailb.backend." + stream.upstreamOverride().orElseThrow() + ".routed"));
     }
 
     /** Delivers replies until none is left (a late reply's release produces one more). */

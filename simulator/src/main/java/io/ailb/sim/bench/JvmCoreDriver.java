@@ -198,6 +198,17 @@ final class JvmCoreDriver implements AutoCloseable {
         }
 
         @Override
+        public void count(String metric, long delta) {
+            counters.merge(metric, delta, Long::sum);
+        }
+
+        @Override
+        public void addToGauge(String metric, long delta) {}
+
+        @Override
+        public void setGauge(String metric, long value) {}
+
+        @Override
         public void record(String metric, long value) {}
 
         @Override

@@ -32,6 +32,15 @@ public interface FlowHost {
     /** Adds one to a counter. */
     void count(String metric);
 
+    /** Adds {@code delta} (not negative) to a counter. */
+    void count(String metric, long delta);
+
+    /** Moves a gauge by {@code delta}, up or down. */
+    void addToGauge(String metric, long delta);
+
+    /** Sets a gauge to {@code value}. */
+    void setGauge(String metric, long value);
+
     /** Records one sample of a histogram. */
     void record(String metric, long value);
 

@@ -38,6 +38,11 @@ public final class FlowMetrics {
     public static final String CLUSTER_HEADER_IGNORED = "ailb.cluster.header_ignored";
     /** Release commands sent (in-flight counts given back). */
     public static final String RELEASES_SENT = "ailb.releases_sent";
+    /**
+     * Histogram: milliseconds from the request's headers reaching the plugin to its decision (route, fallback or local
+     * reply); includes waiting for the body and the Redis round trip.
+     */
+    public static final String DECISION_TIME_MS = "ailb.decision_time_ms";
 
     private FlowMetrics() {}
 }

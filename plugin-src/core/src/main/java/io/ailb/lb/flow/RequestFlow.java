@@ -9,6 +9,7 @@ import io.ailb.lb.policy.Step;
 import io.ailb.lb.redis.RedisCall;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisTarget;
+import io.ailb.lb.request.RequestInfo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,9 @@ public final class RequestFlow {
 
     private final RoutePolicy route;
     private final FlowHost host;
+    /** When the request reached the plugin, for the decision time. */
+    private final long arrivedAtMillis;
+
     private final List<RedisCall> unsentReleases = new ArrayList<>();
     /** The routed Step's calls for the first response byte; emptied when sent. */
     private List<RedisCall> firstResponseCalls = new ArrayList<>();
@@ -53,10 +57,19 @@ public final class RequestFlow {
     private boolean fallbackPolicyUsed;
     private boolean waitingForRedis;
     private boolean ended;
+    /** The backend this request counts in flight on, until the stream ends. */
+    private BackendMetrics inflightOn;
 
+    /** A request that reaches the plugin now. */
     public RequestFlow(RoutePolicy route, FlowHost host) {
+        this(route, host, host.nowMillis());
+    }
+
+    /** A request whose headers reached the plugin at {@code arrivedAtMillis} (its body may have come later). */
+    public RequestFlow(RoutePolicy route, FlowHost host, long arrivedAtMillis) {
         this.route = route;
         this.host = host;
+        this.arrivedAtMillis = arrivedAtMillis;
     }
 
     /**
@@ -79,6 +92,7 @@ public final class RequestFlow {
      */
     public void onStreamEnd() {
         ended = true;
+        leaveBackend();
         sendReleasesIfDone();
         if (observer != null) {
             ResponseObserver told = observer;
@@ -250,6 +264,7 @@ public final class RequestFlow {
         String policy = policyName(step);
         if (host.overrideUpstream(step.host())) {
             host.count(FlowMetrics.routed(policy));
+            countRouted(step);
             firstResponseCalls = new ArrayList<>(step.firstResponseCalls());
             observe(step);
         } else {
@@ -259,6 +274,7 @@ public final class RequestFlow {
         if (step.prefixLength() != Step.NO_PREFIX_MATCH) {
             host.record(FlowMetrics.PREFIX_MATCH_DEPTH, step.prefixLength());
         }
+        recordDecisionTime();
         host.decided(attributes);
     }
 
@@ -270,12 +286,15 @@ public final class RequestFlow {
         attributes.put(ATTR_SELECTED_CLUSTER, step.host());
         if (host.setRequestHeader(step.clusterHeader(), step.host())) {
             host.count(FlowMetrics.routed(policyName(step)));
+            // The per-backend metrics are per service here: routed and in flight by cluster name.
+            countRouted(step);
             chosenCluster = step.host();
             observe(step);
         } else {
             host.count(FlowMetrics.CLUSTER_HEADER_FAILED);
             attributes.put(ATTR_FALLBACK, "header_failed");
         }
+        recordDecisionTime();
         host.decided(attributes);
     }
 
@@ -293,6 +312,7 @@ public final class RequestFlow {
         host.count(FlowMetrics.rejected(policyName(step)));
         Map<String, String> attributes = new LinkedHashMap<>(step.attributes());
         attributes.put("rejected", Integer.toString(step.status()));
+        recordDecisionTime();
         host.decided(attributes);
         host.localReply(step.status(), step.body());
     }
@@ -304,7 +324,55 @@ public final class RequestFlow {
         }
         Map<String, String> attributes = new LinkedHashMap<>(step.attributes());
         attributes.put(ATTR_FALLBACK, step.reason().name().toLowerCase());
+        recordDecisionTime();
         host.decided(attributes);
+    }
+
+    /** Per-backend metrics of a request pinned to {@code step.host()}. */
+    private void countRouted(Step step) {
+        BackendMetrics backend = route.backendMetrics(step.host());
+        host.count(backend.routed());
+        host.addToGauge(backend.inflight(), 1);
+        inflightOn = backend;
+        long inflightGlobal = nonNegativeOrMinusOne(step.attributes().get(Step.ATTR_INFLIGHT));
+        if (inflightGlobal >= 0) {
+            host.setGauge(backend.inflightGlobal(), inflightGlobal);
+        }
+        RequestInfo request = context.request();
+        if (step.prefixLength() != Step.NO_PREFIX_MATCH && request != null) {
+            // Only a prefix-aware policy knows what the backend holds, so only its requests weigh the hit ratio.
+            List<Integer> tokensAtBlockEnd = request.prefixTokens();
+            int matchedBlocks = Math.min(step.prefixLength(), tokensAtBlockEnd.size());
+            host.count(backend.promptTokens(), request.estimatedPromptTokens());
+            host.count(backend.matchedTokens(), matchedBlocks > 0 ? tokensAtBlockEnd.get(matchedBlocks - 1) : 0);
+        }
+    }
+
+    private void leaveBackend() {
+        if (inflightOn != null) {
+            host.addToGauge(inflightOn.inflight(), -1);
+            inflightOn = null;
+        }
+    }
+
+    private void recordDecisionTime() {
+        host.record(FlowMetrics.DECISION_TIME_MS, Math.max(0, host.nowMillis() - arrivedAtMillis));
+    }
+
+    /** A count written as decimal digits; -1 for anything else (never an exception on the request path). */
+    private static long nonNegativeOrMinusOne(String digits) {
+        if (digits == null || digits.isEmpty() || digits.length() > 18) {
+            return -1;
+        }
+        long value = 0;
+        for (int i = 0; i < digits.length(); i++) {
+            char c = digits.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     private String policyName(Step step) {

@@ -2,6 +2,8 @@ package io.ailb.lb.flow;
 
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.request.RequestParser;
+import java.util.HashMap;
+import java.util.Map;
 
 /** The policies of one configured rule: the main one and, optionally, the one used when it fails. */
 public final class RoutePolicy {
@@ -9,6 +11,8 @@ public final class RoutePolicy {
     private final LoadBalancingPolicy primary;
     private final LoadBalancingPolicy fallback;
     private boolean headerIgnoredReported;
+    /** Bounded by the hosts of the rule's cluster. */
+    private final Map<String, BackendMetrics> backendMetrics = new HashMap<>();
 
     private final boolean choosesCluster;
 
@@ -58,5 +62,15 @@ public final class RoutePolicy {
     /** True when either policy needs the prompt, not just the body's scalar fields. */
     public boolean readsPrompt() {
         return primary.readsPrompt() || (fallback != null && fallback.readsPrompt());
+    }
+
+    /** The metric names of {@code host}, built on its first request. */
+    BackendMetrics backendMetrics(String host) {
+        BackendMetrics metrics = backendMetrics.get(host);
+        if (metrics == null) {
+            metrics = new BackendMetrics(host);
+            backendMetrics.put(host, metrics);
+        }
+        return metrics;
     }
 }

@@ -23,6 +23,10 @@ final class ScriptedFlowHost implements FlowHost {
     final Map<String, Integer> counters = new LinkedHashMap<>();
     final List<String> warnings = new ArrayList<>();
     final Map<String, List<Long>> samples = new LinkedHashMap<>();
+    final Map<String, Long> gauges = new LinkedHashMap<>();
+    /** What {@link #nowMillis} answers; tests move it. */
+    long now = 1_000;
+
     int resumes;
     int localReplyStatus;
     boolean acceptOverride = true;
@@ -101,6 +105,24 @@ final class ScriptedFlowHost implements FlowHost {
     @Override
     public void count(String metric) {
         counters.merge(metric, 1, Integer::sum);
+    }
+
+    @Override
+    public void count(String metric, long delta) {
+        if (delta < 0) {
+            throw new IllegalArgumentException(metric + ": a counter cannot go down by " + delta);
+        }
+        counters.merge(metric, Math.toIntExact(delta), Integer::sum);
+    }
+
+    @Override
+    public void addToGauge(String metric, long delta) {
+        gauges.merge(metric, delta, Long::sum);
+    }
+
+    @Override
+    public void setGauge(String metric, long value) {
+        gauges.put(metric, value);
     }
 
     @Override

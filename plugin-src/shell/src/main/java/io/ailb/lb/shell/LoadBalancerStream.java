@@ -38,6 +38,9 @@ final class LoadBalancerStream extends HttpContext {
     private String authority;
     private String contentType;
     private String contentEncoding;
+    /** When the headers reached the plugin: the start of the decision time. */
+    private long arrivedAtMillis;
+
     private RequestFlow flow;
 
     LoadBalancerStream(int contextId, LoadBalancerRoot root) {
@@ -59,6 +62,7 @@ final class LoadBalancerStream extends HttpContext {
         if (route == null) {
             return HeaderStatus.CONTINUE;
         }
+        arrivedAtMillis = Clock.nowMillis();
         contentType = headers.get("content-type").orElse(null);
         contentEncoding = headers.get("content-encoding").orElse(null);
         if (endOfStream) {
@@ -145,7 +149,7 @@ final class LoadBalancerStream extends HttpContext {
 
     /** True when decided now; false when the request waits for Redis. */
     private boolean decide(RequestInfo info) {
-        flow = new RequestFlow(route, new StreamHost(root));
+        flow = new RequestFlow(route, new StreamHost(root), arrivedAtMillis);
         try {
             RequestContext ctx = RequestContext.builder()
                     .routeName(routeName)

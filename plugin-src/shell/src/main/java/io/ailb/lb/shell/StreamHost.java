@@ -139,7 +139,22 @@ final class StreamHost implements FlowHost {
 
     @Override
     public void count(String metric) {
-        root.metrics().count(metric);
+        root.metrics().count(metric, 1);
+    }
+
+    @Override
+    public void count(String metric, long delta) {
+        root.metrics().count(metric, delta);
+    }
+
+    @Override
+    public void addToGauge(String metric, long delta) {
+        root.metrics().addToGauge(metric, delta);
+    }
+
+    @Override
+    public void setGauge(String metric, long value) {
+        root.metrics().setGauge(metric, value);
     }
 
     @Override
