@@ -2,7 +2,8 @@
 
 Python standard library only, so it runs in the plain python image. Environment: BACKEND_NAME (default: the host
 name), PORT (default 8000). A request header x-fake-delay-ms holds the reply that long, to keep requests in flight.
-GET /metrics reports vLLM's gauges with the requests being served, for the least_busy policy.
+GET /metrics reports vLLM's gauges with the requests being served, for the least_busy policy. The request's
+x-request-id (set by the gateway) is sent back, so a client can find its request in the gateway's access log.
 """
 
 import json
@@ -68,6 +69,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("content-type", content_type)
         self.send_header("content-length", str(len(body)))
         self.send_header("x-served-by", NAME)
+        if self.headers.get("x-request-id"):
+            self.send_header("x-request-id", self.headers["x-request-id"])
         self.end_headers()
         self.wfile.write(body)
 
