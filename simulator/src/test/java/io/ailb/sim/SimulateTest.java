@@ -85,7 +85,7 @@ class SimulateTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
-        assertTrue(text.contains("| router | x1 hit | x1 TTFT mean | x1 p99 | x4 hit |"), text);
+        assertTrue(text.contains("| router | x1 hit % tok | x1 TTFT mean ms | x1 p99 ms | x4 hit % tok |"), text);
         assertTrue(text.contains("TTFT lower bound"), text);
         String md = Files.readString(doc);
         assertTrue(md.contains("<!-- BEGIN sweep-test -->") && md.contains("--sweep 1,4"), md);

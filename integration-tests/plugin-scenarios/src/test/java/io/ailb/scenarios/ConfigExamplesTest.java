@@ -200,7 +200,12 @@ class ConfigExamplesTest {
                             .withLogSink(logs::add)
                             .build();
 
-                    assertThrows(ConfigurationRejectedException.class, gateway::startVm);
+                    ConfigurationRejectedException refused =
+                            assertThrows(ConfigurationRejectedException.class, gateway::startVm);
+                    assertEquals(
+                            REJECTED_PREFIX + c.get("error"),
+                            refused.reason().orElseThrow(),
+                            "the exception quotes the refusal line");
 
                     List<String> errors = logs.stream()
                             .map(LogLine::message)
