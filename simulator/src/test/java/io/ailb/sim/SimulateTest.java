@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import io.ailb.sim.router.baseline.Baselines;
 import io.ailb.sim.workload.ChatWorkload;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,41 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SimulateTest {
+
+    /** "the plugin's a, b, then c, d" (README and --help) as router names: plugin:a, plugin:b, c, d. */
+    private static List<String> documentedDefaults(String text) {
+        String list = text.replaceAll("\\s+", " ");
+        String plugin =
+                list.substring(list.indexOf("the plugin's ") + "the plugin's ".length(), list.indexOf(", then "));
+        String rest = list.substring(list.indexOf(", then ") + ", then ".length());
+        List<String> routers = new ArrayList<>();
+        for (String policy : plugin.split(", ")) {
+            routers.add("plugin:" + policy.trim());
+        }
+        for (String name : rest.split(", ")) {
+            routers.add(name.trim());
+        }
+        return routers;
+    }
+
+    @Test
+    void theReadmeAndTheHelpListTheDefaultRoutersTheCodeRuns() throws Exception {
+        List<String> defaults = List.of(Simulate.DEFAULT_ROUTERS.split(","));
+        String readme = Files.readString(Path.of("README.md"));
+        String readmeDefault = readme.substring(readme.indexOf("Default: the plugin's") + "Default: ".length());
+        readmeDefault = readmeDefault.substring(0, readmeDefault.indexOf(" |"));
+        assertEquals(defaults, documentedDefaults(readmeDefault), "simulator/README.md, --routers");
+
+        String usage =
+                Simulate.USAGE.substring(Simulate.USAGE.indexOf("(default: the plugin's") + "(default: ".length());
+        assertEquals(defaults, documentedDefaults(usage.substring(0, usage.indexOf(')'))), "--help, --routers");
+
+        String baselines = readme.substring(readme.indexOf("### Baselines"));
+        for (String name : Baselines.names()) {
+            assertTrue(baselines.contains("`" + name + "`"), name + " is not in the README's baselines table");
+        }
+    }
+
     @Test
     void theCliPrintsATableAndWritesJsonAndTheBenchmarksSection(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -85,7 +122,7 @@ class SimulateTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
-        assertTrue(text.contains("| router | x1 hit | x1 TTFT mean | x1 p99 | x4 hit |"), text);
+        assertTrue(text.contains("| router | x1 hit % tok | x1 TTFT mean ms | x1 p99 ms | x4 hit % tok |"), text);
         assertTrue(text.contains("TTFT lower bound"), text);
         String md = Files.readString(doc);
         assertTrue(md.contains("<!-- BEGIN sweep-test -->") && md.contains("--sweep 1,4"), md);

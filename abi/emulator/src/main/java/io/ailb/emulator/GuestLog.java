@@ -37,6 +37,21 @@ final class GuestLog {
                 .collect(Collectors.toList());
     }
 
+    int size() {
+        return lines.size();
+    }
+
+    /** The message of the most severe line logged since line {@code from} (the last of equals), or null. */
+    String mostSevereSince(int from) {
+        LogLine worst = null;
+        for (LogLine line : lines.subList(Math.min(from, lines.size()), lines.size())) {
+            if (worst == null || line.level() >= worst.level()) {
+                worst = line;
+            }
+        }
+        return worst == null ? null : worst.message();
+    }
+
     /** The last lines, for failure messages. */
     String tail() {
         int from = Math.max(0, lines.size() - tailLines);

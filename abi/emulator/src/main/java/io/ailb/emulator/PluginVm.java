@@ -49,6 +49,7 @@ public final class PluginVm implements AutoCloseable {
         runtime.runStart();
         int root = createRootContext();
         vmConfiguration = gateway.vmConfig();
+        int linesBefore = log.size();
         int started;
         try {
             started = runtime.invoke(
@@ -58,7 +59,7 @@ public final class PluginVm implements AutoCloseable {
         }
         if (started == 0) {
             close();
-            throw new ConfigurationRejectedException("proxy_on_vm_start returned false" + log.tail());
+            throw new ConfigurationRejectedException("proxy_on_vm_start", log.mostSevereSince(linesBefore), log.tail());
         }
         configure(root, pluginConfig);
     }
@@ -74,6 +75,7 @@ public final class PluginVm implements AutoCloseable {
 
     private void configure(int root, byte[] config) {
         pluginConfiguration = config;
+        int linesBefore = log.size();
         int accepted;
         try {
             accepted = runtime.invoke(
@@ -83,7 +85,8 @@ public final class PluginVm implements AutoCloseable {
         }
         if (accepted == 0) {
             close();
-            throw new ConfigurationRejectedException("proxy_on_configure returned false" + log.tail());
+            throw new ConfigurationRejectedException(
+                    "proxy_on_configure", log.mostSevereSince(linesBefore), log.tail());
         }
         deliveries.settle();
     }

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -344,7 +345,10 @@ final class ProbeHostCallsTest {
         Gateway gateway =
                 Gateway.builder(plugin).withPluginConfig("{\"fail\": true}").build();
         ConfigurationRejectedException error = assertThrows(ConfigurationRejectedException.class, gateway::startVm);
-        assertTrue(error.getMessage().contains("rejecting configuration"), error.getMessage());
+        assertEquals(Optional.of("rejecting configuration"), error.reason(), "the guest's own reason");
+        assertTrue(
+                error.getMessage().startsWith("proxy_on_configure returned false: rejecting configuration\n"),
+                error.getMessage());
         assertTrue(gateway.vms().isEmpty());
     }
 

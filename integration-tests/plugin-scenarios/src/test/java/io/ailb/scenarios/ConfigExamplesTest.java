@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.ConfigurationRejectedException;
 import io.ailb.emulator.Gateway;
+import io.ailb.emulator.HeaderMap;
+import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.LogLine;
 import io.ailb.emulator.PluginVm;
 import java.io.IOException;
@@ -15,6 +18,7 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +37,8 @@ class ConfigExamplesTest {
             Path.of("../../higress-config").toAbsolutePath().normalize();
     private static final String REJECTED_PREFIX = "ai-load-balancer: invalid configuration, plugin not started: ";
     private static final String WARNING_PREFIX = "ai-load-balancer: configuration warning: ";
+    private static final Path STANDALONE = EXAMPLES.resolve("standalone/data");
+    private static final Path WASM_OUT = EXAMPLES.resolveSibling("wasm-out");
 
     @TestFactory
     Stream<DynamicTest> everyWasmPluginExampleIsAccepted() throws IOException {
@@ -103,6 +109,103 @@ class ConfigExamplesTest {
                 vm.logs().toString());
     }
 
+    /**
+     * standalone/: every file is the object its folder holds and is named after; the plugin's Redis service is a
+     * static service of the McpBridge with the same port, and some route references it, or Higress would never push
+     * its cluster; a chat request on the llm route, with the McpBridge's instances and Redis cluster as Higress names
+     * them, is routed by the policy itself to one of those instances.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theStandaloneSetupRoutesThroughItsOwnStaticServices() throws IOException {
+        Map<String, Map<String, Object>> mcpBridges = standaloneObjects("mcpbridges", "McpBridge");
+        Map<String, Map<String, Object>> ingresses = standaloneObjects("ingresses", "Ingress");
+        Map<String, Map<String, Object>> wasmPlugins = standaloneObjects("wasmplugins", "WasmPlugin");
+        assertEquals(
+                List.of("default"), List.copyOf(mcpBridges.keySet()), "Higress reads only the McpBridge 'default'");
+        Map<String, Map<String, Object>> registries = new LinkedHashMap<>();
+        for (Map<String, Object> registry :
+                (List<Map<String, Object>>) spec(mcpBridges.get("default")).get("registries")) {
+            assertEquals("static", registry.get("type"));
+            registries.put(registry.get("name") + ".static", registry);
+        }
+        List<String> destinations = ingresses.values().stream()
+                .map(ingress -> ((Map<String, String>)
+                                ((Map<String, Object>) ingress.get("metadata")).get("annotations"))
+                        .get("higress.io/destination"))
+                .toList();
+        for (String destination : destinations) {
+            assertTrue(registries.containsKey(destination.split(":")[0]), destination + " is not a static service");
+        }
+
+        Map<String, Object> plugin = wasmPlugins.get("ai-load-balancer");
+        String url = (String) spec(plugin).get("url");
+        assertEquals("file:///opt/plugins/ai-load-balancer.wasm", url, "README mounts wasm-out/ at /opt/plugins");
+        assertTrue(Files.isRegularFile(WASM_OUT.resolve("ai-load-balancer.wasm")), "the module the README mounts");
+        Map<String, Object> rule =
+                ((List<Map<String, Object>>) pluginConfig(plugin).get("_rules_")).get(0);
+        Map<String, Object> lbConfig = (Map<String, Object>) rule.get("lb_config");
+        String redisService = (String) lbConfig.get("serviceFQDN");
+        Object redisPort = lbConfig.get("servicePort");
+        assertTrue(registries.containsKey(redisService), redisService + " is not a static service");
+        assertEquals(registries.get(redisService).get("port"), redisPort, "servicePort must be the McpBridge port");
+        assertTrue(destinations.contains(redisService + ":" + redisPort), "no route references " + redisService);
+
+        String route = ((List<String>) rule.get("_match_route_")).get(0);
+        assertTrue(ingresses.containsKey(route), "the plugin's route " + route + " is an Ingress here");
+        String llmService = destinations.get(List.copyOf(ingresses.keySet()).indexOf(route));
+        Map<String, Object> llm = registries.get(llmService.split(":")[0]);
+        List<String> instances = Arrays.asList(((String) llm.get("domain")).split(","));
+        String llmCluster = "outbound|" + llm.get("port") + "||" + llm.get("name") + ".static";
+        Gateway gateway = Gateway.builder(PluginFixture.plugin())
+                .withPluginConfig(JSON.std.asString(pluginConfig(plugin)))
+                .withRedisCluster(
+                        "outbound|" + redisPort + "||" + redisService,
+                        PluginFixture.redis().endpoint())
+                .withUpstreamHosts(
+                        llmCluster, instances.stream().map(ClusterHost::healthy).toList())
+                .build();
+        HttpStream stream =
+                gateway.startVm().newHttpStream().withRouteName(route).withClusterName(llmCluster);
+        stream.sendRequestHeaders(
+                HeaderMap.of(":method", "POST", ":path", "/v1/chat/completions", "content-type", "application/json"),
+                false);
+        stream.sendRequestBody("{\"model\":\"fake\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello\"}]}", true);
+
+        String chosen = stream.upstreamOverride().orElseThrow();
+        assertTrue(instances.contains(chosen), chosen + " not in " + instances);
+        String accessLog = stream.property("ai_log").orElseThrow();
+        assertTrue(accessLog.contains("\"selected_host\":\"" + chosen + "\""), accessLog);
+        assertFalse(accessLog.contains("fallback"), accessLog);
+        stream.complete();
+    }
+
+    /** The objects of one standalone/data folder by name, each checked to be of that folder's kind and file name. */
+    private static Map<String, Map<String, Object>> standaloneObjects(String folder, String kind) throws IOException {
+        Map<String, Map<String, Object>> objects = new LinkedHashMap<>();
+        List<Path> files;
+        try (Stream<Path> list = Files.list(STANDALONE.resolve(folder))) {
+            files = list.sorted().toList();
+        }
+        for (Path file : files) {
+            Map<String, Object> object = load(file);
+            assertEquals(kind, object.get("kind"), file.toString());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> metadata = (Map<String, Object>) object.get("metadata");
+            String name = (String) metadata.get("name");
+            assertEquals(name + ".yaml", file.getFileName().toString(), "Higress names the object after its file");
+            assertEquals("higress-system", metadata.get("namespace"), file.toString());
+            objects.put(name, object);
+        }
+        assertFalse(objects.isEmpty(), folder);
+        return objects;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> spec(Map<String, Object> object) {
+        return (Map<String, Object>) object.get("spec");
+    }
+
     private static List<String> warnings(List<LogLine> logs) {
         return logs.stream()
                 .map(LogLine::message)
@@ -125,7 +228,12 @@ class ConfigExamplesTest {
                             .withLogSink(logs::add)
                             .build();
 
-                    assertThrows(ConfigurationRejectedException.class, gateway::startVm);
+                    ConfigurationRejectedException refused =
+                            assertThrows(ConfigurationRejectedException.class, gateway::startVm);
+                    assertEquals(
+                            REJECTED_PREFIX + c.get("error"),
+                            refused.reason().orElseThrow(),
+                            "the exception quotes the refusal line");
 
                     List<String> errors = logs.stream()
                             .map(LogLine::message)

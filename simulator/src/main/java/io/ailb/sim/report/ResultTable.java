@@ -9,21 +9,22 @@ import java.util.Locale;
  * workload's TTFT lower bound (mean, ms), a column "×LB" shows each router's TTFT mean as a multiple of it.
  */
 public final class ResultTable {
+    /** Each header carries its unit: ms, µs, tokens (tok), bytes (B), per request (/req); hit is % of prompt tokens. */
     private static final String[] HEADERS = {
         "router",
-        "hit",
-        "TTFT mean",
-        "p50",
-        "p90",
-        "p99",
-        "E2E mean",
-        "p90",
+        "hit % tok",
+        "TTFT mean ms",
+        "p50 ms",
+        "p90 ms",
+        "p99 ms",
+        "E2E mean ms",
+        "p90 ms",
         "out tok/s",
-        "imbalance",
+        "imbalance max/mean",
         "redis rt/req",
         "redis B/req",
-        "decision µs p50",
-        "p99",
+        "decision p50 µs",
+        "p99 µs",
         "fallbacks"
     };
 

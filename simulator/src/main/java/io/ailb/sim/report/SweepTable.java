@@ -52,11 +52,11 @@ public final class SweepTable {
         for (Point p : points) {
             out.append(' ')
                     .append(p.label())
-                    .append(" hit | ")
+                    .append(" hit % tok | ")
                     .append(p.label())
-                    .append(" TTFT mean | ")
+                    .append(" TTFT mean ms | ")
                     .append(p.label())
-                    .append(" p99 |");
+                    .append(" p99 ms |");
             rule.append("---:|---:|---:|");
         }
         out.append('\n').append(rule).append('\n');

@@ -74,7 +74,8 @@ public final class MooncakeTrace {
                         new SimRequest(id++, Math.round(ts / speedup), null, input, output, BLOCK_TOKENS, ids, ""));
             }
         }
-        String name = "mooncake-conversation" + (speedup == 1.0 ? "" : " x" + trim(speedup));
+        // the file read, not the trace it usually is: a run header must say which data it replayed
+        String name = "trace " + file.getFileName() + (speedup == 1.0 ? "" : " x" + trim(speedup));
         return Workload.openLoop(name, withAnswerBlocks(requests), MooncakeTrace::body);
     }
 

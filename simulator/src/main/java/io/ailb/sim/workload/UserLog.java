@@ -3,8 +3,14 @@ package io.ailb.sim.workload;
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.ailb.sim.model.SimRequest;
 import io.ailb.sim.workload.TextBlocks.Segment;
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,16 +27,36 @@ import java.util.Map;
  */
 public final class UserLog {
     public static final int BLOCK_TOKENS = 16;
+    /** A year: a later arrival in a replayed log is a unit mistake (seconds or microseconds), not a workload. */
+    static final double MAX_ARRIVAL_MS = 365.0 * 24 * 3600 * 1000;
 
     private UserLog() {}
 
     public static Workload load(Path file, double speedup, int limit) throws IOException {
         List<SimRequest> requests = new ArrayList<>();
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
+        // lines are split as bytes and decoded one by one, so invalid UTF-8 is reported on the line that has it
+        CharsetDecoder utf8 = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             int lineNo = 0;
-            while ((line = in.readLine()) != null && (limit <= 0 || requests.size() < limit)) {
+            boolean more = true;
+            while (more && (limit <= 0 || requests.size() < limit)) {
+                bytes.reset();
+                int b;
+                while ((b = in.read()) != -1 && b != '\n') {
+                    bytes.write(b);
+                }
+                more = b != -1;
                 lineNo++;
+                String line;
+                try {
+                    line = utf8.decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+                } catch (CharacterCodingException e) {
+                    throw new IOException(file + ":" + lineNo + ": invalid UTF-8 (the log must be UTF-8 text)", e);
+                }
                 if (line.isBlank()) {
                     continue;
                 }
@@ -55,6 +81,8 @@ public final class UserLog {
         if (!(arrival instanceof Number) || !(output instanceof Number) || rawBody == null) {
             throw new IOException("each line needs arrival_ms, output_tokens and body");
         }
+        Checks.number("arrival_ms", ((Number) arrival).doubleValue(), 0, MAX_ARRIVAL_MS);
+        Checks.count("output_tokens", wholeNumber("output_tokens", (Number) output), 0, Checks.MAX_PROMPT_TOKENS);
         String body = rawBody instanceof String text ? text : JSON.std.asString(rawBody);
         Map<String, Object> request = rawBody instanceof Map<?, ?> ? cast(rawBody) : JSON.std.mapFrom(body);
         List<Segment> segments = new ArrayList<>();
@@ -73,17 +101,29 @@ public final class UserLog {
             segments.add(
                     new Segment(TextBlocks.hash(prompt), Math.max(1, prompt.length() / TextBlocks.CHARS_PER_TOKEN)));
         }
-        int input = segments.stream().mapToInt(Segment::tokens).sum();
+        long input = segments.stream().mapToLong(Segment::tokens).sum();
+        if (input > Checks.MAX_PROMPT_TOKENS) {
+            throw new IOException("the request has about " + input + " prompt tokens (characters / 4), more than "
+                    + Checks.MAX_PROMPT_TOKENS + ", longer than any model's context");
+        }
         Object session = row.get("session_id");
         return new SimRequest(
                 id,
                 Math.round(((Number) arrival).doubleValue() / speedup),
                 session == null ? null : session.toString(),
-                input,
+                (int) input,
                 Math.max(1, ((Number) output).intValue()),
                 BLOCK_TOKENS,
                 TextBlocks.chainIds(segments, BLOCK_TOKENS),
                 body);
+    }
+
+    private static long wholeNumber(String field, Number value) throws IOException {
+        double v = value.doubleValue();
+        if (v != Math.rint(v)) {
+            throw new IOException(field + " must be a whole number, got " + value);
+        }
+        return (long) v;
     }
 
     @SuppressWarnings("unchecked")

@@ -73,7 +73,9 @@ class SweepTableTest {
     void oneRowPerRouterWithHitMeanAndP99AtEachRateThenTheBound() {
         String md = SweepTable.markdown(POINTS, new SweepTable.Bounds(0.4, 0.35, 40, 90));
         String[] lines = md.split("\n");
-        assertEquals("| router | x1 hit | x1 TTFT mean | x1 p99 | x2 hit | x2 TTFT mean | x2 p99 |", lines[0]);
+        assertEquals(
+                "| router | x1 hit % tok | x1 TTFT mean ms | x1 p99 ms | x2 hit % tok | x2 TTFT mean ms | x2 p99 ms |",
+                lines[0]);
         assertEquals("| plugin:prefix_cache | 20.0% | 120.0 | 400.0 | 20.0% | 200.0 | 900.0 |", lines[2]);
         assertEquals("| *bound* | 40.0% | 40.0 | 90.0 | 40.0% | 40.0 | 90.0 |", lines[lines.length - 1]);
         assertEquals(2 + 5 + 1, lines.length);
@@ -100,7 +102,7 @@ class SweepTableTest {
     @Test
     void theResultTableShowsTtftAsAMultipleOfTheLowerBound() {
         String md = ResultTable.markdown(List.of(run("llmd", 0.3, 90, 450)), 45);
-        assertTrue(md.startsWith("| router | hit | TTFT mean | ×LB | p50 |"), md);
+        assertTrue(md.startsWith("| router | hit % tok | TTFT mean ms | ×LB | p50 ms |"), md);
         assertTrue(md.contains("| llmd | 30.0% | 90.0 | 2.00 | 90.0 |"), md);
         assertTrue(!ResultTable.markdown(List.of(run("llmd", 0.3, 90, 450))).contains("×LB"));
     }

@@ -2,17 +2,22 @@ package io.ailb.sim.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 import io.ailb.sim.model.SimRequest;
 import io.ailb.sim.workload.TextBlocks.Segment;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class WorkloadTest {
     @Test
@@ -47,6 +52,7 @@ class WorkloadTest {
                 {"timestamp": 800, "input_length": 10, "output_length": 1, "hash_ids": [0]}
                 """);
         Workload w = MooncakeTrace.load(trace, 2.0, 2);
+        assertEquals("trace " + trace.getFileName() + " x2", w.name(), "the run header names the file replayed");
         assertEquals(2, w.requests().size());
         SimRequest second = w.requests().get(1);
         assertEquals(200, second.arrivalMs(), "speed-up 2");
@@ -161,6 +167,70 @@ class WorkloadTest {
         assertEquals(List.of(7L), r.get(0).outputBlockIds(), "1700 tokens: 3 full blocks, one after the prompt's 2");
         assertEquals(List.of(), r.get(1).outputBlockIds(), "no continuation");
         assertEquals(List.of(), r.get(2).outputBlockIds());
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "-5 | 10 | arrival_ms must be a number from 0 to 31536000000, got -5.0",
+                "1e15 | 10 | arrival_ms must be a number from 0 to 31536000000, got 1.0E15",
+                "0 | -3 | output_tokens must be an integer from 0 to 2000000, got -3",
+                "0 | 5000000000 | output_tokens must be an integer from 0 to 2000000, got 5000000000",
+                "0 | 2.5 | output_tokens must be a whole number, got 2.5"
+            })
+    void aUserLogRefusesNegativeOrAbsurdNumbersNamingTheLine(
+            String arrival, String output, String message, @TempDir Path dir) throws Exception {
+        Path log = dir.resolve("log.jsonl");
+        String good = "{\"arrival_ms\": 1, \"output_tokens\": 2, \"body\": {\"messages\": []}}";
+        Files.writeString(
+                log,
+                good + "\n\n{\"arrival_ms\": " + arrival + ", \"output_tokens\": " + output
+                        + ", \"body\": {\"messages\": []}}\n");
+
+        IOException e = assertThrows(IOException.class, () -> UserLog.load(log, 1.0, 0));
+
+        assertEquals(log + ":3: " + message, e.getMessage());
+    }
+
+    @Test
+    void aUserLogWithAPromptLongerThanAnyContextIsRefused(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("log.jsonl");
+        String huge = "x".repeat(4 * 2_000_000 + 8);
+        Files.writeString(
+                log,
+                "{\"arrival_ms\": 1, \"output_tokens\": 2, \"body\": {\"messages\": [{\"role\": \"user\", "
+                        + "\"content\": \"" + huge + "\"}]}}\n");
+
+        IOException e = assertThrows(IOException.class, () -> UserLog.load(log, 1.0, 0));
+
+        assertTrue(e.getMessage().startsWith(log + ":1: the request has about 2000002 prompt tokens"), e.getMessage());
+    }
+
+    @Test
+    void invalidUtf8InAUserLogIsReportedWithItsFileAndLine(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("log.jsonl");
+        // far past the first 8 KiB, where a buffered reader would have failed without knowing the line
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 200; i++) {
+            lines.append("{\"arrival_ms\": ")
+                    .append(i)
+                    .append(", \"output_tokens\": 2, \"body\": {\"messages\": ")
+                    .append("[{\"role\": \"user\", \"content\": \"")
+                    .append("hello ".repeat(10))
+                    .append("\"}]}}\n");
+        }
+        byte[] head = lines.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] bad = "{\"arrival_ms\": 1, \"output_tokens\": 2, \"body\": \"caf\u00e9\"}\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        byte[] all = new byte[head.length + bad.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(bad, 0, all, head.length, bad.length);
+        Files.write(log, all);
+
+        IOException e = assertThrows(IOException.class, () -> UserLog.load(log, 1.0, 0));
+
+        assertEquals(log + ":201: invalid UTF-8 (the log must be UTF-8 text)", e.getMessage());
     }
 
     @Test

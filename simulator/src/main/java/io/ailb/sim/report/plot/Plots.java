@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,6 +41,9 @@ import javax.imageio.ImageIO;
  * The {@link RunResult} overloads and {@link #writeAll} draw the same charts from the engine's results.
  */
 public final class Plots {
+    /** Space between the plot's right edge and a bound's label. */
+    private static final int BOUND_LABEL_GAP = 6;
+
     public static final int WIDTH = 1000;
     public static final int HEIGHT = 600;
     public static final List<String> TTFT_PERCENTILES = List.of("p50", "p90", "p99");
@@ -94,7 +98,15 @@ public final class Plots {
         }
         Axis y = Axis.linear(0, Math.min(100, Math.max(1, max * 1.08)), 6);
         Canvas c = new Canvas(width, height, title);
-        int rightMargin = bounds.isEmpty() ? 30 : 30 + maxWidth(c.g, SMALL, bounds.keySet()) + 10;
+        FontMetrics small = c.g.getFontMetrics(SMALL);
+        List<String> boundLabels = new ArrayList<>();
+        int widestBoundLabel = 0;
+        for (Map.Entry<String, Double> b : bounds.entrySet()) {
+            String label = String.format(Locale.ROOT, "%s %.1f%%", b.getKey(), finite(b.getValue()) * 100);
+            boundLabels.add(label);
+            widestBoundLabel = Math.max(widestBoundLabel, small.stringWidth(label));
+        }
+        int rightMargin = bounds.isEmpty() ? 30 : BOUND_LABEL_GAP + widestBoundLabel + 10;
         Frame f = c.frame(70, rightMargin, names, y, "hit rate (%)");
         double slot = (double) f.width() / names.size();
         int barWidth = (int) Math.max(2, slot * 0.6);
@@ -110,20 +122,23 @@ public final class Plots {
             c.g.drawString(label, x + (barWidth - c.g.getFontMetrics().stringWidth(label)) / 2, top - 4);
         }
         Stroke dashed = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {6, 4}, 0);
-        int k = 1;
-        for (Map.Entry<String, Double> b : bounds.entrySet()) {
-            int yPx = (int) y.toPixel(finite(b.getValue()) * 100, f.top, f.bottom);
-            Color color = PALETTE[k++ % PALETTE.length];
-            c.g.setColor(color);
+        List<Double> boundValues = new ArrayList<>(bounds.values());
+        int[] lineY = new int[boundValues.size()];
+        int[] wantedBaseline = new int[boundValues.size()];
+        for (int i = 0; i < lineY.length; i++) {
+            lineY[i] = (int) y.toPixel(finite(boundValues.get(i)) * 100, f.top, f.bottom);
+            wantedBaseline[i] = lineY[i] + small.getAscent() / 2;
+        }
+        // bounds are often equal or close (a large cache makes both the same): their labels must not overlap
+        int[] baseline = spreadLabels(wantedBaseline, small.getHeight(), f.top + small.getAscent(), f.bottom);
+        for (int i = 0; i < lineY.length; i++) {
+            c.g.setColor(PALETTE[(i + 1) % PALETTE.length]);
             Stroke old = c.g.getStroke();
             c.g.setStroke(dashed);
-            c.g.drawLine(f.left, yPx, f.right, yPx);
+            c.g.drawLine(f.left, lineY[i], f.right, lineY[i]);
             c.g.setStroke(old);
             c.g.setFont(SMALL);
-            c.g.drawString(
-                    String.format(Locale.ROOT, "%s %.1f%%", b.getKey(), finite(b.getValue()) * 100),
-                    f.right + 6,
-                    yPx + 4);
+            c.g.drawString(boundLabels.get(i), f.right + BOUND_LABEL_GAP, baseline[i]);
         }
         c.write(out);
     }
@@ -514,6 +529,32 @@ public final class Plots {
         if (map == null || map.isEmpty()) {
             throw new IllegalArgumentException(what + " must not be empty");
         }
+    }
+
+    /**
+     * Baselines for labels that want to sit at {@code wanted} (pixels, any order), moved apart so that consecutive
+     * ones are at least {@code lineHeight} apart and kept within [{@code top}, {@code bottom}] when there is room;
+     * returned in the order given.
+     */
+    static int[] spreadLabels(int[] wanted, int lineHeight, int top, int bottom) {
+        Integer[] order = new Integer[wanted.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> wanted[a] != wanted[b] ? Integer.compare(wanted[a], wanted[b]) : a - b);
+        int[] placed = new int[wanted.length];
+        int previous = Integer.MIN_VALUE / 2;
+        for (int i : order) {
+            placed[i] = Math.max(Math.max(wanted[i], top), previous + lineHeight);
+            previous = placed[i];
+        }
+        int next = Integer.MAX_VALUE / 2;
+        for (int k = order.length - 1; k >= 0; k--) {
+            int i = order[k];
+            placed[i] = Math.min(Math.min(placed[i], bottom), next - lineHeight);
+            next = placed[i];
+        }
+        return placed;
     }
 
     private static int maxWidth(Graphics2D g, Font font, Iterable<String> texts) {

@@ -55,6 +55,31 @@ class PlotsTest {
     }
 
     @Test
+    void boundLabelsThatWantTheSamePlaceAreStackedALineApartInsideTheFrame() {
+        assertArrayEquals(new int[] {100, 114}, Plots.spreadLabels(new int[] {100, 100}, 14, 20, 300));
+        assertArrayEquals(new int[] {114, 100}, Plots.spreadLabels(new int[] {105, 100}, 14, 20, 300));
+        assertArrayEquals(new int[] {286, 300}, Plots.spreadLabels(new int[] {300, 300}, 14, 20, 300), "near the axis");
+        assertArrayEquals(new int[] {20, 34}, Plots.spreadLabels(new int[] {5, 6}, 14, 20, 300), "near the top");
+        assertArrayEquals(new int[] {50, 200}, Plots.spreadLabels(new int[] {50, 200}, 14, 20, 300), "apart: kept");
+    }
+
+    @Test
+    void equalBoundsAtTheTopLeaveTheirLabelsWhole() throws IOException {
+        Path out = DIR.resolve("hit-rate-equal-bounds.png");
+        Map<String, Double> bounds = new LinkedHashMap<>();
+        bounds.put("infinite cache", 1.0);
+        bounds.put("pooled LRU", 1.0);
+        Plots.hitRates(out, Map.of("plugin:cache_aware", 0.98, "round_robin", 0.4), bounds);
+
+        BufferedImage img = ImageIO.read(out.toFile());
+        for (int y = 0; y < img.getHeight(); y++) {
+            for (int x = img.getWidth() - 4; x < img.getWidth(); x++) {
+                assertEquals(0xffffff, img.getRGB(x, y) & 0xffffff, "a label reaches the right edge at y=" + y);
+            }
+        }
+    }
+
+    @Test
     void ttftGroupedBarsLinearAndLog() throws IOException {
         Map<String, double[]> ttft = new LinkedHashMap<>();
         for (int i = 0; i < ROUTERS.size(); i++) {
