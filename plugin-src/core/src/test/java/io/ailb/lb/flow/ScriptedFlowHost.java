@@ -18,7 +18,6 @@ final class ScriptedFlowHost implements FlowHost {
     final List<String> overrides = new ArrayList<>();
     final Map<String, String> requestHeaders = new LinkedHashMap<>();
     boolean acceptHeader = true;
-    long now = 1_000;
     final List<Map<String, String>> decisions = new ArrayList<>();
     final Map<String, Integer> counters = new LinkedHashMap<>();
     final List<String> warnings = new ArrayList<>();

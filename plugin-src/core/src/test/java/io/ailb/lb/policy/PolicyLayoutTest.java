@@ -38,6 +38,7 @@ class PolicyLayoutTest {
             "PolicyRegistry",
             "RequestContext",
             "ResponseObserver",
+            "SharedState",
             "ScrapeRequest",
             "Step",
             "package-info");
