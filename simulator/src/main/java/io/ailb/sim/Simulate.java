@@ -4,6 +4,8 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import io.ailb.sim.backend.BackendConfig;
 import io.ailb.sim.bounds.HitRateBounds;
 import io.ailb.sim.bounds.TtftLowerBound;
+import io.ailb.sim.cluster.ServiceLayout;
+import io.ailb.sim.cluster.ServiceSweepTable;
 import io.ailb.sim.engine.Simulation;
 import io.ailb.sim.engine.Simulation.HealthChange;
 import io.ailb.sim.model.SimRequest;
@@ -32,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -44,6 +47,11 @@ public final class Simulate {
     static final String DEFAULT_ROUTERS = "plugin:prefix_cache,plugin:cache_aware,plugin:global_least_request,"
             + "plugin:least_busy,random,round_robin,least_inflight,sglang_cache_aware,sglang_cache_aware_2025,"
             + "smg_cache_aware,llmd,llmd_precise,dynamo,dynamo_kv_events,greedy_ttft,lookahead_ttft";
+
+    /** The standard comparison of lb_type cluster: every cluster policy of the plugin, then the service baselines. */
+    static final String DEFAULT_SERVICE_ROUTERS = "plugin:LeastBusy,plugin:LeastFirstTokenLatency,"
+            + "plugin:LeastTotalLatency,plugin:AdaptiveScore,plugin:AdaptiveScore+global,plugin:Random,"
+            + "plugin:cluster_hash,random,round_robin,weighted,least_outstanding";
 
     static final String USAGE =
             """
@@ -114,6 +122,17 @@ public final class Simulate {
               --metrics-staleness-ms X (100); serial/parallel only: --overhead-ms X (30) --load-factor X (2.0)
               --fail B@FROM-TO              backend B unhealthy from FROM to TO ms (repeatable; TO may be omitted)
               --sample-ms X                 load sample interval (default: the run's length / 200, at least 100)
+            services (lb_type cluster: routers choose a service, its round robin picks the backend):
+              --services N                  N services of one model (svc-a, svc-b, ...), each its own pool
+              --service-speeds S1,S2,...    speed of each service's backends (default 1 each; 0.5 = prefill and
+                                            steps take twice as long)
+              --service-backends B1,B2,...  backends per service (default --backends each)
+              routers: plugin:MODE (cluster_metrics: LeastBusy, LeastFirstTokenLatency, LeastTotalLatency,
+                                            AdaptiveScore, Random), plugin:AdaptiveScore+global (in-flight counts
+                                            in Redis), plugin:cluster_hash (weights by capacity, hashed on the
+                                            session), plugin:{json}, plugin:@FILE, random, round_robin,
+                                            weighted (static split by capacity), least_outstanding (fewest in
+                                            flight gateway-wide); default: all of them
             """;
 
     private Simulate() {}
@@ -229,7 +248,10 @@ public final class Simulate {
             "follow-ups",
             "sweep",
             "sample-ms",
-            "guest-timeout-ms");
+            "guest-timeout-ms",
+            "services",
+            "service-speeds",
+            "service-backends");
 
     /** What the bounds say about one workload under one backend configuration. */
     private record Limits(HitRateBounds.Result hits, TtftLowerBound.Result ttft) {
@@ -277,6 +299,14 @@ public final class Simulate {
         }
         Map<String, String> o = withPreset(given);
         checkWorkloadFlags(given, o.getOrDefault("workload", "trace"));
+        if (o.containsKey("services")) {
+            return executeServices(o, failures, commandLine, out, err);
+        }
+        for (String key : List.of("service-speeds", "service-backends")) {
+            if (o.containsKey(key)) {
+                throw new IllegalArgumentException("--" + key + " needs --services");
+            }
+        }
         long seed = longInteger(o, "seed", 1);
         int backends = integer(o, "backends", 8);
         BackendConfig backend = backendConfig(o);
@@ -336,6 +366,140 @@ public final class Simulate {
                     err);
         }
         return 0;
+    }
+
+    /**
+     * {@code --services}: every router chooses a service for each request at each rate; one table with TTFT, total
+     * latency and each service's share of the requests.
+     */
+    private static int executeServices(
+            Map<String, String> o, List<String> failures, String commandLine, PrintStream out, PrintStream err)
+            throws IOException {
+        long seed = longInteger(o, "seed", 1);
+        ServiceLayout layout = serviceLayout(o);
+        BackendConfig backend = backendConfig(o);
+        List<HealthChange> health = new ArrayList<>();
+        for (String f : failures) {
+            health.addAll(parseFailure(f));
+        }
+        int gateways = integer(o, "gateways", 1);
+        int perVm = integer(o, "requests-per-vm", 0);
+        Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : null;
+        boolean progressBar = o.containsKey("progress") || System.console() != null;
+        long guestTimeout = longInteger(o, "guest-timeout-ms", PluginRouter.DEFAULT_GUEST_TIMEOUT_MS);
+        boolean sweep = o.containsKey("sweep");
+        List<Double> multipliers = sweep ? parseSweep(o.get("sweep")) : List.of(1.0);
+
+        List<SweepTable.Point> points = new ArrayList<>();
+        String description = null;
+        String workloadName = null;
+        try (Routers.PluginEnvironment env = new Routers.PluginEnvironment(wasm, gateways, perVm, guestTimeout)) {
+            List<Supplier<Router>> routers = new ArrayList<>();
+            for (String spec : Routers.split(o.getOrDefault("routers", DEFAULT_SERVICE_ROUTERS))) {
+                routers.add(Routers.resolveForServices(spec, seed, env, layout));
+            }
+            for (double m : multipliers) {
+                Workload workload = workload(o, seed, m, sweep, backend.itlMs());
+                Simulation.Settings settings = new Simulation.Settings(
+                                layout.totalBackends(), backend, seed, sampleMs(o, workload), health)
+                        .withPerBackend(layout.backendConfigs(backend));
+                String line = describeServices(workload, settings, layout, gateways, perVm);
+                out.println(line);
+                if (description == null) {
+                    description = line;
+                    workloadName = workload.name().replaceAll(" x[0-9.]+$", "");
+                }
+                Simulation.Progress progress = progressBar ? new ProgressBar(err) : null;
+                List<RunResult> results = new ArrayList<>();
+                for (Supplier<Router> factory : routers) {
+                    results.add(Simulation.run(workload, factory.get(), settings, progress));
+                    if (progressBar) {
+                        err.print("\r\033[K");
+                        err.flush();
+                    }
+                }
+                points.add(new SweepTable.Point("x" + trim(m), offeredRate(workload), results));
+            }
+        }
+        String rates = rateLine(points);
+        String table = ServiceSweepTable.markdown(points, layout);
+        List<String> winners = ServiceSweepTable.winners(points);
+        out.println(rates);
+        out.print(table);
+        winners.forEach(out::println);
+        for (SweepTable.Point p : points) {
+            warnings(p.results(), out);
+        }
+        if (o.containsKey("doc")) {
+            StringBuilder md = new StringBuilder();
+            md.append("### Routing simulator, services of different speed: ")
+                    .append(workloadName)
+                    .append("\n\n");
+            md.append("`mvn -q -pl simulator exec:java -Dexec.args=\"")
+                    .append(commandLine)
+                    .append("\"`\n\n");
+            md.append(description).append("\n\n");
+            md.append(rates).append("\n\n");
+            md.append(table).append('\n');
+            winners.forEach(w -> md.append("- ").append(w).append('\n'));
+            md.append("\nTimes in simulated ms, on ").append(machine()).append(".\n");
+            BenchmarksDoc.replaceSection(
+                    Path.of(o.get("doc")), o.getOrDefault("section", "simulator-clusters"), md.toString());
+        }
+        return 0;
+    }
+
+    static ServiceLayout serviceLayout(Map<String, String> o) {
+        int count = integer(o, "services", 0);
+        if (count < 1) {
+            throw new IllegalArgumentException("--services wants at least 1 service, got " + count);
+        }
+        List<Double> speeds = new ArrayList<>();
+        List<Integer> backends = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            speeds.add(1.0);
+            backends.add(integer(o, "backends", 2));
+        }
+        if (o.containsKey("service-speeds")) {
+            speeds = listOf(o, "service-speeds", count, Double::parseDouble);
+        }
+        if (o.containsKey("service-backends")) {
+            backends = listOf(o, "service-backends", count, Integer::parseInt);
+        }
+        return ServiceLayout.of(backends, speeds);
+    }
+
+    private static <T> List<T> listOf(Map<String, String> o, String key, int count, Function<String, T> parse) {
+        String[] parts = o.get(key).split(",");
+        if (parts.length != count) {
+            throw new IllegalArgumentException(
+                    "--" + key + " wants " + count + " values (one per service), got " + o.get(key));
+        }
+        List<T> values = new ArrayList<>();
+        for (String part : parts) {
+            try {
+                values.add(parse.apply(part.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--" + key + " wants numbers, got " + o.get(key), e);
+            }
+        }
+        return values;
+    }
+
+    static String describeServices(Workload w, Simulation.Settings s, ServiceLayout layout, int gateways, int perVm) {
+        return String.format(
+                Locale.ROOT,
+                "%s: %d requests%s; %d services, backends × speed: %s (speed divides prefill and step time; base: %s);"
+                        + " round robin inside a service; plugin on %d gateway(s)%s; seed %d",
+                w.name(),
+                w.requests().size(),
+                w.closedLoop() ? " in " + w.sessions().size() + " sessions" : "",
+                layout.size(),
+                layout.describe(),
+                backendText(s.backend()),
+                gateways,
+                perVm > 0 ? ", fresh VM every " + perVm + " requests" : "",
+                s.seed());
     }
 
     private static BackendConfig backendConfig(Map<String, String> o) {
@@ -755,7 +919,21 @@ public final class Simulate {
     }
 
     static String describe(Workload w, Simulation.Settings s, int gateways, int perVm) {
-        BackendConfig b = s.backend();
+        return String.format(
+                Locale.ROOT,
+                "%s: %d requests%s; %d backends (%s); plugin on %d " + "gateway(s)%s; seed %d",
+                w.name(),
+                w.requests().size(),
+                w.closedLoop() ? " in " + w.sessions().size() + " sessions" : "",
+                s.backends(),
+                backendText(s.backend()),
+                gateways,
+                perVm > 0 ? ", fresh VM every " + perVm + " requests" : "",
+                s.seed());
+    }
+
+    /** E.g. {@code KV 1,000,000 tokens each, vLLM steps: …}. */
+    private static String backendText(BackendConfig b) {
         String model =
                 switch (b.model()) {
                     case VLLM -> String.format(
@@ -776,18 +954,7 @@ public final class Simulate {
                             b.timeFactorUnderLoad(),
                             b.maxNumSeqs());
                 };
-        return String.format(
-                Locale.ROOT,
-                "%s: %d requests%s; %d backends (KV %,d tokens each, %s); plugin on %d " + "gateway(s)%s; seed %d",
-                w.name(),
-                w.requests().size(),
-                w.closedLoop() ? " in " + w.sessions().size() + " sessions" : "",
-                s.backends(),
-                b.capacityTokens(),
-                model,
-                gateways,
-                perVm > 0 ? ", fresh VM every " + perVm + " requests" : "",
-                s.seed());
+        return String.format(Locale.ROOT, "KV %,d tokens each, %s", b.capacityTokens(), model);
     }
 
     private static int integer(Map<String, String> o, String key, int fallback) {

@@ -94,6 +94,57 @@ class SimulateTest {
     }
 
     @Test
+    void servicesOfDifferentSpeedGetATableWithEachServicesShare(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path doc = dir.resolve("benchmarks.md");
+        int code = Simulate.run(
+                new String[] {
+                    "--workload",
+                    "trace",
+                    "--limit",
+                    "40",
+                    "--services",
+                    "2",
+                    "--service-speeds",
+                    "1,0.25",
+                    "--service-backends",
+                    "2,1",
+                    "--routers",
+                    "round_robin,weighted,least_outstanding",
+                    "--sweep",
+                    "1,2",
+                    "--doc",
+                    doc.toString()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        assertTrue(text.contains("2 services, backends × speed: svc-a 2 × 1, svc-b 1 × 0.25"), text);
+        assertTrue(text.contains("x1 % svc-a/svc-b") && text.contains("x2 total mean"), text);
+        assertTrue(text.contains("| round_robin |") && text.contains(" 50/50 |"), text);
+        // capacities 2 and 0.25: 8 of every 9 requests to svc-a, 36 of the 40 (smooth weighted round robin)
+        assertTrue(text.contains("| weighted |") && text.contains(" 90/10 |"), text);
+        String md = Files.readString(doc);
+        assertTrue(md.contains("<!-- BEGIN simulator-clusters -->") && md.contains("--services 2"), md);
+        assertTrue(md.contains("| least_outstanding |"), md);
+    }
+
+    @Test
+    void serviceFlagsWithoutServicesOrOfTheWrongLengthAreRefused() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        PrintStream errors = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertEquals(2, Simulate.run(new String[] {"--service-speeds", "1,0.5"}, sink, errors));
+        assertEquals(2, Simulate.run(new String[] {"--services", "3", "--service-speeds", "1,0.5"}, sink, errors));
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("--service-speeds needs --services"), text);
+        assertTrue(text.contains("--service-speeds wants 3 values (one per service), got 1,0.5"), text);
+    }
+
+    @Test
     void aSweepRunsEveryRouterAtEachRateAndWritesItsSectionAndPlots(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -24,14 +24,36 @@ import java.util.function.Supplier;
  * with fresh, identical backends each.
  */
 public final class Simulation implements EventScheduler {
-    /** Run settings shared by every router. */
+    /**
+     * Run settings shared by every router. {@code perBackend}, when not empty, gives each backend its own configuration
+     * (services of different speed) and must hold one per backend; {@code backend} then describes the fastest kind.
+     */
     public record Settings(
-            int backends, BackendConfig backend, long seed, double sampleEveryMs, List<HealthChange> healthChanges) {
+            int backends,
+            BackendConfig backend,
+            long seed,
+            double sampleEveryMs,
+            List<HealthChange> healthChanges,
+            List<BackendConfig> perBackend) {
         public Settings {
             if (backends < 1) {
                 throw new IllegalArgumentException("at least one backend");
             }
             healthChanges = List.copyOf(healthChanges);
+            perBackend = List.copyOf(perBackend);
+            if (!perBackend.isEmpty() && perBackend.size() != backends) {
+                throw new IllegalArgumentException(
+                        perBackend.size() + " backend configurations for " + backends + " backends");
+            }
+        }
+
+        public Settings(
+                int backends,
+                BackendConfig backend,
+                long seed,
+                double sampleEveryMs,
+                List<HealthChange> healthChanges) {
+            this(backends, backend, seed, sampleEveryMs, healthChanges, List.of());
         }
 
         public static Settings of(int backends, BackendConfig backend, long seed) {
@@ -39,11 +61,21 @@ public final class Simulation implements EventScheduler {
         }
 
         public Settings withSampleEveryMs(double value) {
-            return new Settings(backends, backend, seed, value, healthChanges);
+            return new Settings(backends, backend, seed, value, healthChanges, perBackend);
         }
 
         public Settings withHealthChanges(List<HealthChange> value) {
-            return new Settings(backends, backend, seed, sampleEveryMs, value);
+            return new Settings(backends, backend, seed, sampleEveryMs, value, perBackend);
+        }
+
+        /** One configuration per backend, in backend order. */
+        public Settings withPerBackend(List<BackendConfig> value) {
+            return new Settings(backends, backend, seed, sampleEveryMs, healthChanges, value);
+        }
+
+        /** The configuration of backend {@code index}. */
+        public BackendConfig backendConfig(int index) {
+            return perBackend.isEmpty() ? backend : perBackend.get(index);
         }
     }
 
@@ -103,7 +135,7 @@ public final class Simulation implements EventScheduler {
             }
         };
         for (int i = 0; i < settings.backends(); i++) {
-            backends.add(Backend.create(i, settings.backend(), this, listener));
+            backends.add(Backend.create(i, settings.backendConfig(i), this, listener));
         }
         this.views = Collections.unmodifiableList(new ArrayList<>(backends));
         this.cluster = new ClusterView() {

@@ -13,6 +13,8 @@ import io.ailb.emulator.WasmPlugin;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.policy.PolicyRegistry;
+import io.ailb.sim.cluster.InServiceBalancer;
+import io.ailb.sim.cluster.ServiceLayout;
 import io.ailb.sim.model.BackendView;
 import io.ailb.sim.model.ClusterView;
 import io.ailb.sim.model.SimRequest;
@@ -51,13 +53,27 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
     public static final String CLUSTER = "outbound|8000||llm.sim";
     public static final String REDIS_CLUSTER = "outbound|6379||redis.static";
 
-    /** How to run the plugin. */
+    /**
+     * How to run the plugin. {@code services} is null for lb_type endpoint (the override host names the backend); for
+     * lb_type cluster it lists the services the configuration chooses among (the cluster header names one).
+     */
     public record Options(
-            String name, String pluginConfigJson, int gateways, int requestsPerVm, long seed, long guestTimeoutMs) {
+            String name,
+            String pluginConfigJson,
+            int gateways,
+            int requestsPerVm,
+            long seed,
+            long guestTimeoutMs,
+            ServiceLayout services) {
         public Options {
             if (gateways < 1) {
                 throw new IllegalArgumentException("at least one gateway");
             }
+        }
+
+        public Options(
+                String name, String pluginConfigJson, int gateways, int requestsPerVm, long seed, long guestTimeoutMs) {
+            this(name, pluginConfigJson, gateways, requestsPerVm, seed, guestTimeoutMs, null);
         }
 
         /** With the default guest timeout ({@link #DEFAULT_GUEST_TIMEOUT_MS}). */
@@ -65,6 +81,12 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             this(name, pluginConfigJson, gateways, requestsPerVm, seed, DEFAULT_GUEST_TIMEOUT_MS);
         }
     }
+
+    /** The request header lb_type cluster writes the chosen service into (the policies' default cluster_header). */
+    public static final String CLUSTER_HEADER = "x-higress-target-cluster";
+
+    /** The per-session header the simulator sends for cluster_hash ({@code hash_header}'s default). */
+    public static final String SESSION_HEADER = "x-mse-consumer";
 
     /** A guest call running longer than this (wall time) is interrupted and its VM replaced; 0 = no limit. */
     public static final long DEFAULT_GUEST_TIMEOUT_MS = 20_000;
@@ -75,8 +97,13 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         return t;
     });
 
-    /** The simulator's Redis ({@link #REDIS_CLUSTER}) as {@code lb_config} fields. */
-    private static final String REDIS_FIELDS = "\"serviceFQDN\":\"redis.static\",\"servicePort\":6379";
+    /** The simulator's Redis ({@link #REDIS_CLUSTER}) as a policy names it. */
+    public static final String REDIS_FQDN = "redis.static";
+
+    public static final int REDIS_PORT = 6379;
+
+    /** The simulator's Redis as {@code lb_config} fields. */
+    private static final String REDIS_FIELDS = "\"serviceFQDN\":\"" + REDIS_FQDN + "\",\"servicePort\":" + REDIS_PORT;
 
     /** The plugin configuration for a registered policy name, with the simulator's Redis when the policy needs one. */
     public static String configFor(String policy) {
@@ -164,6 +191,9 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
     private final Map<Gateway, Integer> openByGateway = new HashMap<>();
     private final Map<Long, Open> open = new HashMap<>();
     private final SplittableRandom defaultLb;
+    /** Null for lb_type endpoint. */
+    private final InServiceBalancer serviceBalancer;
+
     private long lastNowMs;
     private int next;
     private int vmsStarted;
@@ -181,6 +211,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         this.redis = redis;
         this.options = options;
         this.defaultLb = new SplittableRandom(options.seed() ^ 0x5EEDL);
+        this.serviceBalancer = options.services() == null ? null : new InServiceBalancer(options.services());
         redis.flushAll();
         for (int i = 0; i < options.gateways(); i++) {
             slots.add(new Slot(i));
@@ -208,6 +239,9 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         }
         slot.syncClock(cluster.nowMs());
         slot.served++;
+        if (options.services() != null) {
+            return routeToService(slot, request, cluster);
+        }
 
         List<BackendView> backends = cluster.backends();
         List<ClusterHost> hosts = new ArrayList<>(backends.size());
@@ -265,6 +299,58 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             openByGateway.merge(slot.gateway, 1, Integer::sum);
         }
         return index;
+    }
+
+    /**
+     * lb_type cluster: the plugin writes the chosen service into {@link #CLUSTER_HEADER} at the request headers; Envoy
+     * re-selects the route by it, so the stream's {@code cluster_name} becomes that service before the response comes
+     * back (the plugin checks it), and the service's own balancer picks the backend. No header (a local reply, a
+     * trap): the route's default, here a random service, as a fallback.
+     */
+    private int routeToService(Slot slot, SimRequest request, ClusterView cluster) {
+        ServiceLayout services = options.services();
+        HttpStream stream = slot.vm
+                .newHttpStream()
+                .withRouteName(ROUTE)
+                .withClusterName(CLUSTER)
+                .withUpstreamHosts(List.of())
+                .withRequestId("sim-" + request.id());
+        String written = null;
+        long started = System.nanoTime();
+        ScheduledFuture<?> watchdog = arm();
+        try {
+            HeaderMap headers = chatRequestHeaders("llm.sim", "application/json")
+                    .add(SESSION_HEADER, request.sessionId() != null ? request.sessionId() : "request-" + request.id());
+            stream.sendRequestHeaders(headers, false);
+            written = stream.requestHeaders().get(CLUSTER_HEADER).orElse(null);
+            if (!stream.isEnded()) {
+                stream.sendRequestBody(request.body(), true);
+            }
+        } catch (RuntimeException trap) {
+            traps++;
+            if (DEBUG) {
+                System.err.println("plugin " + name() + ": request " + request.id() + ": " + trap);
+            }
+        } finally {
+            disarm(watchdog);
+        }
+        record(System.nanoTime() - started);
+        if (stream.localReply().isPresent()) {
+            rejects++;
+        }
+        int service = written == null ? -1 : services.indexOfCluster(written);
+        if (service >= 0) {
+            overrides++;
+        } else {
+            fallbacks++;
+            service = defaultLb.nextInt(services.size());
+        }
+        stream.withClusterName(services.service(service).cluster());
+        if (slot.vm.isAlive() && !stream.isEnded()) {
+            open.put(request.id(), new Open(slot.gateway, stream));
+            openByGateway.merge(slot.gateway, 1, Integer::sum);
+        }
+        return serviceBalancer.pick(service, cluster);
     }
 
     /** Interrupts this thread if the guest runs too long (Chicory then stops the call, and the VM is dead). */

@@ -3,6 +3,9 @@ package io.ailb.sim.router;
 import io.ailb.emulator.LocalRedis;
 import io.ailb.emulator.WasmArtifacts;
 import io.ailb.emulator.WasmPlugin;
+import io.ailb.sim.cluster.ClusterConfigs;
+import io.ailb.sim.cluster.ServiceBaselines;
+import io.ailb.sim.cluster.ServiceLayout;
 import io.ailb.sim.router.baseline.Baselines;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -107,31 +110,60 @@ public final class Routers {
     public static Supplier<Router> resolve(String spec, long seed, PluginEnvironment env) {
         if (spec.startsWith("plugin:")) {
             String rest = spec.substring("plugin:".length());
-            String config;
-            String name;
-            if (rest.startsWith("@")) {
-                try {
-                    config = Files.readString(Path.of(rest.substring(1)));
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot read plugin configuration " + rest.substring(1), e);
-                }
-                name = "plugin:" + Path.of(rest.substring(1)).getFileName();
-            } else if (rest.startsWith("{")) {
-                config = rest;
-                name = "plugin:" + policyOf(rest);
-            } else {
-                config = PluginRouter.configFor(rest);
-                name = spec;
-            }
-            String finalConfig = config;
+            GivenConfig given = GivenConfig.of(rest);
+            String name = given != null ? given.name() : spec;
+            String config = given != null ? given.json() : PluginRouter.configFor(rest);
+            return () -> new PluginRouter(
+                    env.plugin(),
+                    env.redis(),
+                    new PluginRouter.Options(name, config, env.gateways, env.requestsPerVm, seed, env.guestTimeoutMs));
+        }
+        Baselines.create(spec, seed); // fails now, naming the known routers, for an unknown spec
+        return () -> Baselines.create(spec, seed);
+    }
+
+    /**
+     * lb_type cluster: a supplier of fresh routers choosing among {@code services}. {@code plugin:NAME} runs the .wasm
+     * with {@link ClusterConfigs#configFor}; {@code plugin:@FILE} and {@code plugin:{JSON}} with that configuration
+     * (its cluster header must be the default, {@link PluginRouter#CLUSTER_HEADER}); any other name is a
+     * {@link ServiceBaselines} router.
+     */
+    public static Supplier<Router> resolveForServices(
+            String spec, long seed, PluginEnvironment env, ServiceLayout services) {
+        if (spec.startsWith("plugin:")) {
+            String rest = spec.substring("plugin:".length());
+            GivenConfig given = GivenConfig.of(rest);
+            String name = given != null ? given.name() : spec;
+            String config = given != null
+                    ? given.json()
+                    : ClusterConfigs.configFor(rest, services, PluginRouter.REDIS_FQDN, PluginRouter.REDIS_PORT);
             return () -> new PluginRouter(
                     env.plugin(),
                     env.redis(),
                     new PluginRouter.Options(
-                            name, finalConfig, env.gateways, env.requestsPerVm, seed, env.guestTimeoutMs));
+                            name, config, env.gateways, env.requestsPerVm, seed, env.guestTimeoutMs, services));
         }
-        Baselines.create(spec, seed); // fails now, naming the known routers, for an unknown spec
-        return () -> Baselines.create(spec, seed);
+        ServiceBaselines.create(spec, services, seed); // fails now, naming the known routers, for an unknown spec
+        return () -> ServiceBaselines.create(spec, services, seed);
+    }
+
+    /** A configuration given with the spec ({@code @FILE} or {@code {JSON}}) and the router name it gets. */
+    private record GivenConfig(String name, String json) {
+        /** Null when {@code rest} names a policy instead. */
+        static GivenConfig of(String rest) {
+            if (rest.startsWith("@")) {
+                Path file = Path.of(rest.substring(1));
+                try {
+                    return new GivenConfig("plugin:" + file.getFileName(), Files.readString(file));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read plugin configuration " + file, e);
+                }
+            }
+            if (rest.startsWith("{")) {
+                return new GivenConfig("plugin:" + policyOf(rest), rest);
+            }
+            return null;
+        }
     }
 
     private static String policyOf(String json) {

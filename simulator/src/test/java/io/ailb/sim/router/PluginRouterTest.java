@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.sim.backend.BackendConfig;
+import io.ailb.sim.cluster.ServiceLayout;
 import io.ailb.sim.engine.Simulation;
 import io.ailb.sim.report.RunResult;
 import io.ailb.sim.workload.Workload;
@@ -60,20 +61,29 @@ class PluginRouterTest {
                 "prefix_cache " + plugin.hitRate() + " vs round robin " + roundRobin.hitRate());
     }
 
-    /** The router table comes from the core's registry: a policy registered there runs here with no simulator edit. */
+    /**
+     * The router table comes from the core's registry: a policy registered there runs here with no simulator edit
+     * (lb_type cluster ones choose among services: one service per backend here).
+     */
     @Test
     void everyRegisteredPolicyRunsThroughTheWasmFromItsNameAlone() {
+        ServiceLayout oneBackendEach = ServiceLayout.of(List.of(1, 1, 1), List.of(1.0, 1.0, 1.0));
         for (String policy : PolicyRegistry.names()) {
             Workload w = io.ailb.sim.engine.PartitionableWorkloadAccess.create(20, 5);
+            boolean cluster = PolicyRegistry.lbType(policy).equals("cluster");
             RunResult r = Simulation.run(
                     w,
-                    Routers.resolve("plugin:" + policy, 5, env).get(),
+                    cluster
+                            ? Routers.resolveForServices("plugin:" + policy, 5, env, oneBackendEach)
+                                    .get()
+                            : Routers.resolve("plugin:" + policy, 5, env).get(),
                     Simulation.Settings.of(3, BackendConfig.DEFAULT, 5));
             RunResult.PluginStats stats = r.plugin();
             assertEquals(20, r.completed(), policy);
             assertEquals(0, stats.vmTraps(), policy + ": " + stats);
             assertTrue(stats.overrides() >= 18, policy + " decided (almost) every request: " + stats);
-            assertEquals(PluginRouter.usesRedis(policy), stats.redisRoundTrips() > 0, policy + ": " + stats);
+            boolean redis = !cluster && PluginRouter.usesRedis(policy); // the cluster defaults keep counts local
+            assertEquals(redis, stats.redisRoundTrips() > 0, policy + ": " + stats);
         }
     }
 
