@@ -306,9 +306,9 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
         ServiceStats s = stats.get(service);
         switch (mode) {
             case LEAST_FIRST_TOKEN_LATENCY:
-                return s.pooledMeanFirstToken();
+                return s.expectedFirstToken();
             case LEAST_TOTAL_LATENCY:
-                return s.pooledMeanTotal();
+                return s.expectedTotal();
             default:
                 return s.pooledInflight();
         }
@@ -445,6 +445,8 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
         private final long startMillis;
         private int status;
         private boolean firstTokenRecorded;
+        /** The requests in flight to the service (every VM's) when this one was sent there. */
+        private int load;
 
         Outcome(String service, long startMillis) {
             this.service = service;
@@ -453,6 +455,7 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
 
         @Override
         public void onApplied(long nowMillis) {
+            load = stats.get(service).pooledInflight();
             stats.get(service).inflight++;
             window.add(service);
         }
@@ -475,7 +478,7 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
             }
             double millis = Math.max(0, nowMillis - startMillis);
             ServiceStats s = stats.get(service);
-            s.recordTotal(failed ? punished(millis, false) : millis);
+            s.recordTotal(failed ? punished(millis, false) : millis, load);
             s.recordOutcome(failed, nowMillis, cooldownMillis);
             s.inflight--;
         }
@@ -483,7 +486,7 @@ public final class ClusterMetricsPolicy implements LoadBalancingPolicy {
         private void recordFirstToken(long nowMillis) {
             firstTokenRecorded = true;
             double millis = Math.max(0, nowMillis - startMillis);
-            stats.get(service).recordFirstToken(failed(status) ? punished(millis, true) : millis);
+            stats.get(service).recordFirstToken(failed(status) ? punished(millis, true) : millis, load);
         }
     }
 }

@@ -12,8 +12,12 @@ final class ServiceStats {
     /** Success and failure counts decay by this per outcome, so the error rate covers about the last 100 outcomes. */
     static final double OUTCOME_DECAY = 0.99;
 
-    private final LatencyWindow firstToken;
-    private final LatencyWindow total;
+    private final SampleWindow firstToken;
+    private final SampleWindow total;
+    /** The in-flight count each sample's request met at its decision, in the same windows' order. */
+    private final SampleWindow firstTokenLoad;
+
+    private final SampleWindow totalLoad;
     private final double ewmaBeta;
 
     int inflight;
@@ -43,8 +47,10 @@ final class ServiceStats {
     long peerCooldownUntilMillis;
 
     ServiceStats(int windowSize, double ewmaBeta) {
-        this.firstToken = new LatencyWindow(windowSize);
-        this.total = new LatencyWindow(windowSize);
+        this.firstToken = new SampleWindow(windowSize);
+        this.total = new SampleWindow(windowSize);
+        this.firstTokenLoad = new SampleWindow(windowSize);
+        this.totalLoad = new SampleWindow(windowSize);
         this.ewmaBeta = ewmaBeta;
     }
 
@@ -57,14 +63,17 @@ final class ServiceStats {
         return total.mean();
     }
 
-    void recordFirstToken(double millis) {
+    /** {@code load}: the requests in flight to the service when this one was sent there. */
+    void recordFirstToken(double millis, int load) {
         lastFirstTokenMillis = millis;
+        firstTokenLoad.add(load);
         firstToken.add(millis);
         ewmaFirstTokenMillis = hasFirstToken ? ewma(ewmaFirstTokenMillis, millis) : millis;
         hasFirstToken = true;
     }
 
-    void recordTotal(double millis) {
+    void recordTotal(double millis, int load) {
+        totalLoad.add(load);
         total.add(millis);
         ewmaTotalMillis = hasTotal ? ewma(ewmaTotalMillis, millis) : millis;
         hasTotal = true;
@@ -139,6 +148,20 @@ final class ServiceStats {
         return pool(total.size == 0 ? NONE : total.mean(), peerMeanTotal);
     }
 
+    /**
+     * The first-token latency a request sent now should meet: the recent mean, scaled by the in-flight count now over
+     * the one the sampled requests met. The plain mean lags by up to {@code queue_size} samples, so every request went
+     * to the service that had looked fastest until its queue showed in the mean (the Go plugin's herding); a service
+     * busy at the same level as when it was measured keeps its mean.
+     */
+    double expectedFirstToken() {
+        return pooledMeanFirstToken() * (pooledInflight() + 1) / (firstTokenLoad.mean() + 1);
+    }
+
+    double expectedTotal() {
+        return pooledMeanTotal() * (pooledInflight() + 1) / (totalLoad.mean() + 1);
+    }
+
     double pooledErrorRate(long nowMillis, long halfLifeMillis) {
         double local = errorRate(nowMillis, halfLifeMillis);
         double own = successes + failures;
@@ -177,13 +200,13 @@ final class ServiceStats {
     }
 
     /** The last N samples and their sum. */
-    private static final class LatencyWindow {
+    private static final class SampleWindow {
         private final double[] samples;
         private int next;
         int size;
         private double sum;
 
-        LatencyWindow(int capacity) {
+        SampleWindow(int capacity) {
             samples = new double[capacity];
         }
 

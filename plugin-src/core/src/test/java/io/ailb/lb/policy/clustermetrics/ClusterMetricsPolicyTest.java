@@ -151,12 +151,51 @@ class ClusterMetricsPolicyTest {
     }
 
     @Test
+    void theExpectedLatencyScalesTheMeanByTheInFlightNowOverThenMeasured() {
+        ServiceStats stats = new ServiceStats(100, 0.5);
+        stats.recordFirstToken(100, 0);
+        stats.recordFirstToken(300, 2);
+        stats.inflight = 1;
+        assertEquals(200, stats.expectedFirstToken(), 1e-9, "1 in flight now, as on average then: the mean");
+        stats.inflight = 5;
+        assertEquals(200 * 6 / 2.0, stats.expectedFirstToken(), 1e-9);
+    }
+
+    /**
+     * Requests every 10 ms lasting 200 ms on the fast service and 300 ms on the slow one (about 20 in flight): the
+     * plain mean of the Go plugin sends nearly everything to the service that looked fastest; scaled by the in-flight
+     * count the slow service takes a real share.
+     */
+    @Test
+    void leastFirstTokenLatencyDoesNotHerdOntoTheServiceThatLookedFastest() throws ConfigException {
+        ClusterMetricsPolicy policy = policy("LeastFirstTokenLatency", "");
+        java.util.ArrayDeque<Object[]> open = new java.util.ArrayDeque<>();
+        Map<String, Integer> counts = new HashMap<>();
+        for (long now = 0; now < 20_000; now += 10) {
+            while (!open.isEmpty() && (long) open.peekFirst()[1] <= now) {
+                Step done = (Step) open.removeFirst()[0];
+                done.responseObserver().onResponseHeaders(200, now);
+                done.responseObserver().onFirstResponseBody(now);
+                done.responseObserver().onStreamEnd(now);
+            }
+            Step step = choose(policy, now);
+            step.responseObserver().onApplied(now);
+            long latency = step.host().equals(FAST) ? 200 : 300;
+            open.addLast(new Object[] {step, now + latency});
+            if (now >= 5_000) {
+                counts.merge(step.host(), 1, Integer::sum);
+            }
+        }
+        assertTrue(counts.getOrDefault(SLOW, 0) > 300, "the slow service takes a share: " + counts);
+    }
+
+    @Test
     void theEwmaWeighsTheOldValueByBeta() {
         ServiceStats stats = new ServiceStats(100, 0.5);
-        stats.recordFirstToken(100);
-        stats.recordFirstToken(300);
+        stats.recordFirstToken(100, 0);
+        stats.recordFirstToken(300, 0);
         assertEquals(200, stats.ewmaFirstTokenMillis, 1e-9);
-        stats.recordTotal(800);
+        stats.recordTotal(800, 0);
         assertEquals(800, stats.ewmaTotalMillis, 1e-9, "the first sample is the value");
     }
 
@@ -228,8 +267,8 @@ class ClusterMetricsPolicyTest {
         ClusterMetricsPolicy policy = policy("AdaptiveScore", "");
         ServiceStats stats = policy.stats(FAST);
         assertEquals(1.0, policy.latencyAndErrorScore(stats, 0), 1e-9, "no latency yet: the in-flight term decides");
-        stats.recordFirstToken(99);
-        stats.recordTotal(399);
+        stats.recordFirstToken(99, 0);
+        stats.recordTotal(399, 0);
         stats.recordOutcome(true, 0, 1);
         stats.recordOutcome(false, 0, 1);
         double errorRate = stats.errorRate(0, 30_000);
