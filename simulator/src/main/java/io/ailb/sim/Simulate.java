@@ -335,15 +335,7 @@ public final class Simulate {
                 Simulation.Settings settings =
                         new Simulation.Settings(backends, backend, seed, sampleMs(o, workload), health);
                 out.println(describe(workload, settings, gateways, perVm));
-                Simulation.Progress progress = progressBar ? new ProgressBar(err) : null;
-                List<RunResult> results = new ArrayList<>();
-                for (Supplier<Router> factory : routers) {
-                    results.add(Simulation.run(workload, factory.get(), settings, progress));
-                    if (progressBar) {
-                        err.print("\r\033[K");
-                        err.flush();
-                    }
-                }
+                List<RunResult> results = runEach(routers, workload, settings, progressBar, err);
                 points.add(new SweepTable.Point("x" + trim(m), offeredRate(workload), results));
                 workloads.add(workload);
                 settingsPerPoint.add(settings);
@@ -409,15 +401,7 @@ public final class Simulate {
                     description = line;
                     workloadName = workload.name().replaceAll(" x[0-9.]+$", "");
                 }
-                Simulation.Progress progress = progressBar ? new ProgressBar(err) : null;
-                List<RunResult> results = new ArrayList<>();
-                for (Supplier<Router> factory : routers) {
-                    results.add(Simulation.run(workload, factory.get(), settings, progress));
-                    if (progressBar) {
-                        err.print("\r\033[K");
-                        err.flush();
-                    }
-                }
+                List<RunResult> results = runEach(routers, workload, settings, progressBar, err);
                 points.add(new SweepTable.Point("x" + trim(m), offeredRate(workload), results));
             }
         }
@@ -903,6 +887,25 @@ public final class Simulate {
         }
         Files.writeString(
                 json, JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(doc) + "\n", StandardCharsets.UTF_8);
+    }
+
+    /** Runs the workload once per router, each with a fresh instance, showing progress on {@code err} if asked. */
+    private static List<RunResult> runEach(
+            List<Supplier<Router>> routers,
+            Workload workload,
+            Simulation.Settings settings,
+            boolean progressBar,
+            PrintStream err) {
+        Simulation.Progress progress = progressBar ? new ProgressBar(err) : null;
+        List<RunResult> results = new ArrayList<>();
+        for (Supplier<Router> factory : routers) {
+            results.add(Simulation.run(workload, factory.get(), settings, progress));
+            if (progressBar) {
+                err.print("\r\033[K");
+                err.flush();
+            }
+        }
+        return results;
     }
 
     private static String trim(double v) {

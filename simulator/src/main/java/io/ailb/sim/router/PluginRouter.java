@@ -256,22 +256,12 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
                 .withClusterName(CLUSTER)
                 .withUpstreamHosts(hosts)
                 .withRequestId("sim-" + request.id());
-        Optional<String> override = Optional.empty();
         long started = System.nanoTime();
-        ScheduledFuture<?> watchdog = arm();
-        try {
+        boolean served = sendGuarded(request, () -> {
             stream.sendRequestHeaders(chatRequestHeaders("llm.sim", "application/json"), false);
             stream.sendRequestBody(request.body(), true);
-            override = stream.upstreamOverride();
-        } catch (RuntimeException trap) {
-            traps++;
-            if (DEBUG) {
-                System.err.println("plugin " + name() + ": request " + request.id() + ": " + trap);
-            }
-        } finally {
-            disarm(watchdog);
-        }
-        record(System.nanoTime() - started);
+        });
+        Optional<String> override = served ? stream.upstreamOverride() : Optional.empty();
         if (DEBUG) {
             System.err.printf(
                     "plugin %s: request %d (%d body chars) on gateway %d/VM %d: %.1f ms -> %s%n",
@@ -315,26 +305,15 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
                 .withClusterName(CLUSTER)
                 .withUpstreamHosts(List.of())
                 .withRequestId("sim-" + request.id());
-        String written = null;
-        long started = System.nanoTime();
-        ScheduledFuture<?> watchdog = arm();
-        try {
+        boolean served = sendGuarded(request, () -> {
             HeaderMap headers = chatRequestHeaders("llm.sim", "application/json")
                     .add(SESSION_HEADER, request.sessionId() != null ? request.sessionId() : "request-" + request.id());
             stream.sendRequestHeaders(headers, false);
-            written = stream.requestHeaders().get(CLUSTER_HEADER).orElse(null);
             if (!stream.isEnded()) {
                 stream.sendRequestBody(request.body(), true);
             }
-        } catch (RuntimeException trap) {
-            traps++;
-            if (DEBUG) {
-                System.err.println("plugin " + name() + ": request " + request.id() + ": " + trap);
-            }
-        } finally {
-            disarm(watchdog);
-        }
-        record(System.nanoTime() - started);
+        });
+        String written = served ? stream.requestHeaders().get(CLUSTER_HEADER).orElse(null) : null;
         if (stream.localReply().isPresent()) {
             rejects++;
         }
@@ -351,6 +330,28 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             openByGateway.merge(slot.gateway, 1, Integer::sum);
         }
         return serviceBalancer.pick(service, cluster);
+    }
+
+    /**
+     * Sends a request's callbacks with the watchdog armed and records the guest time; false when the guest trapped
+     * (the VM is dead, its decision does not count).
+     */
+    private boolean sendGuarded(SimRequest request, Runnable send) {
+        long started = System.nanoTime();
+        ScheduledFuture<?> watchdog = arm();
+        try {
+            send.run();
+            return true;
+        } catch (RuntimeException trap) {
+            traps++;
+            if (DEBUG) {
+                System.err.println("plugin " + name() + ": request " + request.id() + ": " + trap);
+            }
+            return false;
+        } finally {
+            disarm(watchdog);
+            record(System.nanoTime() - started);
+        }
     }
 
     /** Interrupts this thread if the guest runs too long (Chicory then stops the call, and the VM is dead). */
