@@ -27,7 +27,8 @@ final class LoadBalancerRoot extends RootContext {
         super(contextId);
         // Seeded from WASI randomness: each VM (one per Envoy worker) breaks ties differently.
         random = new Rng(new java.util.Random().nextLong());
-        sharedState = new GatewaySharedState(Long.toHexString(random.nextLong()));
+        // Its own draw, so the tie-break sequence of the VM's generator stays what it was without shared state.
+        sharedState = new GatewaySharedState(Long.toHexString(new java.util.Random().nextLong()));
     }
 
     @Override
