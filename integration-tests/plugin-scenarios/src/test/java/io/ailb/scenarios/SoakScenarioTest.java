@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 3, unit = TimeUnit.HOURS)
 class SoakScenarioTest {
-    static final int CI_REQUESTS = 20_000;
+    static final int CI_REQUESTS = 10_000;
     /** Memory is compared from here on: the heap has reached the size the mix needs. */
     private static final int WARM_UP = 2_000;
 
