@@ -39,12 +39,16 @@ public final class Gateway implements AutoCloseable {
     private final List<PluginVm> vms = new ArrayList<>();
     private final Deque<HttpCallAnswer> httpResponses = new ArrayDeque<>();
     private final Deque<HttpCallRequest> httpCalls = new ArrayDeque<>();
+    private final Map<String, List<ClusterHost>> upstreams;
+    private final RedisFaults redisFaults;
     private int nextVmId = 1;
 
     private Gateway(Builder builder) {
         this.plugin = builder.plugin;
         this.options = builder;
         this.pluginConfig = builder.pluginConfig;
+        this.upstreams = new LinkedHashMap<>(builder.upstreams);
+        this.redisFaults = new RedisFaults(builder.clock instanceof VirtualClock);
     }
 
     public static Builder builder(WasmPlugin plugin) {
@@ -252,6 +256,22 @@ public final class Gateway implements AutoCloseable {
         return sharedData;
     }
 
+    /**
+     * The Redis faults the VMs' next calls meet (delays, error replies, {@code NOSCRIPT}, dropped connections); empty
+     * at first. A delay needs a {@link VirtualClock}: {@link #advance} delivers the delayed replies.
+     */
+    public RedisFaults redisFaults() {
+        return redisFaults;
+    }
+
+    /**
+     * Replaces the hosts {@code proxy_get_upstream_hosts} lists for {@code cluster} from the next stream on (hosts
+     * turning unhealthy, flapping, added or removed), as Envoy's cluster manager updates a cluster.
+     */
+    public synchronized void setUpstreamHosts(String cluster, List<ClusterHost> hosts) {
+        upstreams.put(cluster, List.copyOf(hosts));
+    }
+
     /** Queues the answer to the next HTTP call (when no dispatcher is set); an empty queue means a timeout. */
     public synchronized Gateway enqueueHttpResponse(HttpCallAnswer response) {
         httpResponses.add(response);
@@ -263,7 +283,10 @@ public final class Gateway implements AutoCloseable {
         return Optional.ofNullable(httpCalls.poll());
     }
 
-    /** Advances the {@link VirtualClock} by {@code step}, firing every VM's due ticks in time order. */
+    /**
+     * Advances the {@link VirtualClock} by {@code step}, firing every VM's due ticks and delivering its delayed Redis
+     * replies ({@link RedisFault#delay}) in time order.
+     */
     public void advance(Duration step) {
         if (!(options.clock instanceof VirtualClock virtual)) {
             throw new EmulatorException("advance() needs a VirtualClock (Gateway.builder().withClock(...))");
@@ -273,7 +296,7 @@ public final class Gateway implements AutoCloseable {
             PluginVm next = null;
             long due = Long.MAX_VALUE;
             for (PluginVm vm : vms()) {
-                long at = vm.nextTickAtMillis();
+                long at = Math.min(vm.nextTickAtMillis(), vm.nextScheduledReplyAtMillis());
                 if (at <= target && at < due) {
                     due = at;
                     next = vm;
@@ -285,7 +308,11 @@ public final class Gateway implements AutoCloseable {
             if (due > virtual.millis()) {
                 virtual.advance(Duration.ofMillis(due - virtual.millis()));
             }
-            next.tick();
+            if (next.nextScheduledReplyAtMillis() <= due) {
+                next.releaseDueReplies(due);
+            } else {
+                next.tick();
+            }
         }
         virtual.advance(Duration.ofMillis(target - virtual.millis()));
     }
@@ -332,8 +359,8 @@ public final class Gateway implements AutoCloseable {
         return Collections.unmodifiableMap(options.redisClusters);
     }
 
-    List<ClusterHost> upstreamHosts(String cluster) {
-        return options.upstreams.getOrDefault(cluster, List.of());
+    synchronized List<ClusterHost> upstreamHosts(String cluster) {
+        return upstreams.getOrDefault(cluster, List.of());
     }
 
     byte[] defaultProperty(String key) {

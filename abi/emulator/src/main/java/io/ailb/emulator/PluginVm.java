@@ -36,7 +36,8 @@ public final class PluginVm implements AutoCloseable {
         this.log = new GuestLog(options.logSink(), options.logTail());
         this.deliveries = new DeliveryQueue(options.delivery(), this::isAlive);
         this.runtime = new GuestRuntime(id, gateway.plugin(), contexts, deliveries, log);
-        this.redis = new RedisCallouts(gateway.redisClusters(), contexts, deliveries, runtime);
+        this.redis = new RedisCallouts(
+                gateway.redisClusters(), contexts, deliveries, runtime, gateway.redisFaults(), gateway.clock());
         this.httpCalls = new HttpCallouts(gateway, contexts, deliveries, runtime);
         this.metrics = new MetricHandles(gateway.metrics());
         this.ticks = new TickTimer(gateway.clock());
@@ -136,6 +137,11 @@ public final class PluginVm implements AutoCloseable {
         return deliveries.pendingReplies();
     }
 
+    /** Replies held for a later time ({@link RedisFault#delay}); {@link Gateway#advance} delivers them when due. */
+    public int scheduledCount() {
+        return deliveries.scheduledReplies();
+    }
+
     /** Every line the guest logged, oldest first. */
     public List<LogLine> logs() {
         return log.lines();
@@ -213,6 +219,17 @@ public final class PluginVm implements AutoCloseable {
     /** When the next tick is due; never for a dead VM. */
     long nextTickAtMillis() {
         return isAlive() ? ticks.nextAtMillis() : Long.MAX_VALUE;
+    }
+
+    /** When the next scheduled reply is due; never for a dead VM. */
+    long nextScheduledReplyAtMillis() {
+        return isAlive() ? deliveries.nextDueMillis() : Long.MAX_VALUE;
+    }
+
+    /** The clock reached {@code nowMillis}: scheduled replies due by then become ready and are delivered. */
+    void releaseDueReplies(long nowMillis) {
+        deliveries.releaseDue(nowMillis);
+        deliveries.settle();
     }
 
     /** A stream ended: it gets no more callbacks or deferred actions. */

@@ -1,8 +1,11 @@
 package io.ailb.emulator;
 
+import io.ailb.codec.resp.RespDecoder;
+import io.ailb.codec.resp.RespValue;
 import io.ailb.emulator.bindings.RedisStatus;
 import io.ailb.emulator.bindings.WasmResult;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,13 +14,16 @@ import java.util.Map;
 /**
  * The Redis client of one VM, as Higress's Envoy fork gives one to a filter: one connection per cluster the guest
  * initialised, tokens 7, 11, 15…, each query sent at once and its raw reply (or status 1) queued for delivery to the
- * root context. Keeps every call and the traffic statistics.
+ * root context. Keeps every call and the traffic statistics. A call may meet a fault the gateway has in store
+ * ({@link RedisFaults}).
  */
 final class RedisCallouts {
     private final Map<String, RedisEndpoint> clusters;
     private final ContextRegistry contexts;
     private final DeliveryQueue deliveries;
     private final GuestRuntime runtime;
+    private final RedisFaults faults;
+    private final Clock clock;
     private final Map<String, RedisConnection> connections = new LinkedHashMap<>();
     private final List<RecordedRedisCall> calls = new ArrayList<>();
     private int lastToken = 3;
@@ -34,11 +40,15 @@ final class RedisCallouts {
             Map<String, RedisEndpoint> clusters,
             ContextRegistry contexts,
             DeliveryQueue deliveries,
-            GuestRuntime runtime) {
+            GuestRuntime runtime,
+            RedisFaults faults,
+            Clock clock) {
         this.clusters = clusters;
         this.contexts = contexts;
         this.deliveries = deliveries;
         this.runtime = runtime;
+        this.faults = faults;
+        this.clock = clock;
     }
 
     /** {@code proxy_redis_init}: (re)opens this VM's connection to a registered cluster. */
@@ -69,26 +79,87 @@ final class RedisCallouts {
         lastToken += 4;
         int token = lastToken;
         int root = contexts.rootContextId();
-        byte[] reply;
-        int status;
+        RedisFault fault = faults.pending() == 0 ? null : faults.take(commandWord(query));
         bytesSent += query.length;
-        try {
-            reply = connection.roundTrip(query);
-            status = RedisStatus.OK;
+        Outcome outcome = fault == null ? roundTrip(connection, query) : faulty(connection, query, fault);
+        if (outcome.status() == RedisStatus.OK) {
             roundTrips++;
-            bytesReceived += reply.length;
+            bytesReceived += outcome.reply().length;
+        } else {
+            failures++;
+            lastFailure = cluster + " token " + token + ": " + outcome.failure();
+        }
+        calls.add(new RecordedRedisCall(token, cluster, query, outcome.status(), outcome.reply()));
+        Runnable delivery = () -> deliver(root, token, outcome.status(), outcome.reply());
+        if (outcome.delayMillis() > 0) {
+            deliveries.addReplyAt(clock.millis() + outcome.delayMillis(), "redis token " + token, delivery);
+        } else {
+            deliveries.addReply("redis token " + token, delivery);
+        }
+        return token;
+    }
+
+    /** What the guest will get for one call: status, raw reply, and after how long (0: with the next delivery). */
+    private record Outcome(int status, byte[] reply, long delayMillis, String failure) {
+        static Outcome replied(byte[] reply) {
+            return new Outcome(RedisStatus.OK, reply, 0, "");
+        }
+
+        static Outcome failed(String why) {
+            return new Outcome(RedisStatus.NETWORK_ERROR, new byte[0], 0, why);
+        }
+    }
+
+    private static Outcome roundTrip(RedisConnection connection, byte[] query) {
+        try {
+            return Outcome.replied(connection.roundTrip(query));
         } catch (IOException | RuntimeException e) {
             connection.close();
-            reply = new byte[0];
-            status = RedisStatus.NETWORK_ERROR;
-            failures++;
-            lastFailure = cluster + " token " + token + ": " + e;
+            return Outcome.failed(e.toString());
         }
-        byte[] answer = reply;
-        int answerStatus = status;
-        calls.add(new RecordedRedisCall(token, cluster, query, status, reply));
-        deliveries.addReply("redis token " + token, () -> deliver(root, token, answerStatus, answer));
-        return token;
+    }
+
+    private static Outcome faulty(RedisConnection connection, byte[] query, RedisFault fault) {
+        return switch (fault.kind()) {
+            case REPLY_INSTEAD -> Outcome.replied(fault.replyBytes());
+            case DROP_BEFORE_SEND -> {
+                connection.close();
+                yield Outcome.failed("injected: connection dropped before the command was sent");
+            }
+            case DROP_AFTER_SEND -> {
+                Outcome ran = roundTrip(connection, query);
+                connection.close();
+                yield ran.status() == RedisStatus.OK
+                        ? Outcome.failed("injected: connection dropped after the command ran")
+                        : ran;
+            }
+            case DELAY -> {
+                Outcome ran = roundTrip(connection, query);
+                long delay = fault.delayValue().toMillis();
+                if (ran.status() != RedisStatus.OK || delay == 0) {
+                    yield ran;
+                }
+                // Envoy's client gives up at the timeout; the reply that comes later is thrown away.
+                yield delay >= connection.timeoutMillis()
+                        ? new Outcome(
+                                RedisStatus.NETWORK_ERROR,
+                                new byte[0],
+                                connection.timeoutMillis(),
+                                "injected: reply delayed " + delay + " ms, timed out after "
+                                        + connection.timeoutMillis() + " ms")
+                        : new Outcome(RedisStatus.OK, ran.reply(), delay, "");
+            }
+        };
+    }
+
+    /** The command's first word, or "" for a query that is not a RESP array of strings. */
+    private static String commandWord(byte[] query) {
+        try {
+            RespValue command = RespDecoder.DEFAULT.decodeExactly(query, 0, query.length);
+            return command.elements().isEmpty() ? "" : command.elements().get(0).asString();
+        } catch (RuntimeException notACommand) {
+            return "";
+        }
     }
 
     private void deliver(int root, int token, int status, byte[] reply) {

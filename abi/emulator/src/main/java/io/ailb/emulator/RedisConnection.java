@@ -45,6 +45,11 @@ final class RedisConnection {
         }
     }
 
+    /** The timeout {@code proxy_redis_init} gave (1 s when it gave none). */
+    int timeoutMillis() {
+        return timeoutMillis;
+    }
+
     void close() {
         if (socket != null) {
             try {
