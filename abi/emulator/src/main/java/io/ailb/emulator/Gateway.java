@@ -71,6 +71,7 @@ public final class Gateway implements AutoCloseable {
         private Consumer<LogLine> logSink = line -> {};
         private boolean failOpen;
         private int logTail = 20;
+        private long requestBufferLimit = Long.MAX_VALUE;
 
         private Builder(WasmPlugin plugin) {
             this.plugin = plugin;
@@ -152,6 +153,17 @@ public final class Gateway implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Each stream's request buffer limit, as Envoy's listener {@code per_connection_buffer_limit_bytes} gives it
+         * (stock Envoy: {@link io.ailb.hostkit.FilterStream#ENVOY_DEFAULT_BUFFER_LIMIT}); a filter that buffers more
+         * request body than this gets a 413 unless it raised its stream's limit ({@code set_decoder_buffer_limit}).
+         * No limit unless set.
+         */
+        public Builder withRequestBufferLimit(long bytes) {
+            this.requestBufferLimit = bytes;
+            return this;
+        }
+
         /** How many of the guest's last log lines failure messages quote. */
         public Builder withLogTail(int lines) {
             this.logTail = lines;
@@ -184,6 +196,10 @@ public final class Gateway implements AutoCloseable {
 
         boolean failOpen() {
             return failOpen;
+        }
+
+        long requestBufferLimit() {
+            return requestBufferLimit;
         }
 
         int logTail() {

@@ -21,6 +21,9 @@ import java.util.Optional;
  * {@link FilterStream}'s, shared with the JVM fake host.
  */
 public final class HttpStream {
+    /** Higress's property for a stream's request buffer limit (decimal bytes). */
+    static final String DECODER_BUFFER_LIMIT_PROPERTY = "set_decoder_buffer_limit";
+
     private final PluginVm vm;
     private final int contextId;
     private final Map<String, byte[]> properties = new HashMap<>();
@@ -31,6 +34,7 @@ public final class HttpStream {
         this.vm = vm;
         this.contextId = contextId;
         this.rules = new FilterStream<>(new GuestCalls(), contextId);
+        this.rules.setRequestBufferLimit(vm.gateway().options().requestBufferLimit());
     }
 
     // ---- set-up ----------------------------------------------------------------------------------------------------
@@ -321,6 +325,16 @@ public final class HttpStream {
             return reply.body();
         }
 
+        @Override
+        public LocalReply payloadTooLarge() {
+            return new LocalReply(
+                    413,
+                    "request_payload_too_large",
+                    "Payload Too Large".getBytes(StandardCharsets.UTF_8),
+                    HeaderMap.empty(),
+                    -1);
+        }
+
         /** A dead VM passes the stream (fail open) or ends it with Envoy's 503 (fail closed). */
         @Override
         public boolean bypassed(FilterStream<HeaderMap, LocalReply> stream, boolean request) {
@@ -377,6 +391,19 @@ public final class HttpStream {
 
     void setProperty(String key, byte[] value) {
         properties.put(key, value);
+        if (key.equals(DECODER_BUFFER_LIMIT_PROPERTY)) {
+            // Higress: the filter raises (or lowers) this stream's request buffer limit; a malformed value is ignored.
+            try {
+                rules.setRequestBufferLimit(Long.parseLong(new String(value, StandardCharsets.UTF_8).trim()));
+            } catch (NumberFormatException e) {
+                // Envoy keeps the limit it had.
+            }
+        }
+    }
+
+    /** The stream's request buffer limit (see {@link Gateway.Builder#withRequestBufferLimit}). */
+    public long requestBufferLimit() {
+        return rules.requestBufferLimit();
     }
 
     List<ClusterHost> upstreamHosts() {

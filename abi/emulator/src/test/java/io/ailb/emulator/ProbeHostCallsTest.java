@@ -204,6 +204,40 @@ final class ProbeHostCallsTest {
                 .bodyText();
     }
 
+    /** Envoy's rule: a filter that buffers more request body than the stream's limit gets a 413, and ends there. */
+    @Test
+    void bufferingPastTheRequestBufferLimitGetsEnvoys413() {
+        PluginVm vm = Gateway.builder(plugin)
+                .withPluginConfig("{}")
+                .withRequestBufferLimit(256 * 1024)
+                .build()
+                .startVm();
+        HttpStream stream = vm.newHttpStream();
+        stream.sendRequestHeaders(Probe.request("body"), false);
+        byte[] chunk = new byte[64 * 1024];
+        for (int i = 0; i < 5 && !stream.isEnded(); i++) {
+            stream.sendRequestBody(chunk, false);
+        }
+        assertEquals(413, stream.localReply().orElseThrow().status());
+        assertTrue(stream.isEnded());
+        assertEquals(0, stream.forwardedRequestBody().length);
+    }
+
+    @Test
+    void aFilterSetsItsStreamsRequestBufferLimitThroughHigresssProperty() {
+        PluginVm vm = Gateway.builder(plugin)
+                .withPluginConfig("{}")
+                .withRequestBufferLimit(256 * 1024)
+                .build()
+                .startVm();
+        HttpStream stream = vm.newHttpStream();
+        assertEquals(256 * 1024, stream.requestBufferLimit());
+        stream.sendRequestHeaders(
+                Probe.request("set-property", "x-probe-arg", "set_decoder_buffer_limit", "x-probe-value", "4194304"),
+                true);
+        assertEquals(4 << 20, stream.requestBufferLimit());
+    }
+
     @Test
     void theBufferedBodyIsNotForwardedWhileTheFilterPauses() {
         HttpStream stream = startVm().newHttpStream();

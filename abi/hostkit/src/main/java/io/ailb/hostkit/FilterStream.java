@@ -25,6 +25,8 @@ public final class FilterStream<H, R> {
     private static final int DATA_CONTINUE = 0;
     private static final int DATA_STOP_ITERATION_AND_BUFFER = 1;
     private static final int DATA_STOP_ITERATION_NO_BUFFER = 3;
+    /** Envoy's stock per-connection buffer limit (listener {@code per_connection_buffer_limit_bytes}), 1 MiB. */
+    public static final long ENVOY_DEFAULT_BUFFER_LIMIT = 1 << 20;
 
     /** How the host calls the filter and runs its queue. */
     public interface Host<H, R> {
@@ -55,6 +57,12 @@ public final class FilterStream<H, R> {
         H replyHeaders(R reply);
 
         byte[] replyBody(R reply);
+
+        /**
+         * The local reply Envoy sends when a filter buffers more request body than the stream's buffer limit: 413
+         * Payload Too Large (counted by Envoy as {@code downstream_rq_too_large}).
+         */
+        R payloadTooLarge();
 
         /** Whether sends bypass the filter (the VM is gone); the host may {@link #fail} the stream or pass it. */
         boolean bypassed(FilterStream<H, R> stream, boolean request);
@@ -96,6 +104,9 @@ public final class FilterStream<H, R> {
         }
     }
 
+    /** Request body bytes the filter may have buffered; past it a buffering filter gets a 413 (no limit unless set). */
+    private long requestBufferLimit = Long.MAX_VALUE;
+
     public FilterStream(Host<H, R> host, int contextId) {
         this.host = host;
         this.contextId = contextId;
@@ -136,9 +147,15 @@ public final class FilterStream<H, R> {
         direction.buffered = concat(direction.buffered, chunk);
         direction.endSeen |= endOfStream;
         if (direction.stopAll) {
+            if (overBufferLimit(direction)) {
+                tooLarge();
+            }
             return DATA_STOP_ITERATION_AND_BUFFER;
         }
         int action = bodyCallback(direction);
+        if (action == DATA_STOP_ITERATION_AND_BUFFER && overBufferLimit(direction) && !ended && localReply == null) {
+            tooLarge();
+        }
         host.settle();
         return action;
     }
@@ -287,6 +304,28 @@ public final class FilterStream<H, R> {
             throw new IllegalStateException("stream " + contextId + " has ended");
         }
         return host.bypassed(this, direction.isRequest);
+    }
+
+    /**
+     * The request buffer limit of this stream (the listener's, or what the filter set through Higress's
+     * {@code set_decoder_buffer_limit} property). A filter that answers StopIterationAndBuffer with more request body
+     * buffered than this gets Envoy's 413; StopIterationAndWatermark only pauses the client (no limit applies).
+     */
+    public void setRequestBufferLimit(long bytes) {
+        requestBufferLimit = bytes;
+    }
+
+    public long requestBufferLimit() {
+        return requestBufferLimit;
+    }
+
+    private boolean overBufferLimit(Direction<H> direction) {
+        return direction.isRequest && direction.buffered.length > requestBufferLimit;
+    }
+
+    private void tooLarge() {
+        pendingLocalReply = host.payloadTooLarge();
+        sendLocalReply();
     }
 
     /** The host ends the stream with this reply without the filter (e.g. the VM failed closed). */

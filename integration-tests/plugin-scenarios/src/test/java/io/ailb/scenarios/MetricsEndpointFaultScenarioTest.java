@@ -84,6 +84,25 @@ class MetricsEndpointFaultScenarioTest {
         assertTrue(vm.isAlive());
     }
 
+    /** A page past 4 MiB is refused unparsed (a failed scrape), so no endpoint can fill a VM's memory. */
+    @Test
+    void anOversizedMetricsPageCountsAsAFailedScrape() {
+        Gateway gateway = gateway();
+        PluginVm vm = gateway.startVm();
+        route(vm, "hosts seen");
+        gateway.advance(REFRESH);
+        assertEquals(B, route(vm, "scraped"));
+
+        String huge = IDLE + "# padding\n".repeat(500_000);
+        answers.put(B, HttpCallAnswer.status(200).withBody(huge));
+        gateway.advance(REFRESH.multipliedBy(2));
+        assertEquals(C, route(vm, "two oversized pages in a row: B is skipped"));
+        assertTrue(
+                vm.logs().stream().anyMatch(l -> l.message().contains("scrape counted as failed")),
+                vm.logs().toString());
+        assertTrue(vm.isAlive());
+    }
+
     @Test
     void withEveryInstanceFailingRequestsAreLeftToTheCluster() {
         Gateway gateway = gateway();

@@ -263,6 +263,16 @@ public final class FakeStream {
         }
 
         @Override
+        public LocalResponse payloadTooLarge() {
+            return new LocalResponse(
+                    413,
+                    "request_payload_too_large",
+                    "Payload Too Large".getBytes(StandardCharsets.UTF_8),
+                    List.of(),
+                    -1);
+        }
+
+        @Override
         public boolean bypassed(FilterStream<List<Map.Entry<String, String>>, LocalResponse> stream, boolean request) {
             return false;
         }

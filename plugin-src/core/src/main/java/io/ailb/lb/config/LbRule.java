@@ -30,9 +30,21 @@ public final class LbRule {
             false,
             "turns fallback_policy on; without it a failing policy leaves the choice to the service's own load "
                     + "balancer");
+    /**
+     * Envoy answers 413 when a filter buffers more request body than the stream's limit (the listener's, 1 MiB in stock
+     * Envoy): the plugin raises its streams' limit to this, and never buffers more.
+     */
+    public static final IntField MAX_BODY_BYTES = IntField.optional(
+            "max_body_bytes",
+            10 << 20,
+            4096,
+            1 << 30,
+            "bytes",
+            "largest request body buffered to read the prompt; the plugin raises Envoy's request buffer limit to it so "
+                    + "no long prompt gets a 413, and a bigger body is decided without its prompt and streams through");
     /** The fields of the global config and of each {@code _rules_} entry, besides the matchers. */
     public static final List<ConfigField> FIELDS =
-            ConfigField.list(LB_TYPE, LB_POLICY, LB_CONFIG, FALLBACK_POLICY, FALLBACK_ON_ERROR);
+            ConfigField.list(LB_TYPE, LB_POLICY, LB_CONFIG, FALLBACK_POLICY, FALLBACK_ON_ERROR, MAX_BODY_BYTES);
 
     private final String path;
     private final String lbType;
@@ -41,6 +53,7 @@ public final class LbRule {
     private final String fallbackPolicy;
     private final boolean fallbackOnError;
     private final RuleMatcher matcher;
+    private final int maxBodyBytes;
 
     private LbRule(
             String path,
@@ -49,8 +62,10 @@ public final class LbRule {
             ConfigView lbConfig,
             String fallbackPolicy,
             boolean fallbackOnError,
-            RuleMatcher matcher) {
+            RuleMatcher matcher,
+            int maxBodyBytes) {
         this.path = path;
+        this.maxBodyBytes = maxBodyBytes;
         this.lbType = lbType;
         this.policy = policy;
         this.lbConfig = lbConfig;
@@ -71,6 +86,7 @@ public final class LbRule {
         ConfigView lbConfig = LB_CONFIG.read(view);
         String fallbackPolicy = FALLBACK_POLICY.read(view);
         boolean fallbackOnError = FALLBACK_ON_ERROR.read(view);
+        int maxBodyBytes = MAX_BODY_BYTES.read(view);
         if (fallbackPolicy.equals(policy)) {
             throw new ConfigException(
                     view.fieldPath(FALLBACK_POLICY.name()),
@@ -101,7 +117,8 @@ public final class LbRule {
                 lbConfig,
                 fallbackPolicy.isEmpty() ? null : fallbackPolicy,
                 fallbackOnError,
-                matcher);
+                matcher,
+                maxBodyBytes);
     }
 
     /** {@code _rules_[2]} or {@code global}. */
@@ -131,6 +148,11 @@ public final class LbRule {
 
     public boolean fallbackOnError() {
         return fallbackOnError;
+    }
+
+    /** The largest request body the plugin buffers for this rule ({@code max_body_bytes}). */
+    public int maxBodyBytes() {
+        return maxBodyBytes;
     }
 
     /** The rule's matchers; null for the global config. */

@@ -15,9 +15,16 @@ public final class RoutePolicy {
     private final Map<String, BackendMetrics> backendMetrics = new HashMap<>();
 
     private final boolean choosesCluster;
+    private final int maxBodyBytes;
 
-    RoutePolicy(String rulePath, LoadBalancingPolicy primary, LoadBalancingPolicy fallback, boolean choosesCluster) {
+    RoutePolicy(
+            String rulePath,
+            LoadBalancingPolicy primary,
+            LoadBalancingPolicy fallback,
+            boolean choosesCluster,
+            int maxBodyBytes) {
         this.rulePath = rulePath;
+        this.maxBodyBytes = maxBodyBytes;
         this.choosesCluster = choosesCluster;
         this.primary = primary;
         this.fallback = fallback;
@@ -35,6 +42,11 @@ public final class RoutePolicy {
     /** The {@code fallback_policy} when {@code fallback_on_error} is on; null otherwise. */
     public LoadBalancingPolicy fallback() {
         return fallback;
+    }
+
+    /** The largest request body to buffer ({@code max_body_bytes}); a bigger one is decided without its prompt. */
+    public int maxBodyBytes() {
+        return maxBodyBytes;
     }
 
     /** lb_type cluster: the policies choose a service, so the route's host list is not needed. */

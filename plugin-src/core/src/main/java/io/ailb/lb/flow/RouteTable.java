@@ -94,7 +94,8 @@ public final class RouteTable {
                         rule.path(),
                         primary,
                         rule.fallbackOnError() ? fallback : null,
-                        rule.lbType().equals(LbRule.LB_TYPE_CLUSTER)));
+                        rule.lbType().equals(LbRule.LB_TYPE_CLUSTER),
+                        rule.maxBodyBytes()));
     }
 
     /** A policy chooses an instance or a service; lb_type says which the rule wants, and both must agree. */

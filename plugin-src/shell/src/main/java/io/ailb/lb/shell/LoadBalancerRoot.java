@@ -17,6 +17,9 @@ import java.util.Map;
 
 /** The plugin context of one VM: the configuration, Redis clients, metrics and the metrics scrapes on tick. */
 final class LoadBalancerRoot extends RootContext {
+    /** A vLLM or SGLang metrics page is 10-300 KiB; anything past this is not parsed (guest memory stays bounded). */
+    static final int MAX_METRICS_BYTES = 4 << 20;
+
     private final RedisClients redis = new RedisClients();
     private final Metrics metrics = new Metrics();
     private final Rng random;
@@ -79,10 +82,22 @@ final class LoadBalancerRoot extends RootContext {
                     new byte[0],
                     Collections.emptyList(),
                     job.request().timeoutMillis(),
-                    response -> job.complete(
-                            response.isFailure() ? 0 : response.status(),
-                            response.body() == null ? null : new String(response.body(), StandardCharsets.UTF_8),
-                            Clock.nowMillis()));
+                    response -> {
+                        byte[] body = response.body();
+                        if (body != null && body.length > MAX_METRICS_BYTES) {
+                            // A metrics page this big is not vLLM's or SGLang's: a failed scrape, not a VM's worth of
+                            // text.
+                            Log.warn("ai-load-balancer: metrics page of "
+                                    + job.request().host() + " is " + body.length + " bytes, over " + MAX_METRICS_BYTES
+                                    + "; scrape counted as failed");
+                            job.complete(0, null, Clock.nowMillis());
+                            return;
+                        }
+                        job.complete(
+                                response.isFailure() ? 0 : response.status(),
+                                body == null ? null : new String(body, StandardCharsets.UTF_8),
+                                Clock.nowMillis());
+                    });
         } catch (ProxyWasmException e) {
             job.complete(0, null, Clock.nowMillis());
         }

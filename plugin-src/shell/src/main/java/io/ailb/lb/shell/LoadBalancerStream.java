@@ -15,6 +15,7 @@ import io.ailb.proxywasm.Headers;
 import io.ailb.proxywasm.HttpContext;
 import io.ailb.proxywasm.Log;
 import io.ailb.proxywasm.Properties;
+import io.ailb.proxywasm.ProxyWasmException;
 import io.ailb.proxywasm.UpstreamHost;
 import io.ailb.proxywasm.Upstreams;
 import java.util.ArrayList;
@@ -26,6 +27,9 @@ import java.util.List;
  * the stream is decided at once, so it can never wait for a body that will not come.
  */
 final class LoadBalancerStream extends HttpContext {
+    /** Higress's property for this stream's request buffer limit, in decimal bytes. */
+    static final String DECODER_BUFFER_LIMIT = "set_decoder_buffer_limit";
+
     /** The endpoints built from the host list {@link #endpointsOf}; both replaced when the host list changes. */
     private static List<UpstreamHost> endpointsOf;
 
@@ -72,7 +76,44 @@ final class LoadBalancerStream extends HttpContext {
             // The body is not needed or cannot be read: decide now, let the body stream through untouched.
             return decide(RequestInfo.unparsed(0)) ? HeaderStatus.CONTINUE : HeaderStatus.STOP_ITERATION;
         }
+        long declaredLength = contentLength(headers.get("content-length").orElse(null));
+        if (declaredLength > route.maxBodyBytes()) {
+            // Too big to buffer: decided without the prompt, the body streams through.
+            return decide(RequestInfo.unparsed((int) Math.min(declaredLength, Integer.MAX_VALUE)))
+                    ? HeaderStatus.CONTINUE
+                    : HeaderStatus.STOP_ITERATION;
+        }
+        raiseBufferLimit(route.maxBodyBytes());
         return HeaderStatus.STOP_ITERATION;
+    }
+
+    /**
+     * Envoy answers 413 when a filter buffers more request body than the stream's limit (1 MiB in stock Envoy, set per
+     * listener); Higress lets a filter set its stream's limit. Refused on a host without the property: then the
+     * listener's limit stands, and the README says which one to set.
+     */
+    private static void raiseBufferLimit(int bytes) {
+        try {
+            Properties.set(List.of(DECODER_BUFFER_LIMIT), Integer.toString(bytes));
+        } catch (ProxyWasmException e) {
+            Log.debug("ai-load-balancer: request buffer limit not raised: " + e.getMessage());
+        }
+    }
+
+    /** The {@code content-length} value; -1 when absent or not a decimal number. */
+    static long contentLength(String value) {
+        if (value == null || value.isEmpty() || value.length() > 18) {
+            return -1;
+        }
+        long length = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            length = length * 10 + (c - '0');
+        }
+        return length;
     }
 
     @Override
@@ -81,8 +122,14 @@ final class LoadBalancerStream extends HttpContext {
             return DataStatus.CONTINUE;
         }
         if (flow != null) {
-            // Decided at the headers; while Redis has not answered, the body waits with the headers.
-            return flow.waitingForRedis() ? DataStatus.STOP_ITERATION_AND_BUFFER : DataStatus.CONTINUE;
+            // Decided already; while Redis has not answered, the body waits, the client paused rather than refused.
+            return flow.waitingForRedis() ? DataStatus.STOP_ITERATION_AND_WATERMARK : DataStatus.CONTINUE;
+        }
+        if (bodySize > route.maxBodyBytes()) {
+            // Past the cap: decided without the prompt, nothing more buffered (guest memory stays bounded too).
+            return decide(RequestInfo.unparsed(bodySize))
+                    ? DataStatus.CONTINUE
+                    : DataStatus.STOP_ITERATION_AND_WATERMARK;
         }
         if (!endOfStream) {
             return DataStatus.STOP_ITERATION_AND_BUFFER;
