@@ -42,9 +42,18 @@ public final class LbRule {
             "bytes",
             "largest request body buffered to read the prompt; the plugin raises Envoy's request buffer limit to it so "
                     + "no long prompt gets a 413, and a bigger body is decided without its prompt and streams through");
+    /** The request reader is iterative whatever the depth; the cap bounds its work on pathological bodies. */
+    public static final IntField MAX_JSON_DEPTH = IntField.optional(
+            "max_json_depth",
+            64,
+            8,
+            1024,
+            "",
+            "JSON nesting read in a request body (chat bodies nest 4-6 deep); a deeper body is routed without its "
+                    + "prompt");
     /** The fields of the global config and of each {@code _rules_} entry, besides the matchers. */
-    public static final List<ConfigField> FIELDS =
-            ConfigField.list(LB_TYPE, LB_POLICY, LB_CONFIG, FALLBACK_POLICY, FALLBACK_ON_ERROR, MAX_BODY_BYTES);
+    public static final List<ConfigField> FIELDS = ConfigField.list(
+            LB_TYPE, LB_POLICY, LB_CONFIG, FALLBACK_POLICY, FALLBACK_ON_ERROR, MAX_BODY_BYTES, MAX_JSON_DEPTH);
 
     private final String path;
     private final String lbType;
@@ -54,6 +63,7 @@ public final class LbRule {
     private final boolean fallbackOnError;
     private final RuleMatcher matcher;
     private final int maxBodyBytes;
+    private final int maxJsonDepth;
 
     private LbRule(
             String path,
@@ -63,9 +73,11 @@ public final class LbRule {
             String fallbackPolicy,
             boolean fallbackOnError,
             RuleMatcher matcher,
-            int maxBodyBytes) {
+            int maxBodyBytes,
+            int maxJsonDepth) {
         this.path = path;
         this.maxBodyBytes = maxBodyBytes;
+        this.maxJsonDepth = maxJsonDepth;
         this.lbType = lbType;
         this.policy = policy;
         this.lbConfig = lbConfig;
@@ -87,6 +99,7 @@ public final class LbRule {
         String fallbackPolicy = FALLBACK_POLICY.read(view);
         boolean fallbackOnError = FALLBACK_ON_ERROR.read(view);
         int maxBodyBytes = MAX_BODY_BYTES.read(view);
+        int maxJsonDepth = MAX_JSON_DEPTH.read(view);
         if (fallbackPolicy.equals(policy)) {
             throw new ConfigException(
                     view.fieldPath(FALLBACK_POLICY.name()),
@@ -118,7 +131,8 @@ public final class LbRule {
                 fallbackPolicy.isEmpty() ? null : fallbackPolicy,
                 fallbackOnError,
                 matcher,
-                maxBodyBytes);
+                maxBodyBytes,
+                maxJsonDepth);
     }
 
     /** {@code _rules_[2]} or {@code global}. */
@@ -153,6 +167,11 @@ public final class LbRule {
     /** The largest request body the plugin buffers for this rule ({@code max_body_bytes}). */
     public int maxBodyBytes() {
         return maxBodyBytes;
+    }
+
+    /** The JSON nesting the request reader accepts for this rule ({@code max_json_depth}). */
+    public int maxJsonDepth() {
+        return maxJsonDepth;
     }
 
     /** The rule's matchers; null for the global config. */

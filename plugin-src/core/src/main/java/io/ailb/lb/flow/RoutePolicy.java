@@ -16,15 +16,18 @@ public final class RoutePolicy {
 
     private final boolean choosesCluster;
     private final int maxBodyBytes;
+    private final int maxJsonDepth;
 
     RoutePolicy(
             String rulePath,
             LoadBalancingPolicy primary,
             LoadBalancingPolicy fallback,
             boolean choosesCluster,
-            int maxBodyBytes) {
+            int maxBodyBytes,
+            int maxJsonDepth) {
         this.rulePath = rulePath;
         this.maxBodyBytes = maxBodyBytes;
+        this.maxJsonDepth = maxJsonDepth;
         this.choosesCluster = choosesCluster;
         this.primary = primary;
         this.fallback = fallback;
@@ -47,6 +50,11 @@ public final class RoutePolicy {
     /** The largest request body to buffer ({@code max_body_bytes}); a bigger one is decided without its prompt. */
     public int maxBodyBytes() {
         return maxBodyBytes;
+    }
+
+    /** The JSON nesting the request reader accepts ({@code max_json_depth}); deeper is routed without the prompt. */
+    public int maxJsonDepth() {
+        return maxJsonDepth;
     }
 
     /** lb_type cluster: the policies choose a service, so the route's host list is not needed. */

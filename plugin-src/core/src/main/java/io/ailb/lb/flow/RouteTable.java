@@ -95,7 +95,8 @@ public final class RouteTable {
                         primary,
                         rule.fallbackOnError() ? fallback : null,
                         rule.lbType().equals(LbRule.LB_TYPE_CLUSTER),
-                        rule.maxBodyBytes()));
+                        rule.maxBodyBytes(),
+                        rule.maxJsonDepth()));
     }
 
     /** A policy chooses an instance or a service; lb_type says which the rule wants, and both must agree. */

@@ -8,12 +8,15 @@ public final class ScrapeRequest {
     private final String host;
     private final String path;
     private final int timeoutMillis;
+    private final int maxBodyBytes;
 
-    public ScrapeRequest(String clusterName, String host, String path, int timeoutMillis) {
+    /** {@code maxBodyBytes}: a longer answer is a failed scrape, never parsed. */
+    public ScrapeRequest(String clusterName, String host, String path, int timeoutMillis, int maxBodyBytes) {
         this.clusterName = Objects.requireNonNull(clusterName, "clusterName");
         this.host = Objects.requireNonNull(host, "host");
         this.path = Objects.requireNonNull(path, "path");
         this.timeoutMillis = timeoutMillis;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     /** The Envoy cluster the host was seen in. */
@@ -34,6 +37,11 @@ public final class ScrapeRequest {
         return timeoutMillis;
     }
 
+    /** The longest answer the policy reads. */
+    public int maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
     @Override
     public boolean equals(Object other) {
         if (!(other instanceof ScrapeRequest)) {
@@ -41,6 +49,7 @@ public final class ScrapeRequest {
         }
         ScrapeRequest that = (ScrapeRequest) other;
         return timeoutMillis == that.timeoutMillis
+                && maxBodyBytes == that.maxBodyBytes
                 && clusterName.equals(that.clusterName)
                 && host.equals(that.host)
                 && path.equals(that.path);
@@ -48,7 +57,7 @@ public final class ScrapeRequest {
 
     @Override
     public int hashCode() {
-        return Objects.hash(clusterName, host, path, timeoutMillis);
+        return Objects.hash(clusterName, host, path, timeoutMillis, maxBodyBytes);
     }
 
     @Override

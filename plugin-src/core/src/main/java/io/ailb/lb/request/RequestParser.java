@@ -90,13 +90,13 @@ public final class RequestParser {
         EVERY_MESSAGE_BUT_ASSISTANT
     }
 
-    private RequestParser(byte[] body, int length, boolean readPrompt, BlockBoundaries boundaries) {
+    private RequestParser(byte[] body, int length, boolean readPrompt, BlockBoundaries boundaries, int maxJsonDepth) {
         this.body = body;
         this.readPrompt = readPrompt;
         this.boundaries = boundaries;
-        this.valueReader = new JsonReader(body, 0, length);
-        this.contentReader = new JsonReader(body, 0, length);
-        this.messageReader = new JsonReader(body, 0, length);
+        this.valueReader = new JsonReader(body, 0, length, maxJsonDepth);
+        this.contentReader = new JsonReader(body, 0, length, maxJsonDepth);
+        this.messageReader = new JsonReader(body, 0, length, maxJsonDepth);
     }
 
     /**
@@ -126,15 +126,27 @@ public final class RequestParser {
             int length,
             boolean readPrompt,
             BlockBoundaries boundaries) {
+        return parse(contentType, contentEncoding, body, length, readPrompt, boundaries, JsonReader.DEFAULT_MAX_DEPTH);
+    }
+
+    /** Like the others; a body nested deeper than {@code maxJsonDepth} is unparsed (the reader stays iterative). */
+    public static RequestInfo parse(
+            String contentType,
+            String contentEncoding,
+            byte[] body,
+            int length,
+            boolean readPrompt,
+            BlockBoundaries boundaries,
+            int maxJsonDepth) {
         if (body == null || length <= 0) {
             return RequestInfo.noBody();
         }
         if (!inspectable(contentType, contentEncoding)) {
             return RequestInfo.unparsed(length);
         }
-        RequestParser parser = new RequestParser(body, length, readPrompt, boundaries);
+        RequestParser parser = new RequestParser(body, length, readPrompt, boundaries, maxJsonDepth);
         try {
-            parser.readDocument(new JsonReader(body, 0, length));
+            parser.readDocument(new JsonReader(body, 0, length, maxJsonDepth));
         } catch (JsonException e) {
             return RequestInfo.unparsed(length);
         }

@@ -396,4 +396,18 @@ class RequestParserTest {
         assertTrue(info.parsed());
         return allocated;
     }
+
+    @Test
+    void aBodyNestedDeeperThanTheConfiguredDepthIsUnparsedAndOneWithinItIsRead() {
+        String nested = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"extra\":"
+                + "[".repeat(10) + "]".repeat(10) + "}";
+        byte[] body = nested.getBytes(StandardCharsets.UTF_8);
+        RequestInfo shallowLimit = RequestParser.parse(
+                "application/json", null, body, body.length, true, RequestParser.BlockBoundaries.AFTER_USER, 8);
+        assertFalse(shallowLimit.parsed(), "11 levels past a limit of 8");
+        RequestInfo defaultLimit = RequestParser.parse(
+                "application/json", null, body, body.length, true, RequestParser.BlockBoundaries.AFTER_USER);
+        assertTrue(defaultLimit.parsed());
+        assertEquals(1, defaultLimit.prefixHashes().size());
+    }
 }

@@ -17,8 +17,6 @@ import java.util.Map;
 
 /** The plugin context of one VM: the configuration, Redis clients, metrics and the metrics scrapes on tick. */
 final class LoadBalancerRoot extends RootContext {
-    /** A vLLM or SGLang metrics page is 10-300 KiB; anything past this is not parsed (guest memory stays bounded). */
-    static final int MAX_METRICS_BYTES = 4 << 20;
 
     private final RedisClients redis = new RedisClients();
     private final Metrics metrics = new Metrics();
@@ -84,12 +82,12 @@ final class LoadBalancerRoot extends RootContext {
                     job.request().timeoutMillis(),
                     response -> {
                         byte[] body = response.body();
-                        if (body != null && body.length > MAX_METRICS_BYTES) {
-                            // A metrics page this big is not vLLM's or SGLang's: a failed scrape, not a VM's worth of
-                            // text.
+                        int maxBytes = job.request().maxBodyBytes();
+                        if (body != null && body.length > maxBytes) {
+                            // Not parsed at all: the policy's cap bounds guest memory whatever the endpoint sends.
                             Log.warn("ai-load-balancer: metrics page of "
-                                    + job.request().host() + " is " + body.length + " bytes, over " + MAX_METRICS_BYTES
-                                    + "; scrape counted as failed");
+                                    + job.request().host() + " is " + body.length + " bytes, over metricsMaxBytes "
+                                    + maxBytes + "; scrape counted as failed");
                             job.complete(0, null, Clock.nowMillis());
                             return;
                         }

@@ -136,7 +136,13 @@ final class LoadBalancerStream extends HttpContext {
         }
         byte[] body = Buffer.requestBody().get(0, bodySize);
         RequestInfo info = RequestParser.parse(
-                contentType, contentEncoding, body, body.length, route.readsPrompt(), route.blockBoundaries());
+                contentType,
+                contentEncoding,
+                body,
+                body.length,
+                route.readsPrompt(),
+                route.blockBoundaries(),
+                route.maxJsonDepth());
         return decide(info) ? DataStatus.CONTINUE : DataStatus.STOP_ITERATION_AND_BUFFER;
     }
 

@@ -59,6 +59,14 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
             IntField.optional("metricsRefreshInterval", 5000, 100, 3_600_000, "ms", "scrape interval");
     static final IntField UNHEALTHY_THRESHOLD = IntField.optional(
             "unhealthyThreshold", 3, 1, 1000, "", "failed scrapes in a row before an instance is skipped");
+    /** vLLM's and SGLang's metrics pages are 10-300 KiB; a bigger answer is not parsed (guest memory stays bounded). */
+    static final IntField METRICS_MAX_BYTES = IntField.optional(
+            "metricsMaxBytes",
+            4 << 20,
+            4096,
+            64 << 20,
+            "bytes",
+            "longest metrics page read; a longer one counts as a failed scrape");
     /** The lb_config fields this policy reads. */
     public static final List<ConfigField> FIELDS = ConfigField.list(
             METRIC_POLICY,
@@ -66,6 +74,7 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
             ChoiceWindow.RATE_LIMIT,
             METRICS_PATH,
             METRICS_REFRESH_INTERVAL,
+            METRICS_MAX_BYTES,
             UNHEALTHY_THRESHOLD);
 
     private enum Mode {
@@ -103,6 +112,7 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
     private final String metricsPath;
     private final long refreshMillis;
     private final int scrapeTimeoutMillis;
+    private final int metricsMaxBytes;
     private final MetricsStore store;
     private final ChoiceWindow window = new ChoiceWindow();
     private Map<String, Parsed> inline = new HashMap<>();
@@ -118,6 +128,7 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
         }
         this.rateLimit = ChoiceWindow.RATE_LIMIT.read(config);
         this.metricsPath = METRICS_PATH.read(config);
+        this.metricsMaxBytes = METRICS_MAX_BYTES.read(config);
         if (!metricsPath.startsWith("/")) {
             throw new ConfigException(config.fieldPath(METRICS_PATH.name()), "must start with /");
         }
@@ -162,7 +173,8 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
     public List<ScrapeRequest> onTick(long nowMillis) {
         List<ScrapeRequest> out = new ArrayList<>();
         for (MetricsStore.Due due : store.due(nowMillis)) {
-            out.add(new ScrapeRequest(due.clusterName(), due.host(), metricsPath, scrapeTimeoutMillis));
+            out.add(new ScrapeRequest(
+                    due.clusterName(), due.host(), metricsPath, scrapeTimeoutMillis, metricsMaxBytes));
         }
         return out;
     }

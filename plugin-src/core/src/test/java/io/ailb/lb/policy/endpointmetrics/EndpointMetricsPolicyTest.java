@@ -218,7 +218,8 @@ class EndpointMetricsPolicyTest {
         EndpointMetricsPolicy policy = policy("{\"metricsPath\":\"/stats\"}");
         policy.select(ctx(up("a"), up("b", Samples.vllm(0, 0))).build());
         assertEquals(
-                Collections.singletonList(new ScrapeRequest(CLUSTER, "a", "/stats", 3000)), policy.onTick(1_000_001));
+                Collections.singletonList(new ScrapeRequest(CLUSTER, "a", "/stats", 3000, 4 << 20)),
+                policy.onTick(1_000_001));
     }
 
     @Test
