@@ -1,5 +1,6 @@
 package io.ailb.lb.config;
 
+import io.ailb.lb.util.Decimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -180,17 +181,7 @@ public final class RuleMatcher {
 
     /** A decimal port in [1, 65535], or -1. */
     private static int port(String text) {
-        if (text.isEmpty() || text.length() > 5) {
-            return -1;
-        }
-        int value = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value >= 1 && value <= 65535 ? value : -1;
+        long value = Decimal.nonNegative(text, 5);
+        return value >= 1 && value <= 65535 ? (int) value : -1;
     }
 }

@@ -10,6 +10,7 @@ import io.ailb.lb.redis.RedisCall;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
+import io.ailb.lb.util.Decimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -334,7 +335,7 @@ public final class RequestFlow {
         host.count(backend.routed());
         host.addToGauge(backend.inflight(), 1);
         inflightOn = backend;
-        long inflightGlobal = nonNegativeOrMinusOne(step.attributes().get(Step.ATTR_INFLIGHT));
+        long inflightGlobal = Decimal.nonNegative(step.attributes().get(Step.ATTR_INFLIGHT), 18);
         if (inflightGlobal >= 0) {
             host.setGauge(backend.inflightGlobal(), inflightGlobal);
         }
@@ -357,22 +358,6 @@ public final class RequestFlow {
 
     private void recordDecisionTime() {
         host.record(FlowMetrics.DECISION_TIME_MS, Math.max(0, host.nowMillis() - arrivedAtMillis));
-    }
-
-    /** A count written as decimal digits; -1 for anything else (never an exception on the request path). */
-    private static long nonNegativeOrMinusOne(String digits) {
-        if (digits == null || digits.isEmpty() || digits.length() > 18) {
-            return -1;
-        }
-        long value = 0;
-        for (int i = 0; i < digits.length(); i++) {
-            char c = digits.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value;
     }
 
     private String policyName(Step step) {

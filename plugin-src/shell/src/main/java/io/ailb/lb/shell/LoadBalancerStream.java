@@ -7,6 +7,7 @@ import io.ailb.lb.model.Endpoint;
 import io.ailb.lb.policy.RequestContext;
 import io.ailb.lb.request.RequestInfo;
 import io.ailb.lb.request.RequestParser;
+import io.ailb.lb.util.Decimal;
 import io.ailb.proxywasm.Buffer;
 import io.ailb.proxywasm.Clock;
 import io.ailb.proxywasm.DataStatus;
@@ -76,7 +77,7 @@ final class LoadBalancerStream extends HttpContext {
             // The body is not needed or cannot be read: decide now, let the body stream through untouched.
             return decide(RequestInfo.unparsed(0)) ? HeaderStatus.CONTINUE : HeaderStatus.STOP_ITERATION;
         }
-        long declaredLength = contentLength(headers.get("content-length").orElse(null));
+        long declaredLength = Decimal.nonNegative(headers.get("content-length").orElse(null), 18);
         if (declaredLength > route.maxBodyBytes()) {
             // Too big to buffer: decided without the prompt, the body streams through.
             return decide(RequestInfo.unparsed((int) Math.min(declaredLength, Integer.MAX_VALUE)))
@@ -98,22 +99,6 @@ final class LoadBalancerStream extends HttpContext {
         } catch (ProxyWasmException e) {
             Log.debug("ai-load-balancer: request buffer limit not raised: " + e.getMessage());
         }
-    }
-
-    /** The {@code content-length} value; -1 when absent or not a decimal number. */
-    static long contentLength(String value) {
-        if (value == null || value.isEmpty() || value.length() > 18) {
-            return -1;
-        }
-        long length = 0;
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            length = length * 10 + (c - '0');
-        }
-        return length;
     }
 
     @Override
