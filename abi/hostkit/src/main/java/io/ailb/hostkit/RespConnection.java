@@ -14,7 +14,7 @@ import java.util.Arrays;
  * One blocking RESP connection to a Redis server, opened on first use and again after a failure, so a server that
  * died and came back is reached by the next call. Every network failure is an {@link UncheckedIOException}.
  */
-final class RespConnection implements AutoCloseable {
+public final class RespConnection implements AutoCloseable {
     private static final int TIMEOUT_MILLIS = 10_000;
 
     private final String host;
@@ -25,13 +25,13 @@ final class RespConnection implements AutoCloseable {
     private byte[] buffer = new byte[8192];
     private int filled;
 
-    RespConnection(String host, int port) {
+    public RespConnection(String host, int port) {
         this.host = host;
         this.port = port;
     }
 
     /** Sends one encoded command and reads its reply. */
-    RespValue send(byte[] request) {
+    public RespValue send(byte[] request) {
         try {
             if (socket == null) {
                 open();

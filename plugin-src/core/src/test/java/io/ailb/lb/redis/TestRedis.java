@@ -1,16 +1,11 @@
 package io.ailb.lb.redis;
 
-import io.ailb.codec.resp.RespDecoder;
 import io.ailb.codec.resp.RespEncoder;
 import io.ailb.codec.resp.RespValue;
+import io.ailb.hostkit.RespConnection;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
-import java.util.Arrays;
 import redis.embedded.RedisServer;
 
 /**
@@ -22,21 +17,12 @@ public final class TestRedis implements AutoCloseable {
     private static String host;
     private static int port;
 
-    private final Socket socket;
-    private final OutputStream out;
-    private final InputStream in;
-    private byte[] buffer = new byte[8192];
-    private int filled;
+    private final RespConnection connection = new RespConnection(host, port);
 
     /** True after the last {@link #run} had to fall back from EVALSHA to EVAL. */
     public boolean lastCallNeededEval;
 
-    private TestRedis() throws IOException {
-        socket = new Socket(host, port);
-        socket.setSoTimeout(10_000);
-        out = socket.getOutputStream();
-        in = socket.getInputStream();
-    }
+    private TestRedis() {}
 
     /** A connection to a flushed database. */
     public static synchronized TestRedis connect() throws IOException {
@@ -92,32 +78,11 @@ public final class TestRedis implements AutoCloseable {
     }
 
     private RespValue send(byte[] request) {
-        try {
-            out.write(request);
-            out.flush();
-            while (true) {
-                RespDecoder.Result result = RespDecoder.DEFAULT.decode(buffer, 0, filled);
-                if (result.isComplete()) {
-                    System.arraycopy(buffer, result.consumed(), buffer, 0, filled - result.consumed());
-                    filled -= result.consumed();
-                    return result.value();
-                }
-                if (filled == buffer.length) {
-                    buffer = Arrays.copyOf(buffer, buffer.length * 2);
-                }
-                int n = in.read(buffer, filled, buffer.length - filled);
-                if (n < 0) {
-                    throw new IOException("Redis closed the connection");
-                }
-                filled += n;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return connection.send(request);
     }
 
     @Override
-    public void close() throws IOException {
-        socket.close();
+    public void close() {
+        connection.close();
     }
 }
