@@ -102,6 +102,11 @@ public final class RequestFlow {
         }
     }
 
+    /** True when {@link #onResponseHeaders} has a use: a policy follows the outcome, or a cluster header was written. */
+    public boolean wantsResponseHeaders() {
+        return !ended && (observer != null || chosenCluster != null);
+    }
+
     /**
      * The response headers arrived: {@code status} is {@code :status} (0 when absent or not a number),
      * {@code servedCluster} the {@code cluster_name} the request went to (null when unknown). A CLUSTER decision whose

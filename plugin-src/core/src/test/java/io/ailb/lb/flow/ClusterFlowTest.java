@@ -146,6 +146,22 @@ class ClusterFlowTest {
     }
 
     @Test
+    void onlyAFlowThatWroteAClusterOrHasAnObserverWantsTheResponseHeaders() throws ConfigException {
+        RequestFlow cluster = new RequestFlow(route(LEAST_BUSY), host);
+        cluster.start(request(1_000));
+        assertTrue(cluster.wantsResponseHeaders());
+        cluster.onStreamEnd();
+        assertTrue(!cluster.wantsResponseHeaders(), "over");
+
+        RequestFlow endpoint = new RequestFlow(
+                RouteTable.parse("{\"lb_policy\":\"least_busy\"}".getBytes(StandardCharsets.UTF_8))
+                        .match("chat", "llm.example.com", "c"),
+                host);
+        endpoint.start(request(1_000));
+        assertTrue(!endpoint.wantsResponseHeaders());
+    }
+
+    @Test
     void decisionsCarryThePolicyName() throws ConfigException {
         RequestFlow flow = new RequestFlow(route(LEAST_BUSY), host);
         flow.start(request(1_000));

@@ -134,7 +134,8 @@ final class LoadBalancerStream extends HttpContext {
     /** The status and the cluster that served: statistics for lb_type cluster, and the "header ignored" check. */
     @Override
     public HeaderStatus onResponseHeaders(int headerCount, boolean endOfStream) {
-        if (flow != null) {
+        // Only a cluster decision or a response observer uses it: the others skip reading :status on every response.
+        if (flow != null && flow.wantsResponseHeaders()) {
             flow.onResponseHeaders(
                     statusOf(Headers.response().get(":status").orElse(null)),
                     route.choosesCluster()
