@@ -23,8 +23,6 @@ final class ServiceStats {
     int inflight;
     double ewmaFirstTokenMillis;
     double ewmaTotalMillis;
-    boolean hasFirstToken;
-    boolean hasTotal;
     double successes;
     double failures;
     int consecutiveFailures;
@@ -66,17 +64,24 @@ final class ServiceStats {
     /** {@code load}: the requests in flight to the service when this one was sent there. */
     void recordFirstToken(double millis, int load) {
         lastFirstTokenMillis = millis;
+        ewmaFirstTokenMillis = hasFirstToken() ? ewma(ewmaFirstTokenMillis, millis) : millis;
         firstTokenLoad.add(load);
         firstToken.add(millis);
-        ewmaFirstTokenMillis = hasFirstToken ? ewma(ewmaFirstTokenMillis, millis) : millis;
-        hasFirstToken = true;
     }
 
     void recordTotal(double millis, int load) {
+        ewmaTotalMillis = hasTotal() ? ewma(ewmaTotalMillis, millis) : millis;
         totalLoad.add(load);
         total.add(millis);
-        ewmaTotalMillis = hasTotal ? ewma(ewmaTotalMillis, millis) : millis;
-        hasTotal = true;
+    }
+
+    /** This VM measured a first-token latency of the service (the EWMA holds a value). */
+    boolean hasFirstToken() {
+        return firstToken.size > 0;
+    }
+
+    boolean hasTotal() {
+        return total.size > 0;
     }
 
     /**
@@ -128,24 +133,24 @@ final class ServiceStats {
     }
 
     boolean hasPooledLatency() {
-        return hasFirstToken || hasTotal || peerFirstTokenEwma != NONE || peerTotalEwma != NONE;
+        return hasFirstToken() || hasTotal() || peerFirstTokenEwma != NONE || peerTotalEwma != NONE;
     }
 
     double pooledFirstTokenEwma() {
-        return pool(hasFirstToken ? ewmaFirstTokenMillis : NONE, peerFirstTokenEwma);
+        return pool(hasFirstToken() ? ewmaFirstTokenMillis : NONE, peerFirstTokenEwma);
     }
 
     double pooledTotalEwma() {
-        return pool(hasTotal ? ewmaTotalMillis : NONE, peerTotalEwma);
+        return pool(hasTotal() ? ewmaTotalMillis : NONE, peerTotalEwma);
     }
 
     /** The Least*Latency measure: 0 while nobody measured the service (it then gets tried). */
     double pooledMeanFirstToken() {
-        return pool(firstToken.size == 0 ? NONE : firstToken.mean(), peerMeanFirstToken);
+        return pool(hasFirstToken() ? firstToken.mean() : NONE, peerMeanFirstToken);
     }
 
     double pooledMeanTotal() {
-        return pool(total.size == 0 ? NONE : total.mean(), peerMeanTotal);
+        return pool(hasTotal() ? total.mean() : NONE, peerMeanTotal);
     }
 
     /**

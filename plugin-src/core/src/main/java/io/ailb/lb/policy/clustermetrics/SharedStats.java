@@ -95,10 +95,10 @@ final class SharedStats {
         for (String service : services) {
             ServiceStats s = stats.get(service);
             out.append(' ').append(s.inflight);
-            out.append(' ').append(s.hasFirstToken ? Math.round(s.ewmaFirstTokenMillis) : -1);
-            out.append(' ').append(s.hasTotal ? Math.round(s.ewmaTotalMillis) : -1);
-            out.append(' ').append(s.hasFirstToken ? Math.round(s.meanFirstTokenMillis()) : -1);
-            out.append(' ').append(s.hasTotal ? Math.round(s.meanTotalMillis()) : -1);
+            out.append(' ').append(s.hasFirstToken() ? Math.round(s.ewmaFirstTokenMillis) : -1);
+            out.append(' ').append(s.hasTotal() ? Math.round(s.ewmaTotalMillis) : -1);
+            out.append(' ').append(s.hasFirstToken() ? Math.round(s.meanFirstTokenMillis()) : -1);
+            out.append(' ').append(s.hasTotal() ? Math.round(s.meanTotalMillis()) : -1);
             // Outcomes and error rate in thousandths: integers keep the line short and the parse cheap.
             out.append(' ').append(Math.round(1000 * (s.successes + s.failures)));
             out.append(' ').append(Math.round(1000 * s.errorRate(nowMillis, halfLifeMillis)));

@@ -113,7 +113,7 @@ class ClusterMetricsPolicyTest {
     void aFailedRequestCountsAsTwiceTheWorstMeanLatency() throws ConfigException {
         ClusterMetricsPolicy policy = policy("LeastFirstTokenLatency", "");
         Map<String, long[]> latencies = latencies(100, 100);
-        while (!policy.stats(FAST).hasFirstToken || !policy.stats(SLOW).hasFirstToken) {
+        while (!policy.stats(FAST).hasFirstToken() || !policy.stats(SLOW).hasFirstToken()) {
             serve(policy, 0, latencies, 200);
         }
         Step failing = choose(policy, 1_000);
@@ -135,7 +135,7 @@ class ClusterMetricsPolicyTest {
         reset.responseObserver().onApplied(0);
         reset.responseObserver().onStreamEnd(3);
         ServiceStats stats = policy.stats(reset.host());
-        assertTrue(stats.hasFirstToken, "punished although no byte came");
+        assertTrue(stats.hasFirstToken(), "punished although no byte came");
         assertEquals(6, stats.meanFirstTokenMillis(), 1e-9, "twice its own 3 ms: no service has a mean yet");
         assertEquals(1.0, stats.errorRate(3, 30_000), 1e-9);
     }
