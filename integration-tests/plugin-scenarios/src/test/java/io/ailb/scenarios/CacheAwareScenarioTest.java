@@ -14,6 +14,8 @@ import io.ailb.emulator.PluginVm;
 import io.ailb.lb.shell.ShellFixture;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -163,6 +165,54 @@ class CacheAwareScenarioTest {
 
         stream.sendResponseBody("data: [DONE]\n\n", true);
         stream.complete();
+        assertEquals(0L, PluginFixture.totalInflight());
+        assertEquals(0L, loadTotal());
+    }
+
+    private static String attribute(String log, String name) {
+        Matcher value = Pattern.compile("\"" + name + "\":\"(\\d+)\"").matcher(log);
+        assertTrue(value.find(), name + " in " + log);
+        return value.group(1);
+    }
+
+    private static HttpStream sendInSession(PluginVm vm, String session, String body) {
+        HttpStream stream = PluginFixture.stream(vm);
+        stream.sendRequestHeaders(PluginFixture.post().add("x-session-id", session), false);
+        stream.sendRequestBody(body, true);
+        return stream;
+    }
+
+    @Test
+    void bodiesTooLargeToReadStayWithTheirSessionWhenItIsNamedInTheSessionHeader() {
+        // Bodies over max_body_bytes are routed without their prompt: only the session header tells turns apart.
+        String config = "{\"lb_policy\":\"cache_aware\",\"max_body_bytes\":4096,\"lb_config\":{"
+                + ShellFixture.redisConfig(
+                        "\"inflightTokens\":0,\"hitQueueTokens\":0,\"sessionHeader\":\"X-Session-Id\"")
+                + "}}";
+        PluginVm vm = PluginFixture.gateway(config).build().startVm();
+        String system = text("system", 8000);
+        List<String> firstHosts = new ArrayList<>();
+        List<String> firstPrompts = new ArrayList<>();
+        for (int c = 0; c < 3; c++) {
+            HttpStream first = sendInSession(vm, "conversation-" + c, ShellFixture.chat(system, "question " + c));
+            firstHosts.add(first.upstreamOverride().orElseThrow());
+            // Nothing was cached anywhere: the whole prompt (estimated from the body's size) was its work.
+            firstPrompts.add(attribute(log(first), "work"));
+            first.complete();
+        }
+        assertTrue(Integer.parseInt(firstPrompts.get(0)) > 2000, firstPrompts.toString());
+        for (int c = 0; c < 3; c++) {
+            HttpStream next = sendInSession(
+                    vm, "conversation-" + c, ShellFixture.chat(system, "question " + c, "answer", "follow-up"));
+            String log = log(next);
+            assertEquals(firstHosts.get(c), finish(next), log);
+            assertTrue(log.contains("\"cache_hit\":\"false\""), "no block matched, the session did: " + log);
+            assertEquals(firstPrompts.get(c), attribute(log, "matched_tokens"), log);
+        }
+        // Without the header the same follow-up is weighed as an unknown prompt: the least loaded host, any of them.
+        HttpStream anonymous = PluginFixture.send(vm, ShellFixture.chat(system, "question 0", "answer", "follow-up"));
+        assertTrue(log(anonymous).contains("\"matched_tokens\":\"0\""), log(anonymous));
+        anonymous.complete();
         assertEquals(0L, PluginFixture.totalInflight());
         assertEquals(0L, loadTotal());
     }

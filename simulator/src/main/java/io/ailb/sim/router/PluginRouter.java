@@ -88,6 +88,9 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
     /** The per-session header the simulator sends for cluster_hash ({@code hash_header}'s default). */
     public static final String SESSION_HEADER = "x-mse-consumer";
 
+    /** The header routed requests name their conversation in (for cache_aware's {@code sessionHeader}). */
+    public static final String CONVERSATION_HEADER = "x-session-id";
+
     /** A guest call running longer than this (wall time) is interrupted and its VM replaced; 0 = no limit. */
     public static final long DEFAULT_GUEST_TIMEOUT_MS = 20_000;
 
@@ -258,7 +261,11 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
                 .withRequestId("sim-" + request.id());
         long started = System.nanoTime();
         boolean served = sendGuarded(request, () -> {
-            stream.sendRequestHeaders(chatRequestHeaders("llm.sim", "application/json"), false);
+            HeaderMap headers = chatRequestHeaders("llm.sim", "application/json");
+            if (request.sessionId() != null) {
+                headers = headers.add(CONVERSATION_HEADER, request.sessionId());
+            }
+            stream.sendRequestHeaders(headers, false);
             stream.sendRequestBody(request.body(), true);
         });
         Optional<String> override = served ? stream.upstreamOverride() : Optional.empty();

@@ -86,6 +86,14 @@ public final class RedisKeys {
         return prefix + "ch:" + prefixHash;
     }
 
+    /**
+     * cache_aware: HASH of the session whose id hashes to {@code sessionHash}: {@code h} the host of its last request,
+     * {@code p} that request's estimated prompt tokens.
+     */
+    public String cacheAwareSession(String sessionHash) {
+        return prefix + "cs:" + sessionHash;
+    }
+
     /** The hash tag in braces, e.g. {@code {route|outbound|80||svc}}. */
     public String hashTag() {
         return prefix.substring(prefix.indexOf('{'), prefix.lastIndexOf('}') + 1);

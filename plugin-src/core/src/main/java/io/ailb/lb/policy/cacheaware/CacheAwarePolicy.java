@@ -1,20 +1,24 @@
 package io.ailb.lb.policy.cacheaware;
 
+import io.ailb.codec.hash.PrefixHash;
 import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.config.IntField;
 import io.ailb.lb.config.NumberField;
+import io.ailb.lb.config.StringField;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
 import io.ailb.lb.policy.Step;
+import io.ailb.lb.policy.clusterheader.HeaderName;
 import io.ailb.lb.policy.inflight.InflightRouter;
 import io.ailb.lb.policy.inflight.RedisPolicyConfig;
 import io.ailb.lb.policy.inflight.SelectionInputs;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
 import io.ailb.lb.request.RequestParser;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
 
@@ -34,7 +38,8 @@ import java.util.List;
  * {@code leaseTTL} by the next call.
  *
  * <p>A request without prefix blocks (no body, unparseable body) goes to the least loaded host, weighed by its own
- * estimated size.
+ * estimated size, unless it names its session in {@code sessionHeader}: the host of the session's last request then
+ * counts as holding that request's prompt.
  */
 public final class CacheAwarePolicy implements LoadBalancingPolicy {
     static final String NAME = "cache_aware";
@@ -61,23 +66,33 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "tokens",
             "mean queued prefill tokens per host that add 1 to the weight of a request's uncached tokens when all "
                     + "the traffic is reused prefixes (the weight grows with the reused share); 0 = weight 1 at any load");
+    static final StringField SESSION_HEADER = StringField.optional(
+            "sessionHeader",
+            "",
+            "request header naming the client's session (e.g. x-session-id); a request carrying it counts the host of "
+                    + "its session's last request as holding that request's prompt, so a conversation stays with its "
+                    + "cache even when its body cannot be read (over max_body_bytes, not JSON); empty = off");
     /** The lb_config fields this policy reads. */
     public static final List<ConfigField> FIELDS = ConfigField.join(
             RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS,
             INFLIGHT_TOKENS,
             HIT_QUEUE_TOKENS,
+            SESSION_HEADER,
             RedisPolicyConfig.ENABLE_DETAIL_LOG);
     /** Holders one block key keeps; the least recently seen go first. */
     static final int MAX_HOLDERS = 8;
 
     private final RedisTarget target;
     private final CacheAwareSelection.Settings settings;
+    /** Lower-case header name, "" when sessions are off. */
+    private final String sessionHeader;
 
     public CacheAwarePolicy(ConfigView config) throws ConfigException {
         RedisPolicyConfig redis = RedisPolicyConfig.withPrefixKeys(config);
         this.target = redis.target();
         double inflightTokens = INFLIGHT_TOKENS.read(config);
         int hitQueueTokens = HIT_QUEUE_TOKENS.read(config);
+        this.sessionHeader = HeaderName.readOrEmpty(SESSION_HEADER, config);
         RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
         this.settings = new CacheAwareSelection.Settings(redis.settings(), inflightTokens, hitQueueTokens, MAX_HOLDERS);
     }
@@ -113,7 +128,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                         target,
                         CacheAwareSelection.command(
                                 in.keys(),
-                                demand(ctx.request()),
+                                demand(ctx),
                                 in.healthyHosts(),
                                 in.unhealthyHosts(),
                                 settings,
@@ -124,8 +139,18 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 .withRelease(target, CacheAwareSelection.release(in.keys(), in.leaseId()));
     }
 
-    /** The request's blocks and size; a request without blocks is weighed by its body size. */
-    CacheAwareSelection.Demand demand(RequestInfo request) {
+    /** The request's blocks, size and session; a request without blocks is weighed by its body size. */
+    CacheAwareSelection.Demand demand(RequestContext ctx) {
+        CacheAwareSelection.Demand demand = demand(ctx.request());
+        String session = sessionHeader.isEmpty() ? null : ctx.requestHeader(sessionHeader);
+        if (session == null || session.isEmpty()) {
+            return demand;
+        }
+        byte[] id = session.getBytes(StandardCharsets.UTF_8);
+        return demand.inSession(PrefixHash.hexOf(id, 0, id.length));
+    }
+
+    static CacheAwareSelection.Demand demand(RequestInfo request) {
         if (request == null || !request.parsed()) {
             int bytes = request == null ? 0 : request.bodyBytes();
             return new CacheAwareSelection.Demand(

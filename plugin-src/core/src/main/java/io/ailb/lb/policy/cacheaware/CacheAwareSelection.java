@@ -59,18 +59,29 @@ public final class CacheAwareSelection extends SelectionReply {
         private final List<String> blockHashes;
         private final List<Integer> blockTokens;
         private final int promptTokens;
+        private final String sessionHash;
 
         /**
          * {@code blockHashes} the chained prefix hashes, {@code blockTokens} the cumulative estimated prompt tokens at
          * the end of each block (same size), {@code promptTokens} the whole prompt.
          */
         public Demand(List<String> blockHashes, List<Integer> blockTokens, int promptTokens) {
+            this(blockHashes, blockTokens, promptTokens, null);
+        }
+
+        private Demand(List<String> blockHashes, List<Integer> blockTokens, int promptTokens, String sessionHash) {
             if (blockHashes.size() != blockTokens.size()) {
                 throw new IllegalArgumentException("one token count per block");
             }
             this.blockHashes = blockHashes;
             this.blockTokens = blockTokens;
             this.promptTokens = Math.max(0, promptTokens);
+            this.sessionHash = sessionHash;
+        }
+
+        /** The same demand in the session whose id hashes to {@code sessionHash} (see cache_aware.lua). */
+        public Demand inSession(String sessionHash) {
+            return new Demand(blockHashes, blockTokens, promptTokens, sessionHash);
         }
 
         public int promptTokens() {
@@ -91,22 +102,27 @@ public final class CacheAwareSelection extends SelectionReply {
             Settings settings,
             int randomValue,
             String leaseId) {
-        List<String> keyList = new ArrayList<>(6 + demand.blockHashes.size());
+        boolean inSession = demand.sessionHash != null;
+        List<String> keyList = new ArrayList<>(7 + demand.blockHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.load());
         keyList.add(keys.cacheAwareCleaned());
         keyList.add(keys.cacheAwareLeases());
         keyList.add(keys.cacheAwareLeaseInfo());
         keyList.add(keys.cacheAwareRouted());
+        if (inSession) {
+            keyList.add(keys.cacheAwareSession(demand.sessionHash));
+        }
         for (String hash : demand.blockHashes) {
             keyList.add(keys.holders(hash));
         }
         List<String> args = settings.inflight.leadingArgs(
-                randomValue, leaseId, 13 + demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
+                randomValue, leaseId, 14 + demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
         args.add(decimal(settings.inflightTokens));
         args.add(Integer.toString(settings.hitQueueTokens));
         args.add(Integer.toString(demand.promptTokens));
         args.add(Integer.toString(settings.maxHolders));
+        args.add(inSession ? "1" : "0");
         args.add(Integer.toString(demand.blockTokens.size()));
         for (int tokens : demand.blockTokens) {
             args.add(Integer.toString(tokens));

@@ -18,6 +18,18 @@ public final class HeaderName {
     /** The field's value, lower-cased; refused unless it is a token (no ':' pseudo-header, no spaces). */
     public static String read(StringField field, ConfigView config) throws ConfigException {
         String name = field.read(config);
+        if (name.isEmpty()) {
+            throw new ConfigException(config.fieldPath(field.name()), "must not be empty");
+        }
+        return checked(field, config, name);
+    }
+
+    /** As {@link #read}, but an empty value is allowed and read as "" (the feature the header drives is off). */
+    public static String readOrEmpty(StringField field, ConfigView config) throws ConfigException {
+        return checked(field, config, field.read(config));
+    }
+
+    private static String checked(StringField field, ConfigView config, String name) throws ConfigException {
         for (int i = 0; i < name.length(); i++) {
             if (!isTokenChar(name.charAt(i))) {
                 throw new ConfigException(
@@ -25,9 +37,6 @@ public final class HeaderName {
                         name,
                         "must be an HTTP header name: letters, digits and !#$%&'*+-.^_`|~ only");
             }
-        }
-        if (name.isEmpty()) {
-            throw new ConfigException(config.fieldPath(field.name()), "must not be empty");
         }
         return name.toLowerCase();
     }

@@ -28,6 +28,10 @@
 -- (cache_aware_first_token.lua) or its release. Its lease remembers the host and the work still queued, so release
 -- (cache_aware_release.lua) or the healing of an expired lease gives back exactly what is left.
 -- Without blocks (bodyless or unparseable request) every matched_h is 0: the least loaded host wins.
+-- With a session key (the request named its session in the configured header), the host that served the session's
+-- last request counts as holding that request's prompt: matched = max(matched by blocks, that prompt, capped at this
+-- one). A conversation that only appends stays where its cache is even when its body cannot be hashed (over
+-- max_body_bytes, not JSON), and still moves when that host's queue outweighs its cache, like any cached prefix.
 --
 -- KEYS[1]      in-flight HASH: host -> count (shared with global_least_request and prefix_cache)
 -- KEYS[2]      queue HASH: host -> prefill tokens routed and not yet answered
@@ -36,7 +40,8 @@
 -- KEYS[5]      lease HASH: lease id -> "<work> <host>"
 -- KEYS[6]      routed HASH: "n" requests routed so far, "p" and "m" the decayed sums of prompt tokens and of the
 --              tokens the best healthy host held
--- KEYS[7..]    block keys for prefix depth 1, 2, ...: HASH holder host -> last use (Unix seconds), "#u" -> requests
+-- KEYS[7]      with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
+-- KEYS[7+S..]  block keys for prefix depth 1, 2, ...: HASH holder host -> last use (Unix seconds), "#u" -> requests
 --              routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
 -- ARGV[2]      maxRequestCount, 0 = no cap
@@ -49,10 +54,11 @@
 -- ARGV[9]      hit_queue_tokens: mean queued tokens that add 1 to the weight of uncached tokens, 0 = weight 1
 -- ARGV[10]     estimated prompt tokens of the request
 -- ARGV[11]     most holders one block key keeps
--- ARGV[12]     L = number of blocks (= #KEYS - 6)
--- ARGV[13..12+L]            cumulative estimated prompt tokens at the end of blocks 1..L
--- ARGV[13+L]                h = number of healthy hosts
--- ARGV[14+L..13+L+h]        healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
+-- ARGV[12]     S = 1 when KEYS[7] is the request's session key, else 0
+-- ARGV[13]     L = number of blocks (= #KEYS - 6 - S)
+-- ARGV[14..13+L]            cumulative estimated prompt tokens at the end of blocks 1..L
+-- ARGV[14+L]                h = number of healthy hosts
+-- ARGV[15+L..14+L+h]        healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
 --
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work}: count = the host's in-flight count after this
 -- request, depth = matched blocks on the host, cost rounded to a whole token; or {"full", host, count} when every
@@ -68,7 +74,9 @@ local marker = KEYS[3]
 local leases = KEYS[4]
 local lease_info = KEYS[5]
 local routed_key = KEYS[6]
-local first_block = 7
+local has_session = ARGV[12] == '1'
+local session_key = has_session and KEYS[7] or nil
+local first_block = has_session and 8 or 7
 local rand = tonumber(ARGV[1])
 local cap = tonumber(ARGV[2])
 local clean_interval = tonumber(ARGV[3])
@@ -80,8 +88,8 @@ local inflight_tokens = tonumber(ARGV[8])
 local hit_queue_tokens = tonumber(ARGV[9])
 local prompt = tonumber(ARGV[10])
 local max_holders = tonumber(ARGV[11])
-local levels = tonumber(ARGV[12])
-local first_tokens = 13
+local levels = tonumber(ARGV[13])
+local first_tokens = 14
 local healthy_count = tonumber(ARGV[first_tokens + levels])
 local first_host = first_tokens + levels + 1
 local last_healthy = first_host + healthy_count - 1
@@ -172,6 +180,25 @@ for d = 1, levels do
     walked = d
     all_hot = all_hot and uses * #hosts > HOT_SHARE * holders * (routed - first_seen + #hosts)
 end
+-- The session's last host, if healthy, holds at least the session's last prompt.
+local session_host = nil
+local session_tokens = 0
+if has_session then
+    local last = redis.call('HMGET', session_key, 'h', 'p')
+    if last[1] and healthy[last[1]] then
+        session_host = last[1]
+        session_tokens = math.min(non_negative(last[2]), prompt)
+    end
+end
+
+local function matched_on(host)
+    local matched = matched_tokens(depth_of[host])
+    if host == session_host then
+        return math.max(matched, session_tokens)
+    end
+    return matched
+end
+
 -- Only a shared prefix is known (a new conversation on a hot system prompt): a host lacking it is not charged its
 -- own prefill of it.
 local hot_tokens = all_hot and matched_tokens(walked) or 0
@@ -197,7 +224,11 @@ end)
 -- Reuse over about the last thousand requests.
 local DECAY = 0.999
 prompt_sum = prompt_sum * DECAY + prompt
-matched_sum = matched_sum * DECAY + matched_tokens(best_depth)
+local best_matched = matched_tokens(best_depth)
+if session_host then
+    best_matched = math.max(best_matched, session_tokens)
+end
+matched_sum = matched_sum * DECAY + best_matched
 local reuse = 0.5
 if prompt_sum > 0 then
     reuse = math.max(0.05, matched_sum / prompt_sum)
@@ -212,8 +243,8 @@ local ties = {}
 for _, host in ipairs(hosts) do
     local c = count_of[host]
     if cap <= 0 or c < cap then
-        local matched = matched_tokens(depth_of[host])
-        local hot = math.max(0, hot_tokens - matched)
+        local matched = matched_on(host)
+        local hot =  math.max(0, hot_tokens - matched)
         local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_tokens * c
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then
@@ -231,7 +262,7 @@ end
 
 local target = ties[(rand % #ties) + 1]
 local depth = depth_of[target] or 0
-local matched = matched_tokens(depth)
+local matched = matched_on(target)
 local work = math.max(0, prompt - matched)
 
 local count
@@ -279,6 +310,12 @@ for d = 1, levels do
         end
         redis.call('HDEL', key, unpack(drop))
     end
+end
+
+-- The session now continues on the target, which will hold this prompt (the answer too, but its length is unknown).
+if has_session then
+    redis.call('HSET', session_key, 'h', target, 'p', prompt)
+    redis.call('EXPIRE', session_key, block_ttl)
 end
 
 redis.call('HSET', routed_key, 'n', routed + 1, 'p', tostring(prompt_sum), 'm', tostring(matched_sum))

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ailb.codec.hash.PrefixHash;
 import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.policy.FallbackReason;
@@ -27,8 +28,10 @@ import io.ailb.lb.redis.RedisKeys;
 import io.ailb.lb.request.RequestInfo;
 import io.ailb.lb.request.RequestParser;
 import io.ailb.lb.util.TestConfig;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CacheAwarePolicyTest {
@@ -98,7 +101,7 @@ class CacheAwarePolicyTest {
         assertEquals(list("0", "3600", "7200", "1800"), args.subList(1, 5));
         assertEquals("600", args.get(6));
         assertEquals(
-                list("30", "512", "8", "8", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000"),
+                list("30", "512", "8", "8", "0", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000"),
                 args.subList(7, args.size()));
         // Blocks: (system 16 + user 4) = 20 chars → 5 tokens; + (8 + 4) = 32 chars → 8 tokens.
         assertEquals(java.util.Arrays.asList(5, 8), request.prefixTokens());
@@ -115,14 +118,55 @@ class CacheAwarePolicyTest {
     void aBodylessRequestHasNoPromptAndNoBlocks() throws ConfigException {
         RedisCommand call = command("", RequestInfo.noBody());
         assertEquals(6, call.keys().size());
-        assertEquals(list("0", "8", "0", "2"), call.args().subList(9, 13));
+        assertEquals(list("0", "8", "0", "0", "2"), call.args().subList(9, 14));
     }
 
     @Test
     void anUnparseableBodyIsWeighedByItsSize() throws ConfigException {
         RedisCommand call = command("", RequestInfo.unparsed(4001));
         assertEquals(6, call.keys().size());
-        assertEquals(list("1001", "8", "0"), call.args().subList(9, 12));
+        assertEquals(list("1001", "8", "0", "0"), call.args().subList(9, 13));
+    }
+
+    private static RedisCommand commandWithHeaders(String extra, RequestInfo request, Map<String, String> headers)
+            throws ConfigException {
+        return policy(extra)
+                .select(ctx(up("10.0.0.1:8000"), up("10.0.0.2:8000"))
+                        .request(request)
+                        .requestHeaders(headers::get)
+                        .build())
+                .redisCommand();
+    }
+
+    @Test
+    void aRequestNamingItsSessionInTheConfiguredHeaderCarriesTheSessionKey() throws ConfigException {
+        String session = "conversation-42";
+        RedisCommand call = commandWithHeaders(
+                ",\"sessionHeader\":\"X-Session-Id\"", RequestInfo.unparsed(4001), Map.of("x-session-id", session));
+        byte[] id = session.getBytes(StandardCharsets.UTF_8);
+        assertEquals(7, call.keys().size());
+        assertEquals(
+                KEYS.cacheAwareSession(PrefixHash.hexOf(id, 0, id.length)),
+                call.keys().get(6));
+        assertEquals(list("1001", "8", "1", "0"), call.args().subList(9, 13));
+    }
+
+    @Test
+    void withoutTheHeaderOrWithoutTheSettingThereIsNoSession() throws ConfigException {
+        RedisCommand absent =
+                commandWithHeaders(",\"sessionHeader\":\"x-session-id\"", RequestInfo.unparsed(40), Map.of());
+        RedisCommand off = commandWithHeaders("", RequestInfo.unparsed(40), Map.of("x-session-id", "s"));
+        for (RedisCommand call : List.of(absent, off)) {
+            assertEquals(6, call.keys().size());
+            assertEquals("0", call.args().get(11));
+        }
+    }
+
+    @Test
+    void aSessionHeaderThatIsNoHeaderNameIsRefused() {
+        String message = configError(",\"sessionHeader\":\"x session\"");
+        assertTrue(message.contains("sessionHeader"), message);
+        assertTrue(message.contains("header name"), message);
     }
 
     @Test

@@ -458,6 +458,63 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(1412, loadOf("b:1"));
     }
 
+    private static CacheAwareSelection.Demand blockless(int prompt) {
+        return new CacheAwareSelection.Demand(NONE, Collections.emptyList(), prompt);
+    }
+
+    @Test
+    void aSessionWithoutBlocksStaysOnItsLastHostWhileItsCacheOutweighsTheQueue() {
+        CacheAwareSelection first = run(demand("conv", 4000).inSession("s1"), ABC, PLAIN, 0, lease());
+        String host = first.host();
+        assertEquals(host, redis.call("HGET", KEYS.cacheAwareSession("s1"), "h").asString());
+        assertEquals(
+                "4000", redis.call("HGET", KEYS.cacheAwareSession("s1"), "p").asString());
+        assertTtlBetween(KEYS.cacheAwareSession("s1"), BLOCK_TTL - 5, BLOCK_TTL);
+        // Its next turn cannot be hashed (no blocks) and is longer: the host holds its last 4000 tokens.
+        load(host, 3000);
+        CacheAwareSelection next = run(blockless(4500).inSession("s1"), ABC, PLAIN, 0, lease());
+        assertEquals(host, next.host());
+        assertEquals(4000, next.matchedTokens());
+        assertEquals(500, next.work());
+        assertEquals(4500, redis.call("HGET", KEYS.cacheAwareSession("s1"), "p").asLong());
+        // Without the session the same request goes to an idle host.
+        assertNotEquals(host, run(blockless(4500), ABC).host());
+    }
+
+    @Test
+    void aSessionMovesWhenItsHostsQueueOutweighsItsCacheOrTheHostIsGone() {
+        String host = run(demand("conv", 1000).inSession("s2"), ABC, PLAIN, 0, lease())
+                .host();
+        load(host, 50_000);
+        CacheAwareSelection moved = run(blockless(1200).inSession("s2"), ABC, PLAIN, 0, lease());
+        assertNotEquals(host, moved.host());
+        assertEquals(0, moved.matchedTokens());
+        assertEquals(
+                moved.host(),
+                redis.call("HGET", KEYS.cacheAwareSession("s2"), "h").asString());
+
+        List<String> others = new ArrayList<>(ABC);
+        others.remove(moved.host());
+        CacheAwareSelection away = run(blockless(1300).inSession("s2"), others, PLAIN, 0, lease());
+        assertEquals(0, away.matchedTokens(), "an unhealthy last host holds nothing for the decision");
+    }
+
+    @Test
+    void theSessionCountsNoMoreThanThisPromptAndBlocksCountWhenTheyMatchMore() {
+        String firstLease = lease();
+        String host = run(demand("conv", 6000).inSession("s3"), ABC, PLAIN, 0, firstLease)
+                .host();
+        firstToken(firstLease);
+        CacheAwareSelection shorter = run(blockless(2000).inSession("s3"), ABC, PLAIN, 0, lease());
+        assertEquals(host, shorter.host());
+        assertEquals(2000, shorter.matchedTokens());
+        assertEquals(0, shorter.work());
+        // The session's host now holds 2000 by the session, 6000 by the conversation's block: the blocks win.
+        CacheAwareSelection longer = run(demand("conv", 6000, 7000).inSession("s3"), ABC, PLAIN, 0, lease());
+        assertEquals(host, longer.host());
+        assertEquals(6000, longer.matchedTokens());
+    }
+
     @Test
     void releaseGivesBackExactlyTheCountAndTheQueuedTokensOfItsLease() {
         List<String> onlyA = Collections.singletonList("a:1");
