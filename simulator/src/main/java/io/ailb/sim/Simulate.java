@@ -816,8 +816,10 @@ public final class Simulate {
             md.append(rates).append("\n\n");
             md.append(SweepTable.markdown(points, bounds));
             md.append('\n').append(capitalized(limits.line())).append(" (the *bound* row).\n");
-            md.append("\nBest plugin policy vs best anchor (SGLang, SMG, llm-d, Dynamo) per rate:\n\n");
-            comparisons.forEach(c -> md.append("- ").append(c).append('\n'));
+            if (!comparisons.isEmpty()) {
+                md.append("\nBest plugin policy vs best anchor (SGLang, SMG, llm-d, Dynamo) per rate:\n\n");
+                comparisons.forEach(c -> md.append("- ").append(c).append('\n'));
+            }
             if (!pngs.isEmpty()) {
                 md.append("\nPlots: ");
                 for (int i = 0; i < pngs.size(); i++) {
