@@ -49,6 +49,15 @@ public final class CacheAwareSelection extends SelectionReply {
             return inflightTokens;
         }
 
+        /** The settings cache_aware.lua shares with select.lua. */
+        public InflightSelection.Settings inflight() {
+            return inflight;
+        }
+
+        public int maxHolders() {
+            return maxHolders;
+        }
+
         public int hitQueueTokens() {
             return hitQueueTokens;
         }
@@ -75,6 +84,16 @@ public final class CacheAwareSelection extends SelectionReply {
 
         public int promptTokens() {
             return promptTokens;
+        }
+
+        /** The chained block hashes, 32 hex digits each. */
+        List<String> blockHashes() {
+            return blockHashes;
+        }
+
+        /** The cumulative estimated prompt tokens at the end of each block. */
+        List<Integer> blockTokens() {
+            return blockTokens;
         }
 
         public int blocks() {
