@@ -129,6 +129,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 maxBlocks,
                 settings.maxHolders(),
                 settings.inflight().maxRequestCount(),
+                settings.inflight().cleanIntervalSeconds(),
                 settings.inflight().prefixTtlSeconds(),
                 settings.inflightTokens(),
                 settings.hitQueueTokens());

@@ -13,11 +13,12 @@ import java.util.Map;
  * both on the same requests). What Redis mode needs leases for is exact here: the policy's response observer admits,
  * dequeues and releases each routed request once.
  *
- * <p>Differences from the script, none of which changes a decision: the reuse sums are kept as doubles where the
- * script stores them as 14-digit decimal strings (a relative difference below 10^-13); departed hosts' counts are
- * dropped at every decision (the script's cleanInterval 0); a block expires {@code redisKeyTTL} seconds after its
- * last routed request, as its Redis key would; and the index holds at most {@code maxBlocks} blocks, the least
- * recently routed evicted first, where Redis would keep every key until it expires.
+ * <p>Where it differs from the script: the reuse sums are doubles where the script stores 14-digit decimal strings (a
+ * relative difference below 10^-13, too small to move a decision); the state is per service (cluster) where Redis
+ * keys are per route and cluster, as two routes to one service reach the same KV caches; and the index holds at most
+ * {@code maxBlocks} blocks, the least recently routed evicted first, where Redis keeps every key until it expires.
+ * As in Redis, a block expires {@code redisKeyTTL} seconds after its last routed request, and departed hosts lose
+ * their counts at the first decision of each cleanInterval.
  *
  * <p>Memory is bounded whatever the traffic: blocks live in parallel primitive arrays indexed by slot (chained hash
  * buckets, an LRU list, {@link CacheAwarePolicy#MAX_HOLDERS} holder slots each), grown by doubling up to
@@ -38,6 +39,7 @@ final class LocalCacheIndex {
     private final int maxBlocks;
     private final int maxHolders;
     private final int maxRequestCount;
+    private final long cleanIntervalSeconds;
     private final long blockTtlSeconds;
     private final double inflightTokens;
     private final int hitQueueTokens;
@@ -96,6 +98,7 @@ final class LocalCacheIndex {
             int maxBlocks,
             int maxHolders,
             int maxRequestCount,
+            long cleanIntervalSeconds,
             long blockTtlSeconds,
             double inflightTokens,
             int hitQueueTokens) {
@@ -105,6 +108,7 @@ final class LocalCacheIndex {
         this.maxBlocks = maxBlocks;
         this.maxHolders = maxHolders;
         this.maxRequestCount = maxRequestCount;
+        this.cleanIntervalSeconds = cleanIntervalSeconds;
         this.blockTtlSeconds = blockTtlSeconds;
         this.inflightTokens = inflightTokens;
         this.hitQueueTokens = hitQueueTokens;
@@ -119,6 +123,8 @@ final class LocalCacheIndex {
         long routed;
         double promptSum;
         double matchedSum;
+        /** Relative seconds when departed hosts are dropped next; the first decision does it. */
+        long nextCleanAt = Long.MIN_VALUE;
 
         Scope(long salt) {
             this.salt = salt;
@@ -296,7 +302,10 @@ final class LocalCacheIndex {
                 knownMark[id] = mark;
             }
         }
-        dropDepartedHosts(scope);
+        if (now >= scope.nextCleanAt) {
+            dropDepartedHosts(scope);
+            scope.nextCleanAt = (long) now + cleanIntervalSeconds;
+        }
         return new Choice(
                 false,
                 hostNames[target],

@@ -52,6 +52,11 @@ public final class InflightSelection extends SelectionReply {
             return maxRequestCount;
         }
 
+        /** How often counts of hosts that left are dropped, in seconds; 0 = at every call. */
+        public int cleanIntervalSeconds() {
+            return cleanIntervalSeconds;
+        }
+
         /** TTL of prefix keys (cache_aware: of block holders), in seconds. */
         public int prefixTtlSeconds() {
             return prefixTtlSeconds;

@@ -20,7 +20,7 @@ class LocalCacheIndexTest {
     private static final int TTL = 1800;
 
     private static LocalCacheIndex index(int maxBlocks) {
-        return new LocalCacheIndex(maxBlocks, CacheAwarePolicy.MAX_HOLDERS, 0, TTL, 30, 512);
+        return new LocalCacheIndex(maxBlocks, CacheAwarePolicy.MAX_HOLDERS, 0, 0, TTL, 30, 512);
     }
 
     /** Block hashes numbered from {@code first}: 32 hex digits each. */
@@ -124,6 +124,19 @@ class LocalCacheIndexTest {
     }
 
     @Test
+    void departedHostsAreDroppedAtTheFirstDecisionOfEachCleanInterval() {
+        LocalCacheIndex index = new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 0, 60, TTL, 30, 512);
+        List<String> one = Collections.singletonList("10.0.0.9:8000");
+        LocalCacheIndex.Choice held = index.select(SERVICE, NONE, NO_TOKENS, 10, one, NONE, 0, NOW);
+        index.admit(held.host, held.work);
+        // The first decision cleaned at NOW; a host briefly missing from the list keeps its count until NOW + 60.
+        index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW + 59);
+        assertEquals(1, index.inflightOf("10.0.0.9:8000"));
+        index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW + 60);
+        assertEquals(0, index.inflightOf("10.0.0.9:8000"));
+    }
+
+    @Test
     void theSamePromptSentToTwoServicesIsTwoBlocks() {
         LocalCacheIndex index = index(1024);
         List<String> prompt = blocks(5, 2);
@@ -136,7 +149,7 @@ class LocalCacheIndexTest {
 
     @Test
     void aFullServiceAnswersWithTheLeastCountedHostAndCountsNothing() {
-        LocalCacheIndex index = new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 1, TTL, 30, 512);
+        LocalCacheIndex index = new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 1, 0, TTL, 30, 512);
         for (int i = 0; i < HOSTS.size(); i++) {
             LocalCacheIndex.Choice choice = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
             assertFalse(choice.full);
