@@ -424,12 +424,12 @@ final class LocalCacheIndex {
 
     private void growHosts(int size) {
         hostNames = Arrays.copyOf(hostNames, size);
+        hostScope = Arrays.copyOf(hostScope, size);
         inflight = Arrays.copyOf(inflight, size);
         queued = Arrays.copyOf(queued, size);
         holderRefs = Arrays.copyOf(holderRefs, size);
         healthyMark = Arrays.copyOf(healthyMark, size);
         knownMark = Arrays.copyOf(knownMark, size);
-        hostScope = Arrays.copyOf(hostScope, size);
         depthOf = Arrays.copyOf(depthOf, size);
         freeHostIds = Arrays.copyOf(freeHostIds, size);
     }
@@ -675,10 +675,23 @@ final class LocalCacheIndex {
     private static long hexWord(String hash, int from) {
         long value = 0;
         for (int i = from; i < from + 16; i++) {
-            int digit = i < hash.length() ? Character.digit(hash.charAt(i), 16) : 0;
-            value = (value << 4) | (digit & 0xF);
+            value = (value << 4) | (i < hash.length() ? hexDigit(hash.charAt(i)) : 0);
         }
         return value;
+    }
+
+    /** Character.digit would bring Unicode's digit tables into the module. */
+    private static int hexDigit(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return 0;
     }
 
     private static int powerOfTwoAtLeast(int n) {
