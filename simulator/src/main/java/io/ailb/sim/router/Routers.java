@@ -160,10 +160,15 @@ public final class Routers {
                 }
             }
             if (rest.startsWith("{")) {
-                return new GivenConfig("plugin:" + policyOf(rest), rest);
+                return new GivenConfig("plugin:" + policyOf(rest) + indexOf(rest), rest);
             }
             return null;
         }
+    }
+
+    /** "+local" for cache_aware's {@code "index":"local"}, so it reads apart from the Redis mode; else "". */
+    private static String indexOf(String json) {
+        return json.replace(" ", "").contains("\"index\":\"local\"") ? "+local" : "";
     }
 
     private static String policyOf(String json) {

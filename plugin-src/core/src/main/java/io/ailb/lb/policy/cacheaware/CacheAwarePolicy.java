@@ -5,11 +5,13 @@ import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
+import io.ailb.lb.config.EnumField;
 import io.ailb.lb.config.IntField;
 import io.ailb.lb.config.NumberField;
 import io.ailb.lb.config.StringField;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
+import io.ailb.lb.policy.ResponseObserver;
 import io.ailb.lb.policy.Step;
 import io.ailb.lb.policy.clusterheader.HeaderName;
 import io.ailb.lb.policy.inflight.InflightRouter;
@@ -19,6 +21,7 @@ import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
 import io.ailb.lb.request.RequestParser;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
@@ -40,6 +43,11 @@ import java.util.List;
  * <p>A request without prefix blocks (no body, unparseable body) goes to the least loaded host, weighed by its own
  * estimated size, unless it names its session in {@code sessionHeader}: the host of the session's last request then
  * counts as holding that request's prompt.
+ *
+ * <p>With {@code index: local} the same rule runs in the VM over a {@link LocalCacheIndex} (no Redis): the routed
+ * Step's observer counts the request in flight when it takes effect, takes its work off the queue at the first
+ * response byte and gives the count back at the stream's end. Each VM (Envoy runs one per worker thread) then sees
+ * only its own share of the traffic.
  */
 public final class CacheAwarePolicy implements LoadBalancingPolicy {
     static final String NAME = "cache_aware";
@@ -72,29 +80,74 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "request header naming the client's session (e.g. x-session-id); a request carrying it counts the host of "
                     + "its session's last request as holding that request's prompt, so a conversation stays with its "
                     + "cache even when its body cannot be read (over max_body_bytes, not JSON); empty = off");
+    static final String INDEX_REDIS = "redis";
+    static final String INDEX_LOCAL = "local";
+    static final EnumField INDEX = EnumField.optional(
+            "index",
+            INDEX_REDIS,
+            "where the cache and load state lives: redis = one Redis shared by every gateway (a script per request); "
+                    + "local = in each gateway VM, no Redis (each Envoy worker thread has its own and sees its share "
+                    + "of the traffic)",
+            INDEX_REDIS,
+            INDEX_LOCAL);
     /** The lb_config fields this policy reads. */
-    public static final List<ConfigField> FIELDS = ConfigField.join(
-            RedisPolicyConfig.FIELDS_WITH_PREFIX_KEYS,
-            INFLIGHT_TOKENS,
-            HIT_QUEUE_TOKENS,
-            SESSION_HEADER,
-            RedisPolicyConfig.ENABLE_DETAIL_LOG);
+    public static final List<ConfigField> FIELDS = fields();
     /** Holders one block key keeps; the least recently seen go first. */
     static final int MAX_HOLDERS = 8;
+    /**
+     * Blocks one local index holds. An entry costs about 117 bytes (two hash words 16, hash chain 4 and bucket 4, LRU
+     * links 8, use count 8, first seen 8, last write 4, holder count 1, 8 holders × (host id 4 + last seen 4) 64), so
+     * a full index takes 65,536 × 117 ≈ 7.3 MiB of the 64 MiB TeaVM heap (BuildWasm's default --max-heap-mb, which
+     * plugin-src/shell keeps), and a new config's index may briefly coexist with the old one's. It covers about
+     * 65,536 distinct messages or 4 KiB chunks routed within redisKeyTTL: at 2,000 tokens a block, 130 M prompt
+     * tokens, more than the KV caches of a few dozen instances hold.
+     */
+    static final int LOCAL_MAX_BLOCKS = 65_536;
 
+    /** Null with index local. */
     private final RedisTarget target;
+
     private final CacheAwareSelection.Settings settings;
     /** Lower-case header name, "" when sessions are off. */
     private final String sessionHeader;
+    /** Null with index redis. */
+    private final LocalCacheIndex index;
 
     public CacheAwarePolicy(ConfigView config) throws ConfigException {
-        RedisPolicyConfig redis = RedisPolicyConfig.withPrefixKeys(config);
-        this.target = redis.target();
+        boolean local = INDEX_LOCAL.equals(INDEX.read(config));
+        RedisPolicyConfig redis = local
+                ? RedisPolicyConfig.withPrefixKeysAndOptionalRedis(config)
+                : RedisPolicyConfig.withPrefixKeys(config);
         double inflightTokens = INFLIGHT_TOKENS.read(config);
         int hitQueueTokens = HIT_QUEUE_TOKENS.read(config);
         this.sessionHeader = HeaderName.readOrEmpty(SESSION_HEADER, config);
         RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
         this.settings = new CacheAwareSelection.Settings(redis.settings(), inflightTokens, hitQueueTokens, MAX_HOLDERS);
+        this.target = local ? null : redis.target();
+        this.index = local ? localIndex(settings, LOCAL_MAX_BLOCKS) : null;
+    }
+
+    private static List<ConfigField> fields() {
+        List<ConfigField> all = new ArrayList<>();
+        all.add(INDEX);
+        all.addAll(RedisPolicyConfig.fieldsWithPrefixKeysRedisRequiredWhen("index is redis"));
+        all.add(INFLIGHT_TOKENS);
+        all.add(HIT_QUEUE_TOKENS);
+        all.add(SESSION_HEADER);
+        all.add(RedisPolicyConfig.ENABLE_DETAIL_LOG);
+        return Collections.unmodifiableList(all);
+    }
+
+    /** A local index deciding as cache_aware.lua with {@code settings}. */
+    static LocalCacheIndex localIndex(CacheAwareSelection.Settings settings, int maxBlocks) {
+        return new LocalCacheIndex(
+                maxBlocks,
+                settings.maxHolders(),
+                settings.inflight().maxRequestCount(),
+                settings.inflight().cleanIntervalSeconds(),
+                settings.inflight().prefixTtlSeconds(),
+                settings.inflightTokens(),
+                settings.hitQueueTokens());
     }
 
     @Override
@@ -113,9 +166,10 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         return RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT;
     }
 
+    /** None with index local: no Redis connection is set up. */
     @Override
     public List<RedisTarget> redisTargets() {
-        return Collections.singletonList(target);
+        return target == null ? Collections.<RedisTarget>emptyList() : Collections.singletonList(target);
     }
 
     @Override
@@ -123,6 +177,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         SelectionInputs in = SelectionInputs.of(ctx, NAME);
         if (in.fallback() != null) {
             return in.fallback();
+        }
+        if (index != null) {
+            return selectLocally(ctx, in);
         }
         return Step.redis(
                         target,
@@ -162,16 +219,77 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
     private Step onReply(RespValue reply, SelectionInputs in) {
         CacheAwareSelection selection = CacheAwareSelection.parse(reply);
-        Step step = InflightRouter.stepFor(NAME, selection, in.healthy(), true);
-        if (selection == null || selection.full()) {
-            return step;
-        }
-        step = step.withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
-                .withAttribute(ATTR_COST, Long.toString(selection.cost()))
-                .withAttribute(ATTR_WORK, Long.toString(selection.work()));
+        Step step = decided(selection, in);
         if (step.kind() == Step.Kind.ROUTE && selection.work() > 0) {
             step = step.withFirstResponseCall(target, CacheAwareSelection.firstToken(in.keys(), in.leaseId()));
         }
         return step;
+    }
+
+    /** The Step of a decision, Redis's or the local index's: same reply, same attributes. */
+    private static Step decided(CacheAwareSelection selection, SelectionInputs in) {
+        Step step = InflightRouter.stepFor(NAME, selection, in.healthy(), true);
+        if (selection == null || selection.full()) {
+            return step;
+        }
+        return step.withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
+                .withAttribute(ATTR_COST, Long.toString(selection.cost()))
+                .withAttribute(ATTR_WORK, Long.toString(selection.work()));
+    }
+
+    /** The local index decides now; the routed request's observer keeps its counts (see {@link LocalRequest}). */
+    private Step selectLocally(RequestContext ctx, SelectionInputs in) {
+        CacheAwareSelection.Demand demand = demand(ctx);
+        LocalCacheIndex.Choice choice = index.select(
+                ctx.clusterName(),
+                demand.blockHashes(),
+                demand.blockTokens(),
+                demand.promptTokens(),
+                demand.sessionHash(),
+                in.healthyHosts(),
+                in.unhealthyHosts(),
+                in.randomValue(),
+                Math.floorDiv(ctx.nowMillis(), 1000L));
+        Step step = decided(CacheAwareSelection.parse(choice.asReply()), in);
+        if (step.kind() != Step.Kind.ROUTE) {
+            return step;
+        }
+        return step.withResponseObserver(new LocalRequest(index, choice.host, choice.work));
+    }
+
+    /**
+     * One routed request in a local index: counted in flight with its work queued once the route takes effect, its
+     * work dequeued at the first response byte, its count and any work left given back at the stream's end. The
+     * flow calls each at most once, and none for a route that never took effect.
+     */
+    private static final class LocalRequest implements ResponseObserver {
+        private final LocalCacheIndex index;
+        private final String host;
+        private long queuedWork;
+
+        LocalRequest(LocalCacheIndex index, String host, long work) {
+            this.index = index;
+            this.host = host;
+            this.queuedWork = work;
+        }
+
+        @Override
+        public void onApplied(long nowMillis) {
+            index.admit(host, queuedWork);
+        }
+
+        @Override
+        public void onResponseHeaders(int status, long nowMillis) {}
+
+        @Override
+        public void onFirstResponseBody(long nowMillis) {
+            index.dequeue(host, queuedWork);
+            queuedWork = 0;
+        }
+
+        @Override
+        public void onStreamEnd(long nowMillis) {
+            index.release(host, queuedWork);
+        }
     }
 }

@@ -49,6 +49,15 @@ public final class CacheAwareSelection extends SelectionReply {
             return inflightTokens;
         }
 
+        /** The settings cache_aware.lua shares with select.lua. */
+        public InflightSelection.Settings inflight() {
+            return inflight;
+        }
+
+        public int maxHolders() {
+            return maxHolders;
+        }
+
         public int hitQueueTokens() {
             return hitQueueTokens;
         }
@@ -86,6 +95,21 @@ public final class CacheAwareSelection extends SelectionReply {
 
         public int promptTokens() {
             return promptTokens;
+        }
+
+        /** The chained block hashes, 32 hex digits each. */
+        /** The hash of the request's session id, null when it names none. */
+        String sessionHash() {
+            return sessionHash;
+        }
+
+        List<String> blockHashes() {
+            return blockHashes;
+        }
+
+        /** The cumulative estimated prompt tokens at the end of each block. */
+        List<Integer> blockTokens() {
+            return blockTokens;
         }
 
         public int blocks() {

@@ -47,6 +47,21 @@ public final class InflightSelection extends SelectionReply {
             this.leaseTtlSeconds = leaseTtlSeconds;
         }
 
+        /** The per-host in-flight cap, 0 = none. */
+        public int maxRequestCount() {
+            return maxRequestCount;
+        }
+
+        /** How often counts of hosts that left are dropped, in seconds; 0 = at every call. */
+        public int cleanIntervalSeconds() {
+            return cleanIntervalSeconds;
+        }
+
+        /** TTL of prefix keys (cache_aware: of block holders), in seconds. */
+        public int prefixTtlSeconds() {
+            return prefixTtlSeconds;
+        }
+
         /** A new ARGV list holding ARGV[1..7], the same in select.lua and cache_aware.lua. */
         public List<String> leadingArgs(int randomValue, String leaseId, int capacity) {
             List<String> args = new ArrayList<>(capacity);

@@ -64,6 +64,25 @@ public final class RedisPolicyConfig {
     public static final List<ConfigField> FIELDS_WITH_PREFIX_KEYS =
             ConfigField.join(FIELDS_WITHOUT_PREFIX_KEYS, REDIS_KEY_TTL);
 
+    /**
+     * The fields {@link #withPrefixKeysAndOptionalRedis} reads: those of {@link #withPrefixKeys}, the Redis service
+     * required only when {@code setting} holds.
+     */
+    public static List<ConfigField> fieldsWithPrefixKeysRedisRequiredWhen(String setting) {
+        return ConfigField.join(
+                ConfigField.list(
+                        RedisTarget.SERVICE_FQDN.requiredWhen(setting),
+                        RedisTarget.SERVICE_PORT.requiredWhen(setting),
+                        RedisTarget.USERNAME,
+                        RedisTarget.PASSWORD,
+                        RedisTarget.TIMEOUT,
+                        RedisTarget.DATABASE),
+                MAX_REQUEST_COUNT,
+                CLEAN_INTERVAL,
+                LEASE_TTL,
+                REDIS_KEY_TTL);
+    }
+
     private final RedisTarget target;
     private final InflightSelection.Settings settings;
 
@@ -82,8 +101,22 @@ public final class RedisPolicyConfig {
         return read(config, true);
     }
 
+    /**
+     * As {@link #withPrefixKeys} for a policy that can run without Redis: the target is null unless the service is
+     * named (then read, so a typo in it is refused even while unused).
+     */
+    public static RedisPolicyConfig withPrefixKeysAndOptionalRedis(ConfigView config) throws ConfigException {
+        boolean named = config.has(RedisTarget.SERVICE_FQDN.name()) || config.has(RedisTarget.SERVICE_PORT.name());
+        return read(config, true, named);
+    }
+
     private static RedisPolicyConfig read(ConfigView config, boolean prefixKeys) throws ConfigException {
-        RedisTarget target = RedisTarget.fromConfig(config);
+        return read(config, prefixKeys, true);
+    }
+
+    private static RedisPolicyConfig read(ConfigView config, boolean prefixKeys, boolean readTarget)
+            throws ConfigException {
+        RedisTarget target = readTarget ? RedisTarget.fromConfig(config) : null;
         int keyTtl = prefixKeys ? REDIS_KEY_TTL.read(config) : UNUSED_KEY_TTL_SECONDS;
         int maxRequestCount = MAX_REQUEST_COUNT.read(config);
         int cleanMinutes = CLEAN_INTERVAL.read(config);
@@ -94,6 +127,7 @@ public final class RedisPolicyConfig {
                 new InflightSelection.Settings(maxRequestCount, cleanMinutes * 60, inflightTtl, keyTtl, leaseTtl));
     }
 
+    /** Null only from {@link #withPrefixKeysAndOptionalRedis} when no Redis service is named. */
     public RedisTarget target() {
         return target;
     }

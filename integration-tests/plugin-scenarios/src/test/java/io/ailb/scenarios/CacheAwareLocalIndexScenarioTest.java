@@ -1,0 +1,151 @@
+package io.ailb.scenarios;
+
+import static io.ailb.lb.shell.ShellFixture.A;
+import static io.ailb.lb.shell.ShellFixture.B;
+import static io.ailb.lb.shell.ShellFixture.C;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.emulator.ClusterHost;
+import io.ailb.emulator.Gateway;
+import io.ailb.emulator.HeaderMap;
+import io.ailb.emulator.HttpStream;
+import io.ailb.emulator.PluginVm;
+import io.ailb.lb.shell.ShellFixture;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * cache_aware with {@code index: local} through the real .wasm, on a gateway with no Redis at all: decisions are made
+ * in the VM at once, follow-ups find their first turn's host, and every routed request's count and queued prefill are
+ * given back whichever way its stream ends. The in-flight term is 30 tokens per request and the weight 1, so a
+ * bodyless request's cost is its host's queue plus 30 per request in flight there.
+ */
+@Timeout(120)
+class CacheAwareLocalIndexScenarioTest {
+    private static final String CONFIG = "{\"lb_policy\":\"cache_aware\",\"lb_config\":"
+            + "{\"index\":\"local\",\"inflightTokens\":30,\"hitQueueTokens\":0}}";
+
+    private static PluginVm vmWithoutRedis() {
+        return Gateway.builder(PluginFixture.plugin())
+                .withPluginConfig(CONFIG)
+                .withUpstreamHosts(
+                        ShellFixture.CLUSTER,
+                        List.of(ClusterHost.healthy(A), ClusterHost.healthy(B), ClusterHost.healthy(C)))
+                .build()
+                .startVm();
+    }
+
+    /** The three hosts, all but {@code healthy} marked unhealthy. */
+    private static List<ClusterHost> onlyHealthy(String healthy) {
+        List<ClusterHost> hosts = new ArrayList<>();
+        for (String host : List.of(A, B, C)) {
+            hosts.add(host.equals(healthy) ? ClusterHost.healthy(host) : new ClusterHost(host, "Unhealthy", ""));
+        }
+        return hosts;
+    }
+
+    private static String text(String seed, int chars) {
+        StringBuilder out = new StringBuilder(chars);
+        while (out.length() < chars) {
+            out.append(seed).append(' ');
+        }
+        return out.substring(0, chars);
+    }
+
+    private static String log(HttpStream stream) {
+        return stream.property("ai_log").orElseThrow();
+    }
+
+    private static HttpStream bodyless(PluginVm vm) {
+        HttpStream stream = PluginFixture.stream(vm);
+        stream.sendRequestHeaders(PluginFixture.get(), true);
+        assertTrue(stream.requestHeadersForwarded(), "decided at the headers");
+        return stream;
+    }
+
+    /**
+     * Three bodyless requests held open: on an idle service they take one host each at cost 0 and count 1; anything
+     * left behind by earlier streams (a count, queued tokens) would make one of them pay for it.
+     */
+    private static void assertIdle(PluginVm vm) {
+        Set<String> hosts = new HashSet<>();
+        List<HttpStream> open = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            HttpStream stream = bodyless(vm);
+            String log = log(stream);
+            assertTrue(log.contains("\"cost\":\"0\""), log);
+            assertTrue(log.contains("\"inflight_count\":\"1\""), log);
+            hosts.add(stream.upstreamOverride().orElseThrow());
+            open.add(stream);
+        }
+        assertEquals(Set.of(A, B, C), hosts);
+        open.forEach(HttpStream::complete);
+    }
+
+    @Test
+    void aFollowUpGoesToTheHostOfItsFirstTurnWithoutAnyRedis() {
+        PluginVm vm = vmWithoutRedis();
+        for (int c = 0; c < 4; c++) {
+            String system = text("system" + c, 2000);
+            HttpStream first = PluginFixture.send(vm, ShellFixture.chat(system, "question " + c));
+            assertTrue(first.requestHeadersForwarded(), "decided without waiting for Redis");
+            String home = first.upstreamOverride().orElseThrow();
+            first.sendResponseHeaders(HeaderMap.of(":status", "200"), false);
+            first.sendResponseBody("{\"choices\":[]}", true);
+            first.complete();
+
+            HttpStream next = PluginFixture.send(vm, ShellFixture.chat(system, "question " + c, "answer", "more"));
+            String log = log(next);
+            assertEquals(home, next.upstreamOverride().orElseThrow(), log);
+            assertTrue(log.contains("\"cache_hit\":\"true\""), log);
+            next.complete();
+        }
+        assertTrue(vm.redisCalls().isEmpty(), vm.redisCalls().toString());
+        assertIdle(vm);
+        assertTrue(vm.isAlive());
+    }
+
+    @Test
+    void aResetOrABodylessResponseStillGivesBackItsCountAndItsQueuedPrefill() {
+        PluginVm vm = vmWithoutRedis();
+        HttpStream reset = PluginFixture.send(vm, ShellFixture.chat(text("document", 8000), "summarise"));
+        assertTrue(log(reset).contains("\"work\":\"2003\""), log(reset));
+        // While it waits for its first token, a bodyless request goes elsewhere.
+        HttpStream other = bodyless(vm);
+        assertNotEquals(
+                reset.upstreamOverride().orElseThrow(), other.upstreamOverride().orElseThrow());
+        other.complete();
+        reset.reset();
+        assertIdle(vm);
+
+        HttpStream refused = PluginFixture.send(vm, ShellFixture.chat(text("report", 8000), "summarise"));
+        refused.sendResponseHeaders(HeaderMap.of(":status", "503"), true);
+        refused.complete();
+        assertIdle(vm);
+        assertTrue(vm.isAlive());
+    }
+
+    @Test
+    void aBodylessRequestGetsTheLeastLoadedHost() {
+        PluginVm vm = vmWithoutRedis();
+        HttpStream onA = PluginFixture.stream(vm).withUpstreamHosts(onlyHealthy(A));
+        onA.sendRequestHeaders(PluginFixture.get(), true);
+        assertEquals(A, onA.upstreamOverride().orElseThrow());
+        HttpStream onB = PluginFixture.stream(vm).withUpstreamHosts(onlyHealthy(B));
+        onB.sendRequestHeaders(PluginFixture.get(), true);
+        assertEquals(B, onB.upstreamOverride().orElseThrow());
+
+        HttpStream next = bodyless(vm);
+        assertEquals(C, next.upstreamOverride().orElseThrow(), log(next));
+        assertTrue(log(next).contains("\"cost\":\"0\""), log(next));
+        List.of(onA, onB, next).forEach(HttpStream::complete);
+        assertIdle(vm);
+        assertTrue(vm.isAlive());
+    }
+}

@@ -1,0 +1,786 @@
+package io.ailb.lb.policy.cacheaware;
+
+import io.ailb.codec.resp.RespValue;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * cache_aware's state kept in one VM ({@code index: local}): what cache_aware.lua keeps in Redis — per-host in-flight
+ * counts and queued prefill, block holders with their last use, block use counts, the decayed reuse sums — and the
+ * same decision over it, step for step (the script's header states the rule; {@code LocalIndexDifferentialTest} runs
+ * both on the same requests). What Redis mode needs leases for is exact here: the policy's response observer admits,
+ * dequeues and releases each routed request once.
+ *
+ * <p>Where it differs from the script: the reuse sums are doubles where the script stores 14-digit decimal strings (a
+ * relative difference below 10^-13, too small to move a decision); the state is per service (cluster) where Redis
+ * keys are per route and cluster, as two routes to one service reach the same KV caches; and the index holds at most
+ * {@code maxBlocks} blocks, the least recently routed evicted first, where Redis keeps every key until it expires.
+ * As in Redis, a block expires {@code redisKeyTTL} seconds after its last routed request, and departed hosts lose
+ * their counts at the first decision of each cleanInterval.
+ *
+ * <p>Memory is bounded whatever the traffic: blocks live in parallel primitive arrays indexed by slot (chained hash
+ * buckets, an LRU list, {@link CacheAwarePolicy#MAX_HOLDERS} holder slots each), grown by doubling up to
+ * {@code maxBlocks}; hosts are interned to small ids, and an id is reused once its host left the service and no
+ * block lists it. A decision allocates in proportion to the request's hosts only. Not thread-safe: one per VM.
+ */
+final class LocalCacheIndex {
+    /** The script's decay of the reuse sums per request (about the last thousand requests). */
+    private static final double DECAY = 0.999;
+    /** The script's HOT_SHARE: a block is hot when its holders carry this much more than a fair share. */
+    private static final double HOT_SHARE = 1.5;
+    /** Costs within this many tokens are equal, as in the script. */
+    private static final double TIE = 0.01;
+
+    private static final int INITIAL_SLOTS = 1024;
+    /**
+     * Sessions (sessionHeader) remembered, the least recently routed forgotten first: about 200 bytes each, so 3 MiB
+     * at most. A forgotten session's next request is routed by its blocks, as one without the header.
+     */
+    static final int MAX_SESSIONS = 16_384;
+
+    private static final int NONE = -1;
+
+    private final int maxBlocks;
+    private final int maxHolders;
+    private final int maxRequestCount;
+    private final long cleanIntervalSeconds;
+    private final long blockTtlSeconds;
+    private final double inflightTokens;
+    private final int hitQueueTokens;
+
+    /** Service, a newline and the session's hash → the session's last host, in the order they were last routed. */
+    private final LinkedHashMap<String, Session> sessions = new LinkedHashMap<>();
+
+    /** Per service: its reuse sums and routed counter, as the script's routed HASH per route and cluster. */
+    private final Map<String, Scope> scopes = new HashMap<>();
+    /** Seconds stored per holder are relative to this, so they fit an int; set by the first decision. */
+    private long epoch;
+
+    private boolean epochSet;
+
+    // Hosts, by id.
+    private final Map<String, Integer> hostIds = new HashMap<>();
+    private String[] hostNames = new String[16];
+    private long[] inflight = new long[16];
+    private long[] queued = new long[16];
+    /** Holder slots naming the host: its id stays while any block lists it. */
+    private int[] holderRefs = new int[16];
+    /** Per-decision marks: healthy in this decision, known (healthy or not) in this decision. */
+    private int[] healthyMark = new int[16];
+
+    private int[] knownMark = new int[16];
+    /** The scope whose decisions last listed the host: only that scope's decisions drop it when it leaves. */
+    private Scope[] hostScope = new Scope[16];
+
+    private int[] depthOf = new int[16];
+    private int mark;
+    private int hostSlots;
+    private int[] freeHostIds = new int[16];
+    private int freeHosts;
+
+    // Blocks, by slot.
+    private int capacity;
+    private int[] buckets;
+    private long[] hashHigh;
+    private long[] hashLow;
+    private int[] chainNext;
+    private int[] newer;
+    private int[] older;
+    private long[] uses;
+    /** The routed counter when the block was first seen (the script's "#t"). */
+    private long[] firstSeen;
+    /** Relative seconds of the block's last routed request: it expires blockTtl later, as its Redis key. */
+    private int[] lastWritten;
+
+    private byte[] holderCount;
+    private int[] holderHost;
+    private int[] holderSeen;
+    private int usedSlots;
+    private int liveBlocks;
+    private int freeSlot = NONE;
+    private int newest = NONE;
+    private int oldest = NONE;
+
+    LocalCacheIndex(
+            int maxBlocks,
+            int maxHolders,
+            int maxRequestCount,
+            long cleanIntervalSeconds,
+            long blockTtlSeconds,
+            double inflightTokens,
+            int hitQueueTokens) {
+        if (maxBlocks < 1 || maxHolders < 1 || maxHolders > Byte.MAX_VALUE) {
+            throw new IllegalArgumentException("maxBlocks " + maxBlocks + ", maxHolders " + maxHolders);
+        }
+        this.maxBlocks = maxBlocks;
+        this.maxHolders = maxHolders;
+        this.maxRequestCount = maxRequestCount;
+        this.cleanIntervalSeconds = cleanIntervalSeconds;
+        this.blockTtlSeconds = blockTtlSeconds;
+        this.inflightTokens = inflightTokens;
+        this.hitQueueTokens = hitQueueTokens;
+        allocateBlocks(Math.min(INITIAL_SLOTS, powerOfTwoAtLeast(maxBlocks)));
+    }
+
+    /** What the script keeps per route and cluster; here per service, whose hosts hold what it was sent. */
+    private static final class Scope {
+        /** Mixed into the block keys: the same prompt sent to two services is two blocks, as in Redis. */
+        final long salt;
+
+        long routed;
+        double promptSum;
+        double matchedSum;
+        /** Relative seconds when departed hosts are dropped next; the first decision does it. */
+        long nextCleanAt = Long.MIN_VALUE;
+
+        Scope(long salt) {
+            this.salt = salt;
+        }
+    }
+
+    /** A session's last request: its host and prompt tokens, and when it was routed (relative seconds). */
+    private static final class Session {
+        final String host;
+        final long promptTokens;
+        final int routedAt;
+
+        Session(String host, long promptTokens, int routedAt) {
+            this.host = host;
+            this.promptTokens = promptTokens;
+            this.routedAt = routedAt;
+        }
+    }
+
+    /** One decision, as cache_aware.lua's reply: {@code {"ok", host, count, depth, matched, cost, work}} or "full". */
+    static final class Choice {
+        final boolean full;
+        final String host;
+        final long count;
+        final int depth;
+        final long matchedTokens;
+        final long cost;
+        final long work;
+
+        private Choice(boolean full, String host, long count, int depth, long matchedTokens, long cost, long work) {
+            this.full = full;
+            this.host = host;
+            this.count = count;
+            this.depth = depth;
+            this.matchedTokens = matchedTokens;
+            this.cost = cost;
+            this.work = work;
+        }
+
+        /** The script's reply for the same decision. */
+        RespValue asReply() {
+            if (full) {
+                return RespValue.array(
+                        RespValue.bulkString("full"), RespValue.bulkString(host), RespValue.integer(count));
+            }
+            return RespValue.array(
+                    RespValue.bulkString("ok"),
+                    RespValue.bulkString(host),
+                    RespValue.integer(count),
+                    RespValue.integer(depth),
+                    RespValue.integer(matchedTokens),
+                    RespValue.integer(cost),
+                    RespValue.integer(work));
+        }
+    }
+
+    /**
+     * Chooses a host for a request of {@code promptTokens} whose blocks are {@code blockHashes} (32 hex digits each)
+     * ending at the cumulative {@code blockTokens}, among {@code healthy} ({@code unhealthy}: known hosts that keep
+     * their counts), and records its blocks on it. Its in-flight count and work are added by {@link #admit} when the
+     * decision takes effect. {@code healthy} is not empty.
+     */
+    Choice select(
+            String service,
+            List<String> blockHashes,
+            List<Integer> blockTokens,
+            int promptTokens,
+            List<String> healthy,
+            List<String> unhealthy,
+            int randomValue,
+            long nowSeconds) {
+        return select(
+                service, blockHashes, blockTokens, promptTokens, null, healthy, unhealthy, randomValue, nowSeconds);
+    }
+
+    /**
+     * As above, for a request of the session whose id hashes to {@code sessionHash} (null: none): the host of the
+     * session's last request, if healthy, counts as holding that request's prompt (cache_aware.lua's session key).
+     */
+    Choice select(
+            String service,
+            List<String> blockHashes,
+            List<Integer> blockTokens,
+            int promptTokens,
+            String sessionHash,
+            List<String> healthy,
+            List<String> unhealthy,
+            int randomValue,
+            long nowSeconds) {
+        if (!epochSet) {
+            epoch = nowSeconds;
+            epochSet = true;
+        }
+        Scope scope = scopeOf(service);
+        long routed = scope.routed;
+        int now = relative(nowSeconds);
+        int prompt = Math.max(0, promptTokens);
+        mark++;
+        int[] hosts = new int[healthy.size()];
+        int hostCount = 0;
+        for (String name : healthy) {
+            int id = internHost(name);
+            if (healthyMark[id] != mark) {
+                healthyMark[id] = mark;
+                knownMark[id] = mark;
+                hostScope[id] = scope;
+                depthOf[id] = 0;
+                hosts[hostCount++] = id;
+            }
+        }
+
+        int levels = blockHashes.size();
+        int bestDepth = 0;
+        int walked = 0;
+        boolean allHot = true;
+        long staleBefore = (long) now - blockTtlSeconds;
+        for (int d = 1; d <= levels; d++) {
+            String hash = blockHashes.get(d - 1);
+            int slot = find(hexHigh(hash) ^ scope.salt, hexLow(hash), now);
+            if (slot == NONE) {
+                break;
+            }
+            pruneStale(slot, staleBefore);
+            int holders = holderCount[slot];
+            for (int i = 0; i < holders; i++) {
+                int id = holderHost[slot * maxHolders + i];
+                if (healthyMark[id] == mark) {
+                    depthOf[id] = d;
+                    bestDepth = d;
+                }
+            }
+            if (holders == 0) {
+                break;
+            }
+            walked = d;
+            long seen = Math.min(firstSeen[slot], routed);
+            allHot = allHot
+                    && (double) uses[slot] * hostCount > HOT_SHARE * holders * (double) (routed - seen + hostCount);
+        }
+        String sessionKey = sessionHash == null ? null : service + "\n" + sessionHash;
+        int sessionHost = NONE;
+        long sessionTokens = 0;
+        Session last = sessionKey == null ? null : sessions.get(sessionKey);
+        if (last != null && (long) last.routedAt > staleBefore) {
+            Integer id = hostIds.get(last.host);
+            if (id != null && healthyMark[id] == mark) {
+                sessionHost = id;
+                sessionTokens = Math.min(last.promptTokens, prompt);
+            }
+        }
+        long hotTokens = allHot ? matchedTokens(blockTokens, walked, prompt) : 0;
+
+        long leastCount = -1;
+        int[] leastCounted = new int[hostCount];
+        int leastCountedSize = 0;
+        double queuedSum = 0;
+        for (int i = 0; i < hostCount; i++) {
+            int id = hosts[i];
+            queuedSum = queuedSum + queued[id];
+            if (leastCount < 0 || inflight[id] < leastCount) {
+                leastCount = inflight[id];
+                leastCountedSize = 0;
+                leastCounted[leastCountedSize++] = id;
+            } else if (inflight[id] == leastCount) {
+                leastCounted[leastCountedSize++] = id;
+            }
+        }
+        double nextPromptSum = scope.promptSum * DECAY + prompt;
+        long bestMatched = matchedTokens(blockTokens, bestDepth, prompt);
+        if (sessionHost != NONE) {
+            bestMatched = Math.max(bestMatched, sessionTokens);
+        }
+        double nextMatchedSum = scope.matchedSum * DECAY + bestMatched;
+        double reuse = 0.5;
+        if (nextPromptSum > 0) {
+            reuse = Math.max(0.05, nextMatchedSum / nextPromptSum);
+        }
+        double weight = 1;
+        if (hitQueueTokens > 0 && hostCount > 0) {
+            weight = 1 + reuse * queuedSum / hostCount / hitQueueTokens;
+        }
+
+        double bestCost = 0;
+        int[] ties = new int[hostCount];
+        int tieCount = 0;
+        for (int i = 0; i < hostCount; i++) {
+            int id = hosts[i];
+            if (maxRequestCount > 0 && inflight[id] >= maxRequestCount) {
+                continue;
+            }
+            long matched = matchedOn(id, blockTokens, prompt, sessionHost, sessionTokens);
+            double hot = Math.max(0, hotTokens - matched);
+            double cost = queued[id] + weight * (prompt - matched) - hot + inflightTokens * inflight[id];
+            if (tieCount == 0 || cost < bestCost - TIE) {
+                bestCost = cost;
+                tieCount = 0;
+                ties[tieCount++] = id;
+            } else if (cost <= bestCost + TIE) {
+                ties[tieCount++] = id;
+            }
+        }
+        if (tieCount == 0) {
+            int least = leastCounted[randomValue % leastCountedSize];
+            return new Choice(true, hostNames[least], leastCount, 0, 0, 0, 0);
+        }
+
+        int target = ties[randomValue % tieCount];
+        int depth = depthOf[target];
+        long matched = matchedOn(target, blockTokens, prompt, sessionHost, sessionTokens);
+        long work = Math.max(0, prompt - matched);
+        for (int d = 1; d <= levels; d++) {
+            String hash = blockHashes.get(d - 1);
+            recordHolder(findOrAdd(hexHigh(hash) ^ scope.salt, hexLow(hash), routed, now), target, now);
+        }
+        if (sessionKey != null) {
+            rememberSession(sessionKey, new Session(hostNames[target], prompt, now));
+        }
+        scope.routed = routed + 1;
+        scope.promptSum = nextPromptSum;
+        scope.matchedSum = nextMatchedSum;
+        for (String name : unhealthy) {
+            Integer id = hostIds.get(name);
+            if (id != null) {
+                knownMark[id] = mark;
+            }
+        }
+        if (now >= scope.nextCleanAt) {
+            dropDepartedHosts(scope);
+            scope.nextCleanAt = (long) now + cleanIntervalSeconds;
+        }
+        return new Choice(
+                false,
+                hostNames[target],
+                inflight[target] + 1,
+                depth,
+                matched,
+                (long) Math.floor(bestCost + 0.5),
+                work);
+    }
+
+    /** The routed request took effect on {@code host}: count it in flight and queue its {@code work}. */
+    void admit(String host, long work) {
+        Integer id = hostIds.get(host);
+        if (id != null) {
+            inflight[id]++;
+            queued[id] += work;
+        }
+    }
+
+    /** A request's first token came back: its {@code work} leaves the host's queue. */
+    void dequeue(String host, long work) {
+        Integer id = hostIds.get(host);
+        if (id != null) {
+            queued[id] = Math.max(0, queued[id] - work);
+        }
+    }
+
+    /** A request ended: its count and the {@code work} it still has queued are given back. */
+    void release(String host, long work) {
+        Integer id = hostIds.get(host);
+        if (id != null) {
+            inflight[id] = Math.max(0, inflight[id] - 1);
+            queued[id] = Math.max(0, queued[id] - work);
+        }
+    }
+
+    /** Blocks held now. */
+    int blocks() {
+        return liveBlocks;
+    }
+
+    /** Requests {@code host} has in flight here. */
+    long inflightOf(String host) {
+        Integer id = hostIds.get(host);
+        return id == null ? 0 : inflight[id];
+    }
+
+    /** Prefill tokens queued on {@code host} here. */
+    long queuedOf(String host) {
+        Integer id = hostIds.get(host);
+        return id == null ? 0 : queued[id];
+    }
+
+    /** Hosts with an id: the service's hosts and those some block still lists. */
+    int hostsTracked() {
+        return hostIds.size();
+    }
+
+    /** Prompt tokens host {@code id} holds: by its deepest block, or by the session when it served the last one. */
+    private long matchedOn(int id, List<Integer> blockTokens, int prompt, int sessionHost, long sessionTokens) {
+        long matched = matchedTokens(blockTokens, depthOf[id], prompt);
+        return id == sessionHost ? Math.max(matched, sessionTokens) : matched;
+    }
+
+    private void rememberSession(String key, Session session) {
+        // Removed first, so the session moves to the newest end of the routing order.
+        sessions.remove(key);
+        sessions.put(key, session);
+        if (sessions.size() > MAX_SESSIONS) {
+            Iterator<String> oldest = sessions.keySet().iterator();
+            oldest.next();
+            oldest.remove();
+        }
+    }
+
+    /** Sessions remembered now. */
+    int sessions() {
+        return sessions.size();
+    }
+
+    private static long matchedTokens(List<Integer> blockTokens, int depth, int prompt) {
+        if (depth == 0) {
+            return 0;
+        }
+        return Math.min(Math.max(0, blockTokens.get(depth - 1)), prompt);
+    }
+
+    private Scope scopeOf(String service) {
+        Scope scope = scopes.get(service);
+        if (scope == null) {
+            scope = new Scope(saltOf(service));
+            scopes.put(service, scope);
+        }
+        return scope;
+    }
+
+    /** FNV-1a over the name's chars, finished by SplitMix64's mixer. */
+    private static long saltOf(String service) {
+        long h = 0xCBF29CE484222325L;
+        for (int i = 0; i < service.length(); i++) {
+            h = (h ^ service.charAt(i)) * 0x100000001B3L;
+        }
+        h = (h ^ (h >>> 30)) * 0xBF58476D1CE4E5B9L;
+        h = (h ^ (h >>> 27)) * 0x94D049BB133111EBL;
+        return h ^ (h >>> 31);
+    }
+
+    private int relative(long nowSeconds) {
+        long offset = nowSeconds - epoch;
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, offset));
+    }
+
+    // ---- hosts
+
+    private int internHost(String name) {
+        Integer known = hostIds.get(name);
+        if (known != null) {
+            return known;
+        }
+        int id;
+        if (freeHosts > 0) {
+            id = freeHostIds[--freeHosts];
+        } else {
+            if (hostSlots == hostNames.length) {
+                growHosts(hostSlots * 2);
+            }
+            id = hostSlots++;
+        }
+        hostNames[id] = name;
+        inflight[id] = 0;
+        queued[id] = 0;
+        holderRefs[id] = 0;
+        healthyMark[id] = 0;
+        knownMark[id] = 0;
+        hostIds.put(name, id);
+        return id;
+    }
+
+    private void growHosts(int size) {
+        hostNames = Arrays.copyOf(hostNames, size);
+        hostScope = Arrays.copyOf(hostScope, size);
+        inflight = Arrays.copyOf(inflight, size);
+        queued = Arrays.copyOf(queued, size);
+        holderRefs = Arrays.copyOf(holderRefs, size);
+        healthyMark = Arrays.copyOf(healthyMark, size);
+        knownMark = Arrays.copyOf(knownMark, size);
+        depthOf = Arrays.copyOf(depthOf, size);
+        freeHostIds = Arrays.copyOf(freeHostIds, size);
+    }
+
+    /**
+     * Hosts that left the service lose their counts (their requests' later releases find nothing, as in Redis after
+     * the script's cleanup); their id is reused once no block lists them.
+     */
+    private void dropDepartedHosts(Scope scope) {
+        for (int id = 0; id < hostSlots; id++) {
+            if (hostNames[id] == null || hostScope[id] != scope || knownMark[id] == mark) {
+                continue;
+            }
+            inflight[id] = 0;
+            queued[id] = 0;
+            if (holderRefs[id] == 0) {
+                hostIds.remove(hostNames[id]);
+                hostNames[id] = null;
+                hostScope[id] = null;
+                freeHostIds[freeHosts++] = id;
+            }
+        }
+    }
+
+    // ---- blocks
+
+    private void allocateBlocks(int slots) {
+        capacity = slots;
+        buckets = new int[slots];
+        Arrays.fill(buckets, NONE);
+        hashHigh = new long[slots];
+        hashLow = new long[slots];
+        chainNext = new int[slots];
+        newer = new int[slots];
+        older = new int[slots];
+        uses = new long[slots];
+        firstSeen = new long[slots];
+        lastWritten = new int[slots];
+        holderCount = new byte[slots];
+        holderHost = new int[slots * maxHolders];
+        holderSeen = new int[slots * maxHolders];
+    }
+
+    /** Doubles the slot arrays (never past maxBlocks' power of two); the live blocks keep their slots. */
+    private void growBlocks() {
+        int slots = capacity * 2;
+        hashHigh = Arrays.copyOf(hashHigh, slots);
+        hashLow = Arrays.copyOf(hashLow, slots);
+        chainNext = Arrays.copyOf(chainNext, slots);
+        newer = Arrays.copyOf(newer, slots);
+        older = Arrays.copyOf(older, slots);
+        uses = Arrays.copyOf(uses, slots);
+        firstSeen = Arrays.copyOf(firstSeen, slots);
+        lastWritten = Arrays.copyOf(lastWritten, slots);
+        holderCount = Arrays.copyOf(holderCount, slots);
+        holderHost = Arrays.copyOf(holderHost, slots * maxHolders);
+        holderSeen = Arrays.copyOf(holderSeen, slots * maxHolders);
+        capacity = slots;
+        buckets = new int[slots];
+        Arrays.fill(buckets, NONE);
+        for (int slot = 0; slot < usedSlots; slot++) {
+            if (holderCount[slot] >= 0) {
+                int bucket = bucketOf(hashHigh[slot], hashLow[slot]);
+                chainNext[slot] = buckets[bucket];
+                buckets[bucket] = slot;
+            }
+        }
+    }
+
+    private int bucketOf(long high, long low) {
+        long mixed = high ^ (low * 0x9E3779B97F4A7C15L);
+        return (int) (mixed ^ (mixed >>> 32)) & (capacity - 1);
+    }
+
+    /** The live block with this hash, or NONE; a block past its TTL is removed (its Redis key would have expired). */
+    private int find(long high, long low, int now) {
+        for (int slot = buckets[bucketOf(high, low)]; slot != NONE; slot = chainNext[slot]) {
+            if (hashHigh[slot] == high && hashLow[slot] == low) {
+                if ((long) lastWritten[slot] + blockTtlSeconds <= now) {
+                    remove(slot);
+                    return NONE;
+                }
+                return slot;
+            }
+        }
+        return NONE;
+    }
+
+    private int findOrAdd(long high, long low, long routed, int now) {
+        int slot = find(high, low, now);
+        if (slot != NONE) {
+            return slot;
+        }
+        if (liveBlocks == maxBlocks) {
+            remove(oldest);
+        }
+        if (freeSlot != NONE) {
+            slot = freeSlot;
+            freeSlot = chainNext[slot];
+        } else {
+            if (usedSlots == capacity) {
+                growBlocks();
+            }
+            slot = usedSlots++;
+        }
+        hashHigh[slot] = high;
+        hashLow[slot] = low;
+        uses[slot] = 0;
+        firstSeen[slot] = routed;
+        holderCount[slot] = 0;
+        int bucket = bucketOf(high, low);
+        chainNext[slot] = buckets[bucket];
+        buckets[bucket] = slot;
+        newer[slot] = NONE;
+        older[slot] = newest;
+        if (newest != NONE) {
+            newer[newest] = slot;
+        }
+        newest = slot;
+        if (oldest == NONE) {
+            oldest = slot;
+        }
+        liveBlocks++;
+        return slot;
+    }
+
+    private void remove(int slot) {
+        int base = slot * maxHolders;
+        for (int i = 0; i < holderCount[slot]; i++) {
+            holderRefs[holderHost[base + i]]--;
+        }
+        int bucket = bucketOf(hashHigh[slot], hashLow[slot]);
+        if (buckets[bucket] == slot) {
+            buckets[bucket] = chainNext[slot];
+        } else {
+            int previous = buckets[bucket];
+            while (chainNext[previous] != slot) {
+                previous = chainNext[previous];
+            }
+            chainNext[previous] = chainNext[slot];
+        }
+        unlink(slot);
+        holderCount[slot] = -1;
+        chainNext[slot] = freeSlot;
+        freeSlot = slot;
+        liveBlocks--;
+    }
+
+    private void unlink(int slot) {
+        if (newer[slot] != NONE) {
+            older[newer[slot]] = older[slot];
+        } else {
+            newest = older[slot];
+        }
+        if (older[slot] != NONE) {
+            newer[older[slot]] = newer[slot];
+        } else {
+            oldest = newer[slot];
+        }
+    }
+
+    private void moveToNewest(int slot) {
+        if (newest == slot) {
+            return;
+        }
+        unlink(slot);
+        newer[slot] = NONE;
+        older[slot] = newest;
+        if (newest != NONE) {
+            newer[newest] = slot;
+        }
+        newest = slot;
+        if (oldest == NONE) {
+            oldest = slot;
+        }
+    }
+
+    /** Drops the holders not seen since {@code staleBefore} (relative seconds), as the script's walk does. */
+    private void pruneStale(int slot, long staleBefore) {
+        int base = slot * maxHolders;
+        int kept = 0;
+        for (int i = 0; i < holderCount[slot]; i++) {
+            int host = holderHost[base + i];
+            int seen = holderSeen[base + i];
+            if (seen < staleBefore) {
+                holderRefs[host]--;
+            } else {
+                holderHost[base + kept] = host;
+                holderSeen[base + kept] = seen;
+                kept++;
+            }
+        }
+        holderCount[slot] = (byte) kept;
+    }
+
+    /**
+     * {@code host} now holds the block: its last use is {@code now}, the block's use count grows, and past
+     * maxHolders the least recently seen other holder (by name among equals, as the script sorts) is dropped.
+     */
+    private void recordHolder(int slot, int host, int now) {
+        int base = slot * maxHolders;
+        int count = holderCount[slot];
+        uses[slot]++;
+        lastWritten[slot] = now;
+        moveToNewest(slot);
+        for (int i = 0; i < count; i++) {
+            if (holderHost[base + i] == host) {
+                holderSeen[base + i] = now;
+                return;
+            }
+        }
+        holderRefs[host]++;
+        if (count < maxHolders) {
+            holderHost[base + count] = host;
+            holderSeen[base + count] = now;
+            holderCount[slot] = (byte) (count + 1);
+            return;
+        }
+        int victim = 0;
+        for (int i = 1; i < count; i++) {
+            int seen = holderSeen[base + i];
+            int victimSeen = holderSeen[base + victim];
+            if (seen < victimSeen
+                    || (seen == victimSeen
+                            && hostNames[holderHost[base + i]].compareTo(hostNames[holderHost[base + victim]]) < 0)) {
+                victim = i;
+            }
+        }
+        holderRefs[holderHost[base + victim]]--;
+        holderHost[base + victim] = host;
+        holderSeen[base + victim] = now;
+    }
+
+    private static long hexHigh(String hash) {
+        return hexWord(hash, 0);
+    }
+
+    private static long hexLow(String hash) {
+        return hexWord(hash, 16);
+    }
+
+    /** 16 hex digits from {@code from} as a long; missing or non-hex digits read as 0. */
+    private static long hexWord(String hash, int from) {
+        long value = 0;
+        for (int i = from; i < from + 16; i++) {
+            value = (value << 4) | (i < hash.length() ? hexDigit(hash.charAt(i)) : 0);
+        }
+        return value;
+    }
+
+    /** Character.digit would bring Unicode's digit tables into the module. */
+    private static int hexDigit(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return 0;
+    }
+
+    private static int powerOfTwoAtLeast(int n) {
+        int power = 1;
+        while (power < n) {
+            power <<= 1;
+        }
+        return power;
+    }
+}

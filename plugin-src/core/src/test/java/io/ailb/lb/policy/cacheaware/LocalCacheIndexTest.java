@@ -1,0 +1,200 @@
+package io.ailb.lb.policy.cacheaware;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The local index's bounds: blocks, hosts and block expiry. Its decisions are LocalIndexDifferentialTest's. */
+class LocalCacheIndexTest {
+    private static final String SERVICE = "outbound|8000||llm.static";
+    private static final List<String> HOSTS = Arrays.asList("10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000");
+    private static final List<String> NONE = Collections.emptyList();
+    private static final List<Integer> NO_TOKENS = Collections.emptyList();
+    private static final long NOW = 1_700_000_000L;
+    private static final int TTL = 1800;
+
+    private static LocalCacheIndex index(int maxBlocks) {
+        return new LocalCacheIndex(maxBlocks, CacheAwarePolicy.MAX_HOLDERS, 0, 0, TTL, 30, 512);
+    }
+
+    /** Block hashes numbered from {@code first}: 32 hex digits each. */
+    private static List<String> blocks(long first, int count) {
+        List<String> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String digits = Long.toHexString(first + i);
+            StringBuilder hash = new StringBuilder("f00d");
+            for (int pad = digits.length(); pad < 28; pad++) {
+                hash.append('0');
+            }
+            out.add(hash.append(digits).toString());
+        }
+        return out;
+    }
+
+    private static List<Integer> tokens(int count, int perBlock) {
+        List<Integer> out = new ArrayList<>(count);
+        for (int i = 1; i <= count; i++) {
+            out.add(i * perBlock);
+        }
+        return out;
+    }
+
+    /** Routes one request, and ends it at once (admitted, then released): the index keeps only what it holds. */
+    private static LocalCacheIndex.Choice route(
+            LocalCacheIndex index, List<String> hashes, List<String> healthy, int random, long now) {
+        LocalCacheIndex.Choice choice = index.select(
+                SERVICE, hashes, tokens(hashes.size(), 100), hashes.size() * 100, healthy, NONE, random, now);
+        assertFalse(choice.full);
+        index.admit(choice.host, choice.work);
+        index.release(choice.host, choice.work);
+        return choice;
+    }
+
+    @Test
+    void aMillionDistinctBlocksKeepTheIndexAtItsCapAndAKnownPrefixRoutesToItsHost() {
+        LocalCacheIndex index = index(CacheAwarePolicy.LOCAL_MAX_BLOCKS);
+        List<String> known = blocks(1L << 40, 4);
+        String home = route(index, known, HOSTS, 1, NOW).host;
+        List<String> firstFlood = blocks(0, 16);
+        int random = 0;
+        for (long first = 0; first < 1_000_000; first += 16) {
+            route(index, blocks(first, 16), HOSTS, random++, NOW);
+            assertTrue(index.blocks() <= CacheAwarePolicy.LOCAL_MAX_BLOCKS);
+            if (first % 16_000 == 0) {
+                // Used now and then, the known prefix stays among the recently used blocks.
+                assertEquals(home, route(index, known, HOSTS, random++, NOW).host);
+            }
+        }
+        assertEquals(CacheAwarePolicy.LOCAL_MAX_BLOCKS, index.blocks());
+        assertEquals(HOSTS.size(), index.hostsTracked());
+
+        for (int random2 = 0; random2 < 6; random2++) {
+            LocalCacheIndex.Choice again = route(index, known, HOSTS, random2, NOW);
+            assertEquals(home, again.host);
+            assertEquals(4, again.depth, "every block of the known prefix is still held");
+            assertEquals(0, again.work);
+        }
+        LocalCacheIndex.Choice evicted = route(index, firstFlood, HOSTS, 0, NOW);
+        assertEquals(0, evicted.depth, "the least recently used blocks were evicted");
+    }
+
+    @Test
+    void aBlockIsForgottenRedisKeyTtlAfterItsLastRequest() {
+        LocalCacheIndex index = index(1024);
+        List<String> conversation = blocks(7, 3);
+        String home = route(index, conversation, HOSTS, 0, NOW).host;
+        assertEquals(3, route(index, conversation, HOSTS, 1, NOW + TTL - 1).depth);
+        // Each request refreshes it: still held a second before its TTL runs out, forgotten when it does.
+        assertEquals(home, route(index, conversation, HOSTS, 2, NOW + 2 * TTL - 2).host);
+        LocalCacheIndex.Choice late = route(index, conversation, HOSTS, 0, NOW + 3 * TTL - 2);
+        assertEquals(0, late.depth);
+        assertEquals(300, late.work);
+    }
+
+    @Test
+    void aHostThatLeftLosesItsCountsAndItsIdOnceNoBlockListsIt() {
+        LocalCacheIndex index = index(1024);
+        LocalCacheIndex.Choice held = index.select(
+                SERVICE, blocks(100, 2), tokens(2, 100), 200, Collections.singletonList("10.0.0.9:8000"), NONE, 0, NOW);
+        index.admit(held.host, held.work);
+        assertEquals(1, index.inflightOf("10.0.0.9:8000"));
+        assertEquals(200, index.queuedOf("10.0.0.9:8000"));
+
+        // Still known while unhealthy: counts kept.
+        index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, Collections.singletonList("10.0.0.9:8000"), 0, NOW);
+        assertEquals(1, index.inflightOf("10.0.0.9:8000"));
+        // Gone from the service: counts dropped; its id stays while its blocks list it.
+        index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
+        assertEquals(0, index.inflightOf("10.0.0.9:8000"));
+        assertEquals(0, index.queuedOf("10.0.0.9:8000"));
+        assertEquals(4, index.hostsTracked());
+        // Its late release changes nothing.
+        index.release(held.host, held.work);
+        assertEquals(0, index.inflightOf("10.0.0.9:8000"));
+
+        // Once its blocks expire, the next decision frees its id.
+        index.select(SERVICE, blocks(100, 2), tokens(2, 100), 200, HOSTS, NONE, 0, NOW + TTL);
+        assertEquals(3, index.hostsTracked());
+    }
+
+    @Test
+    void departedHostsAreDroppedAtTheFirstDecisionOfEachCleanInterval() {
+        LocalCacheIndex index = new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 0, 60, TTL, 30, 512);
+        List<String> one = Collections.singletonList("10.0.0.9:8000");
+        LocalCacheIndex.Choice held = index.select(SERVICE, NONE, NO_TOKENS, 10, one, NONE, 0, NOW);
+        index.admit(held.host, held.work);
+        // The first decision cleaned at NOW; a host briefly missing from the list keeps its count until NOW + 60.
+        index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW + 59);
+        assertEquals(1, index.inflightOf("10.0.0.9:8000"));
+        index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW + 60);
+        assertEquals(0, index.inflightOf("10.0.0.9:8000"));
+    }
+
+    @Test
+    void theSamePromptSentToTwoServicesIsTwoBlocks() {
+        LocalCacheIndex index = index(1024);
+        List<String> prompt = blocks(5, 2);
+        route(index, prompt, HOSTS, 0, NOW);
+        LocalCacheIndex.Choice other =
+                index.select("outbound|8000||other.static", prompt, tokens(2, 100), 200, HOSTS, NONE, 0, NOW);
+        assertEquals(0, other.depth);
+        assertEquals(4, index.blocks());
+    }
+
+    @Test
+    void aFullServiceAnswersWithTheLeastCountedHostAndCountsNothing() {
+        LocalCacheIndex index = new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 1, 0, TTL, 30, 512);
+        for (int i = 0; i < HOSTS.size(); i++) {
+            LocalCacheIndex.Choice choice = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
+            assertFalse(choice.full);
+            index.admit(choice.host, choice.work);
+        }
+        LocalCacheIndex.Choice full = index.select(SERVICE, blocks(1, 1), tokens(1, 10), 10, HOSTS, NONE, 4, NOW);
+        assertTrue(full.full);
+        assertEquals(HOSTS.get(4 % HOSTS.size()), full.host);
+        assertEquals(1, full.count);
+        assertEquals(0, index.blocks(), "a full answer records no block");
+        for (String host : HOSTS) {
+            assertEquals(1, index.inflightOf(host));
+        }
+        index.release(HOSTS.get(0), 10);
+        LocalCacheIndex.Choice freed = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
+        assertEquals(HOSTS.get(0), freed.host);
+        assertEquals(1, freed.count);
+    }
+
+    private static LocalCacheIndex.Choice routeInSession(LocalCacheIndex index, String session, int random, long now) {
+        LocalCacheIndex.Choice choice = index.select(SERVICE, NONE, NO_TOKENS, 1000, session, HOSTS, NONE, random, now);
+        index.admit(choice.host, choice.work);
+        index.release(choice.host, choice.work);
+        return choice;
+    }
+
+    @Test
+    void sessionsAreBoundedTheOldestForgottenFirstAndExpireWithTheBlocks() {
+        LocalCacheIndex index = index(1024);
+        String recent = null;
+        String recentHost = null;
+        for (int s = 0; s < LocalCacheIndex.MAX_SESSIONS + 5_000; s++) {
+            recent = "5e55" + Integer.toHexString(s);
+            recentHost = routeInSession(index, recent, s, NOW).host;
+            assertTrue(index.sessions() <= LocalCacheIndex.MAX_SESSIONS);
+        }
+        assertEquals(LocalCacheIndex.MAX_SESSIONS, index.sessions());
+        for (int random = 0; random < 6; random++) {
+            LocalCacheIndex.Choice again = routeInSession(index, recent, random, NOW);
+            assertEquals(recentHost, again.host, "the most recent session is remembered");
+            assertEquals(1000, again.matchedTokens);
+        }
+        // The first session was forgotten: nothing matches, whichever host it lands on.
+        assertEquals(0, routeInSession(index, "5e550", 0, NOW).matchedTokens);
+        // A session not seen for redisKeyTTL seconds holds nothing either.
+        assertEquals(0, routeInSession(index, recent, 0, NOW + TTL).matchedTokens);
+    }
+}
