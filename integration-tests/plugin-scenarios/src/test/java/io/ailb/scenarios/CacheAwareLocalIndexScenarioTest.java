@@ -147,6 +147,27 @@ class CacheAwareLocalIndexScenarioTest {
         assertTrue(first.isAlive() && second.isAlive());
     }
 
+    /** A request held open on one worker counts, with its queued prefill, in the other worker's decisions. */
+    @Test
+    void anotherWorkersRequestInFlightCountsAfterATick() {
+        Gateway gateway = gatewayWithoutRedis();
+        PluginVm first = gateway.startVm();
+        PluginVm second = gateway.startVm();
+        HttpStream held = PluginFixture.send(first, ShellFixture.chat(text("document", 8000), "summarise"));
+        String host = held.upstreamOverride().orElseThrow();
+        assertTrue(log(held).contains("\"work\":\"2003\""), log(held));
+        gateway.advance(Duration.ofMillis(300));
+
+        HttpStream next = PluginFixture.stream(second).withUpstreamHosts(onlyHealthy(host));
+        next.sendRequestHeaders(PluginFixture.get(), true);
+        assertTrue(log(next).contains("\"inflight_count\":\"2\""), log(next));
+        assertTrue(log(next).contains("\"cost\":\"2033\""), "2003 queued + 30 for the one in flight: " + log(next));
+        next.complete();
+        held.complete();
+        gateway.advance(Duration.ofMillis(300));
+        assertIdle(second);
+    }
+
     @Test
     void aResetOrABodylessResponseStillGivesBackItsCountAndItsQueuedPrefill() {
         PluginVm vm = vmWithoutRedis();

@@ -88,8 +88,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "index",
             INDEX_REDIS,
             "where the cache and load state lives: redis = one Redis shared by every gateway (a script per request); "
-                    + "local = in each gateway VM, no Redis (each Envoy worker thread has its own and sees its share "
-                    + "of the traffic)",
+                    + "local = in the gateway, no Redis (each Envoy worker thread keeps its own, pooled with the "
+                    + "gateway's other workers every 250 ms through shared data; gateways do not pool)",
             INDEX_REDIS,
             INDEX_LOCAL);
     /** The lb_config fields this policy reads. */

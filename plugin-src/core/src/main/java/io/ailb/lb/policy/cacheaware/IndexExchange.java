@@ -66,8 +66,8 @@ final class IndexExchange {
     private final int[] tokens = new int[MAX_RECORDS];
     private long nextSeq;
 
-    /** Per peer publisher: the sequence number of the next record to import. */
-    private final Map<String, Long> importedUpTo = new HashMap<>();
+    /** Per peer publisher: its slot value's CAS token, the next record to import and its counts, as last read. */
+    private Map<String, PeerView> peerViews = new HashMap<>();
 
     /** What was last written to this VM's slot key, so that an unchanged publication is not written again. */
     private int publishedSlot = -1;
@@ -142,21 +142,25 @@ final class IndexExchange {
             publish(state, slot);
         }
         Map<String, long[]> peerLoads = new HashMap<>();
-        Map<String, Long> stillLive = new HashMap<>();
+        Map<String, PeerView> stillLive = new HashMap<>();
         long nowSeconds = Math.floorDiv(nowMillis, 1000L);
         for (String[] peer : peers) {
-            int peerSlot = Integer.parseInt(peer[0]);
-            SharedState.Value value = state.get(slotKey(peerSlot));
+            SharedState.Value value = state.get(slotKey(Integer.parseInt(peer[0])));
+            PeerView view = peerViews.get(peer[1]);
             if (value == null || value.bytes().length > MAX_PUBLICATION_BYTES) {
                 continue;
             }
-            Publication publication = Publication.parse(value.bytes());
-            if (publication == null || !publication.publisher.equals(peer[1])) {
-                continue;
+            if (view == null || view.cas != value.cas()) {
+                // Parsed only when it changed: an idle peer costs a read per tick.
+                Publication publication = Publication.parse(value.bytes());
+                if (publication == null || !publication.publisher.equals(peer[1])) {
+                    continue;
+                }
+                long next = load(publication, view == null ? 0 : view.nextSeq, nowSeconds);
+                view = new PeerView(value.cas(), next, publication.loads);
             }
-            Long from = importedUpTo.get(publication.publisher);
-            stillLive.put(publication.publisher, load(publication, from == null ? 0 : from, nowSeconds));
-            for (Map.Entry<String, long[]> entry : publication.loads.entrySet()) {
+            stillLive.put(peer[1], view);
+            for (Map.Entry<String, long[]> entry : view.loads.entrySet()) {
                 long[] sum = peerLoads.get(entry.getKey());
                 if (sum == null) {
                     peerLoads.put(entry.getKey(), new long[] {entry.getValue()[0], entry.getValue()[1]});
@@ -166,9 +170,21 @@ final class IndexExchange {
                 }
             }
         }
-        importedUpTo.clear();
-        importedUpTo.putAll(stillLive);
+        peerViews = stillLive;
         index.peerLoads(peerLoads);
+    }
+
+    /** What this VM last read from a peer's slot. */
+    private static final class PeerView {
+        final int cas;
+        final long nextSeq;
+        final Map<String, long[]> loads;
+
+        PeerView(int cas, long nextSeq, Map<String, long[]> loads) {
+            this.cas = cas;
+            this.nextSeq = nextSeq;
+            this.loads = loads;
+        }
     }
 
     /** Imports the publication's records from sequence {@code from} on; returns the sequence to continue from. */

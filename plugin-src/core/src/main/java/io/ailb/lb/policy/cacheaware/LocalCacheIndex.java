@@ -44,6 +44,8 @@ final class LocalCacheIndex {
 
     private static final int NONE = -1;
 
+    private static final char[] HEX_DIGITS = "0123456789abcdef".toCharArray();
+
     private final int maxBlocks;
     private final int maxHolders;
     private final int maxRequestCount;
@@ -877,8 +879,6 @@ final class LocalCacheIndex {
         }
         return new String(out);
     }
-
-    private static final char[] HEX_DIGITS = "0123456789abcdef".toCharArray();
 
     private static int powerOfTwoAtLeast(int n) {
         int power = 1;
