@@ -42,6 +42,9 @@ final class IndexExchange {
     /** A bound on the directory and on the slot keys whatever happens to the workers. */
     static final int MAX_VMS = 128;
 
+    /** Above any real count or queue: a larger one is garbage, and 128 VMs' sums of it still fit a long. */
+    private static final long MAX_COUNT = 1L << 48;
+
     private static final int CAS_ATTEMPTS = 3;
     private static final byte VERSION = 1;
     private static final byte BLOCK = 0;
@@ -439,7 +442,11 @@ final class IndexExchange {
                 int host = in.u16();
                 long inflight = in.i64();
                 long queued = in.i64();
-                if (host >= p.strings.length || inflight < 0 || queued < 0) {
+                if (host >= p.strings.length
+                        || inflight < 0
+                        || inflight > MAX_COUNT
+                        || queued < 0
+                        || queued > MAX_COUNT) {
                     return null;
                 }
                 p.loads.put(p.strings[host], new long[] {inflight, queued});

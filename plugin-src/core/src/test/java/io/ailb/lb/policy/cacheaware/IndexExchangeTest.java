@@ -5,6 +5,7 @@ import static io.ailb.lb.policy.Fixtures.ctx;
 import static io.ailb.lb.policy.Fixtures.up;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -258,6 +259,14 @@ class IndexExchangeTest {
                     held(reader, RequestInfo.noBody(), NOW + 2, A).attributes().get(Step.ATTR_INFLIGHT);
             assertEquals(slot == valid ? "3" : "1", inflight, "slot of " + slot.length + " bytes");
         }
+    }
+
+    @Test
+    void aPublicationWithImpossibleCountsIsIgnoredWhole() {
+        IndexExchange exchange = new IndexExchange("ailb.test", 0, new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0));
+        assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, -2}))));
     }
 
     /** The pool's directory key (one configuration: the only one in the store ending in ".vms"). */
