@@ -76,6 +76,8 @@ public final class Simulate {
                                             lookahead_ttft)
               --backends M                  simulated instances (default 8; higress-article 3)
               --gateways N                  gateways (one plugin VM each, shared Redis; default 1)
+              --vms-per-gateway V           plugin VMs per gateway (Envoy workers), sharing the gateway's
+                                            shared data; requests go to them in turn (default 1)
               --requests-per-vm K           replace a gateway's VM after K requests; 0 = never (default)
               --capacity-tokens T           KV cache per backend in tokens (default 1000000)
               --speedup X                   divide arrival times by X (trace, log; default 1)
@@ -202,6 +204,7 @@ public final class Simulate {
             "routers",
             "backends",
             "gateways",
+            "vms-per-gateway",
             "requests-per-vm",
             "capacity-tokens",
             "speedup",
@@ -316,6 +319,7 @@ public final class Simulate {
         }
         int gateways = integer(o, "gateways", 1);
         int perVm = integer(o, "requests-per-vm", 0);
+        int vms = integer(o, "vms-per-gateway", 1);
         Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : null;
         String routerList = o.getOrDefault("routers", DEFAULT_ROUTERS);
         boolean progressBar = o.containsKey("progress") || System.console() != null;
@@ -325,7 +329,7 @@ public final class Simulate {
         List<SweepTable.Point> points = new ArrayList<>();
         List<Workload> workloads = new ArrayList<>();
         List<Simulation.Settings> settingsPerPoint = new ArrayList<>();
-        try (Routers.PluginEnvironment env = new Routers.PluginEnvironment(wasm, gateways, perVm, guestTimeout)) {
+        try (Routers.PluginEnvironment env = new Routers.PluginEnvironment(wasm, gateways, vms, perVm, guestTimeout)) {
             List<Supplier<Router>> routers = new ArrayList<>();
             for (String spec : Routers.split(routerList)) {
                 routers.add(Routers.resolve(spec, seed, env));
@@ -334,7 +338,7 @@ public final class Simulate {
                 Workload workload = workload(o, seed, m, o.containsKey("sweep"), backend.itlMs());
                 Simulation.Settings settings =
                         new Simulation.Settings(backends, backend, seed, sampleMs(o, workload), health);
-                out.println(describe(workload, settings, gateways, perVm));
+                out.println(describe(workload, settings, gateways, vms, perVm));
                 List<RunResult> results = runEach(routers, workload, settings, progressBar, err);
                 points.add(new SweepTable.Point("x" + trim(m), offeredRate(workload), results));
                 workloads.add(workload);
@@ -343,7 +347,7 @@ public final class Simulate {
         }
         Limits limits = Limits.of(workloads.get(0), backends, backend);
         if (o.containsKey("sweep")) {
-            reportSweep(o, commandLine, points, workloads, settingsPerPoint, limits, gateways, perVm, out, err);
+            reportSweep(o, commandLine, points, workloads, settingsPerPoint, limits, gateways, vms, perVm, out, err);
         } else {
             report(
                     o,
@@ -353,6 +357,7 @@ public final class Simulate {
                     settingsPerPoint.get(0),
                     limits,
                     gateways,
+                    vms,
                     perVm,
                     out,
                     err);
@@ -376,6 +381,7 @@ public final class Simulate {
         }
         int gateways = integer(o, "gateways", 1);
         int perVm = integer(o, "requests-per-vm", 0);
+        int vms = integer(o, "vms-per-gateway", 1);
         Path wasm = o.containsKey("wasm") ? Path.of(o.get("wasm")) : null;
         boolean progressBar = o.containsKey("progress") || System.console() != null;
         long guestTimeout = longInteger(o, "guest-timeout-ms", PluginRouter.DEFAULT_GUEST_TIMEOUT_MS);
@@ -385,7 +391,7 @@ public final class Simulate {
         List<SweepTable.Point> points = new ArrayList<>();
         String description = null;
         String workloadName = null;
-        try (Routers.PluginEnvironment env = new Routers.PluginEnvironment(wasm, gateways, perVm, guestTimeout)) {
+        try (Routers.PluginEnvironment env = new Routers.PluginEnvironment(wasm, gateways, vms, perVm, guestTimeout)) {
             List<Supplier<Router>> routers = new ArrayList<>();
             for (String spec : Routers.split(o.getOrDefault("routers", DEFAULT_SERVICE_ROUTERS))) {
                 routers.add(Routers.resolveForServices(spec, seed, env, layout));
@@ -395,7 +401,7 @@ public final class Simulate {
                 Simulation.Settings settings = new Simulation.Settings(
                                 layout.totalBackends(), backend, seed, sampleMs(o, workload), health)
                         .withPerBackend(layout.backendConfigs(backend));
-                String line = describeServices(workload, settings, layout, gateways, perVm);
+                String line = describeServices(workload, settings, layout, gateways, vms, perVm);
                 out.println(line);
                 if (description == null) {
                     description = line;
@@ -470,11 +476,12 @@ public final class Simulate {
         return values;
     }
 
-    static String describeServices(Workload w, Simulation.Settings s, ServiceLayout layout, int gateways, int perVm) {
+    static String describeServices(
+            Workload w, Simulation.Settings s, ServiceLayout layout, int gateways, int vms, int perVm) {
         return String.format(
                 Locale.ROOT,
                 "%s: %d requests%s; %d services, backends × speed: %s (speed divides prefill and step time; base: %s);"
-                        + " round robin inside a service; plugin on %d gateway(s)%s; seed %d",
+                        + " round robin inside a service; plugin on %d gateway(s)%s%s; seed %d",
                 w.name(),
                 w.requests().size(),
                 w.closedLoop() ? " in " + w.sessions().size() + " sessions" : "",
@@ -482,6 +489,7 @@ public final class Simulate {
                 layout.describe(),
                 backendText(s.backend()),
                 gateways,
+                vmsText(vms),
                 perVm > 0 ? ", fresh VM every " + perVm + " requests" : "",
                 s.seed());
     }
@@ -691,6 +699,7 @@ public final class Simulate {
             Simulation.Settings settings,
             Limits limits,
             int gateways,
+            int vms,
             int perVm,
             PrintStream out,
             PrintStream err)
@@ -721,7 +730,7 @@ public final class Simulate {
             md.append("`mvn -q -pl simulator exec:java -Dexec.args=\"")
                     .append(commandLine)
                     .append("\"`\n\n");
-            md.append(describe(workload, settings, gateways, perVm)).append("\n\n");
+            md.append(describe(workload, settings, gateways, vms, perVm)).append("\n\n");
             md.append(ResultTable.markdown(results, lowerBound));
             md.append('\n').append(capitalized(limits.line())).append(". ×LB = TTFT mean / lower-bound mean.\n");
             md.append("\nTimes in simulated ms; decision µs is wall time of the guest calls on ")
@@ -739,6 +748,7 @@ public final class Simulate {
             List<Simulation.Settings> settings,
             Limits limits,
             int gateways,
+            int vms,
             int perVm,
             PrintStream out,
             PrintStream err)
@@ -811,7 +821,7 @@ public final class Simulate {
             md.append("`mvn -q -pl simulator exec:java -Dexec.args=\"")
                     .append(commandLine)
                     .append("\"`\n\n");
-            md.append(describe(workloads.get(0), settings.get(0), gateways, perVm))
+            md.append(describe(workloads.get(0), settings.get(0), gateways, vms, perVm))
                     .append("\n\n");
             md.append(rates).append("\n\n");
             md.append(SweepTable.markdown(points, bounds));
@@ -923,16 +933,22 @@ public final class Simulate {
                 + Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version");
     }
 
-    static String describe(Workload w, Simulation.Settings s, int gateways, int perVm) {
+    /** ", 2 VMs each sharing data" for several worker VMs per gateway; "" for one. */
+    private static String vmsText(int vms) {
+        return vms > 1 ? ", " + vms + " VMs each sharing data" : "";
+    }
+
+    static String describe(Workload w, Simulation.Settings s, int gateways, int vms, int perVm) {
         return String.format(
                 Locale.ROOT,
-                "%s: %d requests%s; %d backends (%s); plugin on %d " + "gateway(s)%s; seed %d",
+                "%s: %d requests%s; %d backends (%s); plugin on %d " + "gateway(s)%s%s; seed %d",
                 w.name(),
                 w.requests().size(),
                 w.closedLoop() ? " in " + w.sessions().size() + " sessions" : "",
                 s.backends(),
                 backendText(s.backend()),
                 gateways,
+                vmsText(vms),
                 perVm > 0 ? ", fresh VM every " + perVm + " requests" : "",
                 s.seed());
     }

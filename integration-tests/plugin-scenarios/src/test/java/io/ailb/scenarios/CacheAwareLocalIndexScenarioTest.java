@@ -12,7 +12,10 @@ import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.PluginVm;
+import io.ailb.emulator.VirtualClock;
 import io.ailb.lb.shell.ShellFixture;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -32,13 +35,17 @@ class CacheAwareLocalIndexScenarioTest {
             + "{\"index\":\"local\",\"inflightTokens\":30,\"hitQueueTokens\":0}}";
 
     private static PluginVm vmWithoutRedis() {
+        return gatewayWithoutRedis().startVm();
+    }
+
+    private static Gateway gatewayWithoutRedis() {
         return Gateway.builder(PluginFixture.plugin())
                 .withPluginConfig(CONFIG)
+                .withClock(VirtualClock.startingAt(Instant.parse("2026-11-24T00:00:00Z")))
                 .withUpstreamHosts(
                         ShellFixture.CLUSTER,
                         List.of(ClusterHost.healthy(A), ClusterHost.healthy(B), ClusterHost.healthy(C)))
-                .build()
-                .startVm();
+                .build();
     }
 
     /** The three hosts, all but {@code healthy} marked unhealthy. */
@@ -109,6 +116,56 @@ class CacheAwareLocalIndexScenarioTest {
         assertTrue(vm.redisCalls().isEmpty(), vm.redisCalls().toString());
         assertIdle(vm);
         assertTrue(vm.isAlive());
+    }
+
+    /**
+     * Two workers of one gateway: a follow-up sent to the second VM finds the host the first VM chose for its first
+     * turn once a tick has exchanged their indexes through the gateway's shared data.
+     */
+    @Test
+    void aFollowUpOnAnotherWorkerGoesToTheHostOfItsFirstTurnAfterATick() {
+        Gateway gateway = gatewayWithoutRedis();
+        PluginVm first = gateway.startVm();
+        PluginVm second = gateway.startVm();
+        assertEquals(250, first.tickPeriodMillis());
+        for (int c = 0; c < 4; c++) {
+            String system = text("system" + c, 2000);
+            HttpStream opening = PluginFixture.send(first, ShellFixture.chat(system, "question " + c));
+            String home = opening.upstreamOverride().orElseThrow();
+            opening.sendResponseHeaders(HeaderMap.of(":status", "200"), false);
+            opening.sendResponseBody("{\"choices\":[]}", true);
+            opening.complete();
+            gateway.advance(Duration.ofMillis(300));
+
+            HttpStream next = PluginFixture.send(second, ShellFixture.chat(system, "question " + c, "answer", "more"));
+            String log = log(next);
+            assertEquals(home, next.upstreamOverride().orElseThrow(), log);
+            assertTrue(log.contains("\"cache_hit\":\"true\""), log);
+            next.complete();
+        }
+        assertTrue(first.redisCalls().isEmpty() && second.redisCalls().isEmpty());
+        assertTrue(first.isAlive() && second.isAlive());
+    }
+
+    /** A request held open on one worker counts, with its queued prefill, in the other worker's decisions. */
+    @Test
+    void anotherWorkersRequestInFlightCountsAfterATick() {
+        Gateway gateway = gatewayWithoutRedis();
+        PluginVm first = gateway.startVm();
+        PluginVm second = gateway.startVm();
+        HttpStream held = PluginFixture.send(first, ShellFixture.chat(text("document", 8000), "summarise"));
+        String host = held.upstreamOverride().orElseThrow();
+        assertTrue(log(held).contains("\"work\":\"2003\""), log(held));
+        gateway.advance(Duration.ofMillis(300));
+
+        HttpStream next = PluginFixture.stream(second).withUpstreamHosts(onlyHealthy(host));
+        next.sendRequestHeaders(PluginFixture.get(), true);
+        assertTrue(log(next).contains("\"inflight_count\":\"2\""), log(next));
+        assertTrue(log(next).contains("\"cost\":\"2033\""), "2003 queued + 30 for the one in flight: " + log(next));
+        next.complete();
+        held.complete();
+        gateway.advance(Duration.ofMillis(300));
+        assertIdle(second);
     }
 
     @Test

@@ -43,6 +43,9 @@ import java.util.function.Consumer;
  * balancer picks a healthy backend at random (seeded). The stream completes when the request does, so in-flight
  * counts are released. Gateway clocks follow the simulated time.
  *
+ * <p>{@code vmsPerGateway > 1} runs that many VMs in each gateway, as Envoy runs one per worker thread: they share
+ * the gateway's shared data, a gateway's requests go to its VMs in turn, and their ticks follow the simulated time.
+ *
  * <p>{@code requestsPerVm > 0} replaces a gateway's VM after that many requests (a fresh VM starts clean; Redis
  * state survives), as a configuration push does in Envoy; 0 keeps one VM for the whole run. A VM
  * that traps, or whose call runs longer than {@code guestTimeoutMs} of wall time (it is interrupted), is replaced too;
@@ -61,19 +64,20 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             String name,
             String pluginConfigJson,
             int gateways,
+            int vmsPerGateway,
             int requestsPerVm,
             long seed,
             long guestTimeoutMs,
             ServiceLayout services) {
         public Options {
-            if (gateways < 1) {
-                throw new IllegalArgumentException("at least one gateway");
+            if (gateways < 1 || vmsPerGateway < 1) {
+                throw new IllegalArgumentException("at least one gateway and one VM per gateway");
             }
         }
 
         public Options(
                 String name, String pluginConfigJson, int gateways, int requestsPerVm, long seed, long guestTimeoutMs) {
-            this(name, pluginConfigJson, gateways, requestsPerVm, seed, guestTimeoutMs, null);
+            this(name, pluginConfigJson, gateways, 1, requestsPerVm, seed, guestTimeoutMs, null);
         }
 
         /** With the default guest timeout ({@link #DEFAULT_GUEST_TIMEOUT_MS}). */
@@ -148,7 +152,11 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         final int number;
         Gateway gateway;
         VirtualClock clock;
+        /** The gateway's VMs; {@link #vm} serves the current request. */
+        final List<PluginVm> vms = new ArrayList<>();
+
         PluginVm vm;
+        int nextVm;
         int served;
 
         Slot(int number) {
@@ -165,10 +173,31 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
                     .withClock(clock)
                     .withRandomSeed(options.seed() * 1000 + number * 31L + vmsStarted)
                     .build();
-            vm = gateway.startVm();
+            vms.clear();
+            for (int i = 0; i < options.vmsPerGateway(); i++) {
+                vms.add(gateway.startVm());
+            }
+            vm = vms.get(0);
+            nextVm = 0;
             served = 0;
             vmsStarted++;
             openByGateway.put(gateway, 0);
+        }
+
+        /** False when one of the gateway's VMs died: the whole gateway then starts again, as after requestsPerVm. */
+        boolean allAlive() {
+            for (PluginVm each : vms) {
+                if (!each.isAlive()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The gateway's next VM in turn serves the request. */
+        void takeNextVm() {
+            vm = vms.get(nextVm);
+            nextVm = (nextVm + 1) % vms.size();
         }
 
         void syncClock(long nowMs) {
@@ -236,10 +265,13 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         lastNowMs = cluster.nowMs();
         Slot slot = slots.get(next);
         next = (next + 1) % slots.size();
-        if (!slot.vm.isAlive() || (options.requestsPerVm() > 0 && slot.served >= options.requestsPerVm())) {
+        if (!slot.allAlive()
+                || (options.requestsPerVm() > 0
+                        && slot.served >= (long) options.requestsPerVm() * options.vmsPerGateway())) {
             retire(slot.gateway);
             slot.start();
         }
+        slot.takeNextVm();
         slot.syncClock(cluster.nowMs());
         slot.served++;
         if (options.services() != null) {

@@ -28,6 +28,7 @@ public final class Routers {
     public static final class PluginEnvironment implements AutoCloseable {
         private final Path wasm;
         private final int gateways;
+        private final int vmsPerGateway;
         private final int requestsPerVm;
         private final long guestTimeoutMs;
         private WasmPlugin plugin;
@@ -39,8 +40,14 @@ public final class Routers {
 
         /** @param wasm the module to run; null for {@link #defaultWasm()}, looked up when a plugin router first runs */
         public PluginEnvironment(Path wasm, int gateways, int requestsPerVm, long guestTimeoutMs) {
+            this(wasm, gateways, 1, requestsPerVm, guestTimeoutMs);
+        }
+
+        /** With {@code vmsPerGateway} worker VMs in each gateway, sharing its shared data. */
+        public PluginEnvironment(Path wasm, int gateways, int vmsPerGateway, int requestsPerVm, long guestTimeoutMs) {
             this.wasm = wasm;
             this.gateways = gateways;
+            this.vmsPerGateway = vmsPerGateway;
             this.requestsPerVm = requestsPerVm;
             this.guestTimeoutMs = guestTimeoutMs;
         }
@@ -116,7 +123,15 @@ public final class Routers {
             return () -> new PluginRouter(
                     env.plugin(),
                     env.redis(),
-                    new PluginRouter.Options(name, config, env.gateways, env.requestsPerVm, seed, env.guestTimeoutMs));
+                    new PluginRouter.Options(
+                            name,
+                            config,
+                            env.gateways,
+                            env.vmsPerGateway,
+                            env.requestsPerVm,
+                            seed,
+                            env.guestTimeoutMs,
+                            null));
         }
         Baselines.create(spec, seed); // fails now, naming the known routers, for an unknown spec
         return () -> Baselines.create(spec, seed);
@@ -141,7 +156,14 @@ public final class Routers {
                     env.plugin(),
                     env.redis(),
                     new PluginRouter.Options(
-                            name, config, env.gateways, env.requestsPerVm, seed, env.guestTimeoutMs, services));
+                            name,
+                            config,
+                            env.gateways,
+                            env.vmsPerGateway,
+                            env.requestsPerVm,
+                            seed,
+                            env.guestTimeoutMs,
+                            services));
         }
         ServiceBaselines.create(spec, services, seed); // fails now, naming the known routers, for an unknown spec
         return () -> ServiceBaselines.create(spec, services, seed);

@@ -107,6 +107,35 @@ class PluginRouterTest {
         assertEquals("{\"lb_policy\":\"least_busy\",\"lb_config\":{}}", PluginRouter.configFor("least_busy"));
     }
 
+    /**
+     * Two worker VMs of one gateway (--vms-per-gateway 2): their local cache_aware indexes pool what each routed
+     * through the gateway's shared data, so the prefixes each VM learnt are found by the other, which two separate
+     * gateways cannot do.
+     */
+    @Test
+    void theVmsOfOneGatewayPoolTheirLocalIndexes() {
+        String local = "plugin:{\"lb_policy\":\"cache_aware\",\"lb_config\":{\"index\":\"local\"}}";
+        Workload w = io.ailb.sim.engine.PartitionableWorkloadAccess.create(90, 1);
+        Simulation.Settings settings = Simulation.Settings.of(
+                3,
+                BackendConfig.DEFAULT.withCapacityTokens(io.ailb.sim.engine.PartitionableWorkloadAccess.CAPACITY),
+                7);
+        RunResult pooled;
+        try (Routers.PluginEnvironment twoVms = new Routers.PluginEnvironment(Routers.defaultWasm(), 1, 2, 0, 10_000)) {
+            pooled = Simulation.run(w, Routers.resolve(local, 7, twoVms).get(), settings);
+        }
+        RunResult apart;
+        try (Routers.PluginEnvironment twoGateways =
+                new Routers.PluginEnvironment(Routers.defaultWasm(), 2, 0, 10_000)) {
+            apart = Simulation.run(w, Routers.resolve(local, 7, twoGateways).get(), settings);
+        }
+        assertEquals(90, pooled.completed());
+        assertEquals(1, pooled.gateways());
+        assertTrue(
+                pooled.hitRate() > apart.hitRate(),
+                "one gateway's two VMs " + pooled.hitRate() + " vs two gateways " + apart.hitRate());
+    }
+
     @Test
     void leastBusyReadsTheBackendsMetricsFromTheHostInfo() {
         Workload w = io.ailb.sim.engine.PartitionableWorkloadAccess.create(30, 3);

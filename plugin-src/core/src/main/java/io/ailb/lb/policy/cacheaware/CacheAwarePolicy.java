@@ -12,6 +12,7 @@ import io.ailb.lb.config.StringField;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
 import io.ailb.lb.policy.ResponseObserver;
+import io.ailb.lb.policy.SharedState;
 import io.ailb.lb.policy.Step;
 import io.ailb.lb.policy.clusterheader.HeaderName;
 import io.ailb.lb.policy.inflight.InflightRouter;
@@ -46,8 +47,9 @@ import java.util.List;
  *
  * <p>With {@code index: local} the same rule runs in the VM over a {@link LocalCacheIndex} (no Redis): the routed
  * Step's observer counts the request in flight when it takes effect, takes its work off the queue at the first
- * response byte and gives the count back at the stream's end. Each VM (Envoy runs one per worker thread) then sees
- * only its own share of the traffic.
+ * response byte and gives the count back at the stream's end. Each VM (Envoy runs one per worker thread) routes its
+ * own share of the traffic; every 250 ms it exchanges what it routed and its counts with the gateway's other VMs
+ * through shared data ({@link IndexExchange}), so each decides over the whole gateway's traffic.
  */
 public final class CacheAwarePolicy implements LoadBalancingPolicy {
     static final String NAME = "cache_aware";
@@ -86,8 +88,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "index",
             INDEX_REDIS,
             "where the cache and load state lives: redis = one Redis shared by every gateway (a script per request); "
-                    + "local = in each gateway VM, no Redis (each Envoy worker thread has its own and sees its share "
-                    + "of the traffic)",
+                    + "local = in the gateway, no Redis (each Envoy worker thread keeps its own, pooled with the "
+                    + "gateway's other workers every 250 ms through shared data; gateways do not pool)",
             INDEX_REDIS,
             INDEX_LOCAL);
     /** The lb_config fields this policy reads. */
@@ -104,6 +106,16 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
      */
     static final int LOCAL_MAX_BLOCKS = 65_536;
 
+    /**
+     * How often a local index exchanges with the gateway's other VMs: a follow-up turn comes at least a response and
+     * a user's or agent's think time after its first turn, seconds in practice, so a quarter second is rarely too
+     * late, and a tick (a few shared-data reads and, when something changed, one write of ≤ 70 KiB) stays far below
+     * a worker's time.
+     */
+    static final long SHARE_PERIOD_MILLIS = 250;
+    /** Policies created in this VM: each gets its own name among the gateway's publishers. */
+    private static int instancesCreated;
+
     /** Null with index local. */
     private final RedisTarget target;
 
@@ -112,6 +124,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     private final String sessionHeader;
     /** Null with index redis. */
     private final LocalCacheIndex index;
+    /** Null with index redis. */
+    private final IndexExchange exchange;
 
     public CacheAwarePolicy(ConfigView config) throws ConfigException {
         boolean local = INDEX_LOCAL.equals(INDEX.read(config));
@@ -125,6 +139,14 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         this.settings = new CacheAwareSelection.Settings(redis.settings(), inflightTokens, hitQueueTokens, MAX_HOLDERS);
         this.target = local ? null : redis.target();
         this.index = local ? localIndex(settings, LOCAL_MAX_BLOCKS) : null;
+        // VMs with the same lb_config route the same services: they pool under one key prefix.
+        this.exchange = local
+                ? new IndexExchange(
+                        "ailb.cache_aware."
+                                + Integer.toHexString(config.json().toJson().hashCode()),
+                        instancesCreated++,
+                        index)
+                : null;
     }
 
     private static List<ConfigField> fields() {
@@ -170,6 +192,19 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     @Override
     public List<RedisTarget> redisTargets() {
         return target == null ? Collections.<RedisTarget>emptyList() : Collections.singletonList(target);
+    }
+
+    /** With index local, the exchange with the gateway's other VMs (see {@link IndexExchange}). */
+    @Override
+    public long tickPeriodMillis() {
+        return exchange == null ? 0 : SHARE_PERIOD_MILLIS;
+    }
+
+    @Override
+    public void shareState(SharedState state, long nowMillis) {
+        if (exchange != null) {
+            exchange.exchange(state, nowMillis);
+        }
     }
 
     @Override
@@ -240,6 +275,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     /** The local index decides now; the routed request's observer keeps its counts (see {@link LocalRequest}). */
     private Step selectLocally(RequestContext ctx, SelectionInputs in) {
         CacheAwareSelection.Demand demand = demand(ctx);
+        long nowSeconds = Math.floorDiv(ctx.nowMillis(), 1000L);
         LocalCacheIndex.Choice choice = index.select(
                 ctx.clusterName(),
                 demand.blockHashes(),
@@ -249,11 +285,18 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 in.healthyHosts(),
                 in.unhealthyHosts(),
                 in.randomValue(),
-                Math.floorDiv(ctx.nowMillis(), 1000L));
+                nowSeconds);
         Step step = decided(CacheAwareSelection.parse(choice.asReply()), in);
         if (step.kind() != Step.Kind.ROUTE) {
             return step;
         }
+        exchange.noteRouted(
+                ctx.clusterName(),
+                demand.blockHashes(),
+                demand.sessionHash(),
+                demand.promptTokens(),
+                choice.host,
+                nowSeconds);
         return step.withResponseObserver(new LocalRequest(index, choice.host, choice.work));
     }
 

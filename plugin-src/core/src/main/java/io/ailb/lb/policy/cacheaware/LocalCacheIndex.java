@@ -44,6 +44,8 @@ final class LocalCacheIndex {
 
     private static final int NONE = -1;
 
+    private static final char[] HEX_DIGITS = "0123456789abcdef".toCharArray();
+
     private final int maxBlocks;
     private final int maxHolders;
     private final int maxRequestCount;
@@ -77,6 +79,16 @@ final class LocalCacheIndex {
     private Scope[] hostScope = new Scope[16];
 
     private int[] depthOf = new int[16];
+    /** Per decision: the host's in-flight count and queued tokens in the gateway's other VMs (see peerLoads). */
+    private long[] peerInflight = new long[16];
+
+    private long[] peerQueued = new long[16];
+    /**
+     * Host → {in flight, queued tokens} summed over the gateway's other VMs at the last exchange ({@link
+     * IndexExchange}); kept apart from this VM's own counts, which are the only ones it publishes. Empty with one VM.
+     */
+    private Map<String, long[]> peerLoads = new HashMap<>();
+
     private int mark;
     private int hostSlots;
     private int[] freeHostIds = new int[16];
@@ -225,10 +237,7 @@ final class LocalCacheIndex {
             List<String> unhealthy,
             int randomValue,
             long nowSeconds) {
-        if (!epochSet) {
-            epoch = nowSeconds;
-            epochSet = true;
-        }
+        startClock(nowSeconds);
         Scope scope = scopeOf(service);
         long routed = scope.routed;
         int now = relative(nowSeconds);
@@ -243,6 +252,9 @@ final class LocalCacheIndex {
                 knownMark[id] = mark;
                 hostScope[id] = scope;
                 depthOf[id] = 0;
+                long[] peer = peerLoads.isEmpty() ? null : peerLoads.get(name);
+                peerInflight[id] = peer == null ? 0 : peer[0];
+                peerQueued[id] = peer == null ? 0 : peer[1];
                 hosts[hostCount++] = id;
             }
         }
@@ -294,12 +306,12 @@ final class LocalCacheIndex {
         double queuedSum = 0;
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
-            queuedSum = queuedSum + queued[id];
-            if (leastCount < 0 || inflight[id] < leastCount) {
-                leastCount = inflight[id];
+            queuedSum = queuedSum + queuedTotal(id);
+            if (leastCount < 0 || inflightTotal(id) < leastCount) {
+                leastCount = inflightTotal(id);
                 leastCountedSize = 0;
                 leastCounted[leastCountedSize++] = id;
-            } else if (inflight[id] == leastCount) {
+            } else if (inflightTotal(id) == leastCount) {
                 leastCounted[leastCountedSize++] = id;
             }
         }
@@ -323,12 +335,12 @@ final class LocalCacheIndex {
         int tieCount = 0;
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
-            if (maxRequestCount > 0 && inflight[id] >= maxRequestCount) {
+            if (maxRequestCount > 0 && inflightTotal(id) >= maxRequestCount) {
                 continue;
             }
             long matched = matchedOn(id, blockTokens, prompt, sessionHost, sessionTokens);
             double hot = Math.max(0, hotTokens - matched);
-            double cost = queued[id] + weight * (prompt - matched) - hot + inflightTokens * inflight[id];
+            double cost = queuedTotal(id) + weight * (prompt - matched) - hot + inflightTokens * inflightTotal(id);
             if (tieCount == 0 || cost < bestCost - TIE) {
                 bestCost = cost;
                 tieCount = 0;
@@ -369,11 +381,91 @@ final class LocalCacheIndex {
         return new Choice(
                 false,
                 hostNames[target],
-                inflight[target] + 1,
+                inflightTotal(target) + 1,
                 depth,
                 matched,
                 (long) Math.floor(bestCost + 0.5),
                 work);
+    }
+
+    /** This VM's count on host {@code id} plus the other VMs' (set for the hosts of the current decision). */
+    private long inflightTotal(int id) {
+        return inflight[id] + peerInflight[id];
+    }
+
+    private long queuedTotal(int id) {
+        return queued[id] + peerQueued[id];
+    }
+
+    private void startClock(long nowSeconds) {
+        if (!epochSet) {
+            epoch = nowSeconds;
+            epochSet = true;
+        }
+    }
+
+    /**
+     * Another VM of the gateway routed a request with the block {@code high}/{@code low} (its hash's two words) of
+     * {@code service} to {@code host}: the host holds it here too, as if routed here, without any count or queued
+     * work. {@code endsRequest} marks a request's last block: the request counts in the service's routed total, as
+     * every gateway's requests do in Redis. A block older than its TTL is ignored.
+     */
+    void importBlock(
+            String service,
+            long high,
+            long low,
+            String host,
+            long routedAtSeconds,
+            boolean endsRequest,
+            long nowSeconds) {
+        startClock(nowSeconds);
+        if (routedAtSeconds + blockTtlSeconds <= nowSeconds) {
+            return;
+        }
+        Scope scope = scopeOf(service);
+        int now = relative(nowSeconds);
+        int id = internHost(host);
+        if (hostScope[id] == null) {
+            // So that it is dropped like the service's other hosts once it left and no block lists it.
+            hostScope[id] = scope;
+        }
+        recordHolder(findOrAdd(high ^ scope.salt, low, scope.routed, now), id, now);
+        if (endsRequest) {
+            scope.routed++;
+        }
+    }
+
+    /**
+     * Another VM routed a request of the session hashed {@code sessionHash} with {@code promptTokens} to {@code host}
+     * at {@code routedAtSeconds}: remembered as if routed here, unless this VM routed the session since.
+     */
+    void importSession(String service, String sessionHash, String host, long promptTokens, long routedAtSeconds) {
+        startClock(routedAtSeconds);
+        String key = service + "\n" + sessionHash;
+        int routedAt = relative(routedAtSeconds);
+        Session known = sessions.get(key);
+        if (known == null || known.routedAt <= routedAt) {
+            rememberSession(key, new Session(host, Math.max(0, promptTokens), routedAt));
+        }
+    }
+
+    /** The other VMs' in-flight counts and queued tokens per host ({in flight, queued}), replacing the last ones. */
+    void peerLoads(Map<String, long[]> loads) {
+        this.peerLoads = loads;
+    }
+
+    /**
+     * This VM's own counts, host → {in flight, queued tokens}, for the hosts where either is positive (at most
+     * {@code limit}): what it publishes to the other VMs.
+     */
+    Map<String, long[]> ownLoads(int limit) {
+        Map<String, long[]> loads = new LinkedHashMap<>();
+        for (int id = 0; id < hostSlots && loads.size() < limit; id++) {
+            if (hostNames[id] != null && (inflight[id] > 0 || queued[id] > 0)) {
+                loads.put(hostNames[id], new long[] {inflight[id], queued[id]});
+            }
+        }
+        return loads;
     }
 
     /** The routed request took effect on {@code host}: count it in flight and queue its {@code work}. */
@@ -513,6 +605,8 @@ final class LocalCacheIndex {
         healthyMark = Arrays.copyOf(healthyMark, size);
         knownMark = Arrays.copyOf(knownMark, size);
         depthOf = Arrays.copyOf(depthOf, size);
+        peerInflight = Arrays.copyOf(peerInflight, size);
+        peerQueued = Arrays.copyOf(peerQueued, size);
         freeHostIds = Arrays.copyOf(freeHostIds, size);
     }
 
@@ -745,11 +839,11 @@ final class LocalCacheIndex {
         holderSeen[base + victim] = now;
     }
 
-    private static long hexHigh(String hash) {
+    static long hexHigh(String hash) {
         return hexWord(hash, 0);
     }
 
-    private static long hexLow(String hash) {
+    static long hexLow(String hash) {
         return hexWord(hash, 16);
     }
 
@@ -774,6 +868,16 @@ final class LocalCacheIndex {
             return c - 'A' + 10;
         }
         return 0;
+    }
+
+    /** The 32 lower-case hex digits of a hash's two words, as PrefixHash writes them. */
+    static String hexOf(long high, long low) {
+        char[] out = new char[32];
+        for (int i = 0; i < 16; i++) {
+            out[i] = HEX_DIGITS[(int) (high >>> (60 - 4 * i)) & 0xF];
+            out[16 + i] = HEX_DIGITS[(int) (low >>> (60 - 4 * i)) & 0xF];
+        }
+        return new String(out);
     }
 
     private static int powerOfTwoAtLeast(int n) {

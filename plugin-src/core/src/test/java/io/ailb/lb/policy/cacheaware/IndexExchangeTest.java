@@ -1,0 +1,325 @@
+package io.ailb.lb.policy.cacheaware;
+
+import static io.ailb.lb.policy.Fixtures.chat;
+import static io.ailb.lb.policy.Fixtures.ctx;
+import static io.ailb.lb.policy.Fixtures.up;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ailb.lb.config.ConfigException;
+import io.ailb.lb.model.Endpoint;
+import io.ailb.lb.policy.SharedState;
+import io.ailb.lb.policy.Step;
+import io.ailb.lb.request.RequestInfo;
+import io.ailb.lb.util.Rng;
+import io.ailb.lb.util.TestConfig;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The local indexes of a gateway's VMs pooled through shared data ({@link IndexExchange}). */
+class IndexExchangeTest {
+    private static final String A = "10.0.0.1:8000";
+    private static final String B = "10.0.0.2:8000";
+    private static final String C = "10.0.0.3:8000";
+    private static final String SYSTEM = "s".repeat(400);
+    private static final long NOW = 1_000_000;
+
+    /** The gateway's shared data: values with CAS tokens, as proxy-wasm's. */
+    static final class Store {
+        final Map<String, SharedState.Value> values = new HashMap<>();
+        int nextCas = 1;
+
+        SharedState vm(String id) {
+            return new SharedState() {
+                @Override
+                public String vmId() {
+                    return id;
+                }
+
+                @Override
+                public Value get(String key) {
+                    return values.get(key);
+                }
+
+                @Override
+                public boolean set(String key, byte[] value, int cas) {
+                    Value current = values.get(key);
+                    if ((current == null ? 0 : current.cas()) != cas) {
+                        return false;
+                    }
+                    values.put(key, new Value(value.clone(), nextCas++));
+                    return true;
+                }
+            };
+        }
+
+        void put(String key, byte[] value) {
+            values.put(key, new SharedState.Value(value, nextCas++));
+        }
+    }
+
+    private final Store store = new Store();
+
+    private static CacheAwarePolicy policy(String fields) throws ConfigException {
+        return new CacheAwarePolicy(TestConfig.view("{\"index\":\"local\",\"hitQueueTokens\":0" + fields + "}"));
+    }
+
+    private static String conversation(String system, String... turns) {
+        StringBuilder json = new StringBuilder("{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"")
+                .append(system)
+                .append("\"}");
+        for (int i = 0; i < turns.length; i++) {
+            json.append(",{\"role\":\"")
+                    .append(i % 2 == 0 ? "user" : "assistant")
+                    .append("\",\"content\":\"")
+                    .append(turns[i])
+                    .append("\"}");
+        }
+        return json.append("]}").toString();
+    }
+
+    private static Step select(CacheAwarePolicy policy, RequestInfo request, long now, String... hosts) {
+        return inSession(policy, request, now, null, hosts);
+    }
+
+    private static Step inSession(
+            CacheAwarePolicy policy, RequestInfo request, long now, String session, String... hosts) {
+        Step step = policy.select(ctx(Arrays.stream(hosts).map(h -> up(h)).toArray(Endpoint[]::new))
+                .request(request)
+                .nowMillis(now)
+                .random(new Rng(now))
+                .requestHeaders(name -> name.equals("x-session-id") ? session : null)
+                .build());
+        assertEquals(Step.Kind.ROUTE, step.kind(), step.toString());
+        return step;
+    }
+
+    /** Routed, applied, answered and ended: only its blocks remain. */
+    private static Step served(CacheAwarePolicy policy, RequestInfo request, long now, String... hosts) {
+        Step step = select(policy, request, now, hosts);
+        step.responseObserver().onApplied(now);
+        step.responseObserver().onFirstResponseBody(now);
+        step.responseObserver().onStreamEnd(now);
+        return step;
+    }
+
+    private static Step held(CacheAwarePolicy policy, RequestInfo request, long now, String... hosts) {
+        Step step = select(policy, request, now, hosts);
+        step.responseObserver().onApplied(now);
+        return step;
+    }
+
+    @Test
+    void aConversationRoutedByOneVmIsFoundByAnotherAfterOneExchange() throws ConfigException {
+        CacheAwarePolicy first = policy("");
+        CacheAwarePolicy second = policy("");
+        int blocks = chat(conversation(SYSTEM, "q".repeat(400))).prefixHashes().size();
+        for (int c = 0; c < 6; c++) {
+            String system = c + SYSTEM;
+            Step opening = served(first, chat(conversation(system, "q".repeat(400))), NOW + c, A, B, C);
+            first.shareState(store.vm("one"), NOW + 100);
+            second.shareState(store.vm("two"), NOW + 100);
+
+            Step followUp = served(
+                    second, chat(conversation(system, "q".repeat(400), "answer", "more")), NOW + 200 + c, A, B, C);
+            assertEquals(opening.host(), followUp.host(), followUp.attributes().toString());
+            assertEquals(blocks, followUp.prefixLength(), "the first turn's blocks are held there");
+            assertEquals(
+                    opening.attributes().get(CacheAwarePolicy.ATTR_WORK),
+                    followUp.attributes().get(CacheAwarePolicy.ATTR_MATCHED_TOKENS),
+                    "the whole first prompt is cached there");
+        }
+    }
+
+    @Test
+    void aSessionRoutedByOneVmIsFoundByAnother() throws ConfigException {
+        CacheAwarePolicy first = policy(",\"sessionHeader\":\"x-session-id\"");
+        CacheAwarePolicy second = policy(",\"sessionHeader\":\"x-session-id\"");
+        Step opening = inSession(first, chat(conversation(SYSTEM, "q".repeat(400))), NOW, "s-1", A, B, C);
+        first.shareState(store.vm("one"), NOW + 100);
+        second.shareState(store.vm("two"), NOW + 100);
+        // Another body (no block in common), the same session: its host counts as holding the last prompt.
+        Step next = inSession(second, chat(conversation("t".repeat(400), "r".repeat(400))), NOW + 200, "s-1", A, B, C);
+        assertEquals(opening.host(), next.host());
+        assertEquals("200", next.attributes().get(CacheAwarePolicy.ATTR_MATCHED_TOKENS));
+    }
+
+    @Test
+    void eachVmAddsThePeersOwnCountsAndQueuesToItsOwnAndPublishesOnlyItsOwn() throws ConfigException {
+        CacheAwarePolicy first = policy("");
+        CacheAwarePolicy second = policy("");
+        CacheAwarePolicy third = policy("");
+        // Its prompt queued on A, one request in flight there, in the first VM.
+        long work = Long.parseLong(held(first, chat(conversation(SYSTEM, "q".repeat(800))), NOW, A)
+                .attributes()
+                .get(CacheAwarePolicy.ATTR_WORK));
+        assertTrue(work > 0);
+        first.shareState(store.vm("one"), NOW + 100);
+        second.shareState(store.vm("two"), NOW + 100);
+
+        Step seen = held(second, RequestInfo.noBody(), NOW + 200, A);
+        assertEquals("2", seen.attributes().get(Step.ATTR_INFLIGHT), "the first VM's request and this one");
+        assertEquals(
+                Long.toString(work + 30),
+                seen.attributes().get(CacheAwarePolicy.ATTR_COST),
+                "the peer's queued work + 30 per request in flight");
+
+        second.shareState(store.vm("two"), NOW + 300);
+        third.shareState(store.vm("three"), NOW + 300);
+        Step third1 = select(third, RequestInfo.noBody(), NOW + 400, A);
+        assertEquals("3", third1.attributes().get(Step.ATTR_INFLIGHT), "one each in the two peers, nothing twice");
+        assertEquals(Long.toString(work + 60), third1.attributes().get(CacheAwarePolicy.ATTR_COST));
+    }
+
+    @Test
+    void aVmThatStoppedWritingStopsCountingAfterTheStaleTime() throws ConfigException {
+        CacheAwarePolicy stopped = policy("");
+        CacheAwarePolicy alive = policy("");
+        held(stopped, RequestInfo.noBody(), NOW, A);
+        stopped.shareState(store.vm("one"), NOW);
+
+        alive.shareState(store.vm("two"), NOW + IndexExchange.STALE_MILLIS);
+        assertEquals(
+                "2",
+                select(alive, RequestInfo.noBody(), NOW + IndexExchange.STALE_MILLIS, A)
+                        .attributes()
+                        .get(Step.ATTR_INFLIGHT));
+        alive.shareState(store.vm("two"), NOW + IndexExchange.STALE_MILLIS + 1);
+        assertEquals(
+                "1",
+                select(alive, RequestInfo.noBody(), NOW + IndexExchange.STALE_MILLIS + 2, A)
+                        .attributes()
+                        .get(Step.ATTR_INFLIGHT));
+    }
+
+    @Test
+    void garbageInTheSharedKeysIsIgnored() throws ConfigException {
+        CacheAwarePolicy writer = policy("");
+        for (int c = 0; c < 4; c++) {
+            held(writer, chat(conversation(c + SYSTEM, "q".repeat(400))), NOW, A, B, C);
+        }
+        writer.shareState(store.vm("one"), NOW);
+        String directory = directoryKey();
+        byte[] valid = store.values
+                .get(directory.substring(0, directory.length() - 3) + "0")
+                .bytes();
+        String writerName = IndexExchange.Publication.parse(valid).publisher;
+
+        Rng random = new Rng(7);
+        for (int length = 0; length < valid.length; length += 1 + length / 8) {
+            assertNull(IndexExchange.Publication.parse(Arrays.copyOf(valid, length)), "cut at " + length);
+            byte[] noise = Arrays.copyOf(valid, valid.length);
+            noise[length] ^= (byte) (1 + random.nextInt(255));
+            IndexExchange.Publication.parse(noise);
+        }
+        byte[] longer = Arrays.copyOf(valid, valid.length + 1);
+        assertNull(IndexExchange.Publication.parse(longer), "trailing bytes");
+
+        String[] directories = {
+            "",
+            "\n\n",
+            "0",
+            "0 one/0",
+            "x one/0 " + NOW,
+            "999 one/0 " + NOW,
+            "0  " + NOW,
+            "-1 one/0 " + NOW,
+            "0 one/0 99999999999999999999",
+            "0 one/0 " + NOW + " extra"
+        };
+        for (String text : directories) {
+            store.put(directory, text.getBytes(StandardCharsets.UTF_8));
+            CacheAwarePolicy reader = policy("");
+            reader.shareState(store.vm("two"), NOW + 1);
+            assertEquals(
+                    "1",
+                    held(reader, RequestInfo.noBody(), NOW + 2, A).attributes().get(Step.ATTR_INFLIGHT));
+        }
+        // A well-formed directory naming the writer, over a slot that holds noise, a cut or too much; then the valid
+        // publication, whose counts do arrive.
+        byte[][] slots = {
+            new byte[0],
+            Arrays.copyOf(valid, valid.length / 2),
+            longer,
+            new byte[IndexExchange.MAX_PUBLICATION_BYTES + 1],
+            valid
+        };
+        for (byte[] slot : slots) {
+            store.put(directory, ("0 " + writerName + " " + NOW).getBytes(StandardCharsets.UTF_8));
+            store.put(directory.substring(0, directory.length() - 3) + "0", slot);
+            CacheAwarePolicy reader = policy("");
+            reader.shareState(store.vm("two"), NOW + 1);
+            String inflight =
+                    held(reader, RequestInfo.noBody(), NOW + 2, A).attributes().get(Step.ATTR_INFLIGHT);
+            assertEquals(slot == valid ? "3" : "1", inflight, "slot of " + slot.length + " bytes");
+        }
+    }
+
+    @Test
+    void aPublicationWithImpossibleCountsIsIgnoredWhole() {
+        IndexExchange exchange = new IndexExchange("ailb.test", 0, new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0));
+        assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, -2}))));
+    }
+
+    /** The pool's directory key (one configuration: the only one in the store ending in ".vms"). */
+    private String directoryKey() {
+        return store.values.keySet().stream()
+                .filter(k -> k.endsWith(".vms"))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void thePublicationStaysBoundedUnderAFloodAndKeepsTheNewestBlocks() throws ConfigException {
+        CacheAwarePolicy flooded = policy("");
+        CacheAwarePolicy peer = policy("");
+        String last = null;
+        Step lastStep = null;
+        for (int c = 0; c < 10_000; c++) {
+            last = c + SYSTEM;
+            lastStep = select(flooded, chat(conversation(last, "q" + c, "a", "q")), NOW + c, A, B, C);
+        }
+        flooded.shareState(store.vm("one"), NOW + 10_000);
+        int biggest = 0;
+        for (Map.Entry<String, SharedState.Value> entry : store.values.entrySet()) {
+            biggest = Math.max(biggest, entry.getValue().bytes().length);
+        }
+        assertTrue(biggest <= IndexExchange.MAX_RECORDS * 33 + 1_000, "largest value " + biggest + " bytes");
+
+        peer.shareState(store.vm("two"), NOW + 10_000);
+        Step followUp = select(peer, chat(conversation(last, "q9999", "a", "q", "b", "q")), NOW + 10_001, A, B, C);
+        assertEquals(lastStep.host(), followUp.host(), "the newest blocks were published");
+        assertNotEquals("0", followUp.attributes().get(CacheAwarePolicy.ATTR_MATCHED_TOKENS));
+    }
+
+    @Test
+    void aLoneVmDecidesAsOneThatNeverExchanges() throws ConfigException {
+        CacheAwarePolicy sharing = policy("");
+        CacheAwarePolicy alone = policy("");
+        Rng random = new Rng(3);
+        for (int i = 0; i < 300; i++) {
+            long now = NOW + i * 100L;
+            RequestInfo request = i % 5 == 0
+                    ? RequestInfo.noBody()
+                    : chat(conversation(random.nextInt(8) + SYSTEM, "q" + random.nextInt(4)));
+            Step shared = select(sharing, request, now, A, B, C);
+            Step own = select(alone, request, now, A, B, C);
+            assertEquals(own.host(), shared.host(), "request " + i);
+            assertEquals(own.attributes(), shared.attributes(), "request " + i);
+            shared.responseObserver().onApplied(now);
+            own.responseObserver().onApplied(now);
+            if (i % 3 == 0) {
+                sharing.shareState(store.vm("one"), now);
+            }
+        }
+        assertEquals(2, store.values.size(), "its directory and its slot");
+    }
+}
