@@ -57,18 +57,6 @@ class CacheAwareLocalIndexScenarioTest {
         return hosts;
     }
 
-    private static String text(String seed, int chars) {
-        StringBuilder out = new StringBuilder(chars);
-        while (out.length() < chars) {
-            out.append(seed).append(' ');
-        }
-        return out.substring(0, chars);
-    }
-
-    private static String log(HttpStream stream) {
-        return stream.property("ai_log").orElseThrow();
-    }
-
     private static HttpStream bodyless(PluginVm vm) {
         HttpStream stream = PluginFixture.stream(vm);
         stream.sendRequestHeaders(PluginFixture.get(), true);
@@ -85,7 +73,7 @@ class CacheAwareLocalIndexScenarioTest {
         List<HttpStream> open = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             HttpStream stream = bodyless(vm);
-            String log = log(stream);
+            String log = PluginFixture.log(stream);
             assertTrue(log.contains("\"cost\":\"0\""), log);
             assertTrue(log.contains("\"inflight_count\":\"1\""), log);
             hosts.add(stream.upstreamOverride().orElseThrow());
@@ -99,7 +87,7 @@ class CacheAwareLocalIndexScenarioTest {
     void aFollowUpGoesToTheHostOfItsFirstTurnWithoutAnyRedis() {
         PluginVm vm = vmWithoutRedis();
         for (int c = 0; c < 4; c++) {
-            String system = text("system" + c, 2000);
+            String system = PluginFixture.text("system" + c, 2000);
             HttpStream first = PluginFixture.send(vm, ShellFixture.chat(system, "question " + c));
             assertTrue(first.requestHeadersForwarded(), "decided without waiting for Redis");
             String home = first.upstreamOverride().orElseThrow();
@@ -108,7 +96,7 @@ class CacheAwareLocalIndexScenarioTest {
             first.complete();
 
             HttpStream next = PluginFixture.send(vm, ShellFixture.chat(system, "question " + c, "answer", "more"));
-            String log = log(next);
+            String log = PluginFixture.log(next);
             assertEquals(home, next.upstreamOverride().orElseThrow(), log);
             assertTrue(log.contains("\"cache_hit\":\"true\""), log);
             next.complete();
@@ -129,7 +117,7 @@ class CacheAwareLocalIndexScenarioTest {
         PluginVm second = gateway.startVm();
         assertEquals(250, first.tickPeriodMillis());
         for (int c = 0; c < 4; c++) {
-            String system = text("system" + c, 2000);
+            String system = PluginFixture.text("system" + c, 2000);
             HttpStream opening = PluginFixture.send(first, ShellFixture.chat(system, "question " + c));
             String home = opening.upstreamOverride().orElseThrow();
             opening.sendResponseHeaders(HeaderMap.of(":status", "200"), false);
@@ -138,7 +126,7 @@ class CacheAwareLocalIndexScenarioTest {
             gateway.advance(Duration.ofMillis(300));
 
             HttpStream next = PluginFixture.send(second, ShellFixture.chat(system, "question " + c, "answer", "more"));
-            String log = log(next);
+            String log = PluginFixture.log(next);
             assertEquals(home, next.upstreamOverride().orElseThrow(), log);
             assertTrue(log.contains("\"cache_hit\":\"true\""), log);
             next.complete();
@@ -153,15 +141,18 @@ class CacheAwareLocalIndexScenarioTest {
         Gateway gateway = gatewayWithoutRedis();
         PluginVm first = gateway.startVm();
         PluginVm second = gateway.startVm();
-        HttpStream held = PluginFixture.send(first, ShellFixture.chat(text("document", 8000), "summarise"));
+        HttpStream held =
+                PluginFixture.send(first, ShellFixture.chat(PluginFixture.text("document", 8000), "summarise"));
         String host = held.upstreamOverride().orElseThrow();
-        assertTrue(log(held).contains("\"work\":\"2003\""), log(held));
+        assertTrue(PluginFixture.log(held).contains("\"work\":\"2003\""), PluginFixture.log(held));
         gateway.advance(Duration.ofMillis(300));
 
         HttpStream next = PluginFixture.stream(second).withUpstreamHosts(onlyHealthy(host));
         next.sendRequestHeaders(PluginFixture.get(), true);
-        assertTrue(log(next).contains("\"inflight_count\":\"2\""), log(next));
-        assertTrue(log(next).contains("\"cost\":\"2033\""), "2003 queued + 30 for the one in flight: " + log(next));
+        assertTrue(PluginFixture.log(next).contains("\"inflight_count\":\"2\""), PluginFixture.log(next));
+        assertTrue(
+                PluginFixture.log(next).contains("\"cost\":\"2033\""),
+                "2003 queued + 30 for the one in flight: " + PluginFixture.log(next));
         next.complete();
         held.complete();
         gateway.advance(Duration.ofMillis(300));
@@ -171,8 +162,8 @@ class CacheAwareLocalIndexScenarioTest {
     @Test
     void aResetOrABodylessResponseStillGivesBackItsCountAndItsQueuedPrefill() {
         PluginVm vm = vmWithoutRedis();
-        HttpStream reset = PluginFixture.send(vm, ShellFixture.chat(text("document", 8000), "summarise"));
-        assertTrue(log(reset).contains("\"work\":\"2003\""), log(reset));
+        HttpStream reset = PluginFixture.send(vm, ShellFixture.chat(PluginFixture.text("document", 8000), "summarise"));
+        assertTrue(PluginFixture.log(reset).contains("\"work\":\"2003\""), PluginFixture.log(reset));
         // While it waits for its first token, a bodyless request goes elsewhere.
         HttpStream other = bodyless(vm);
         assertNotEquals(
@@ -181,7 +172,7 @@ class CacheAwareLocalIndexScenarioTest {
         reset.reset();
         assertIdle(vm);
 
-        HttpStream refused = PluginFixture.send(vm, ShellFixture.chat(text("report", 8000), "summarise"));
+        HttpStream refused = PluginFixture.send(vm, ShellFixture.chat(PluginFixture.text("report", 8000), "summarise"));
         refused.sendResponseHeaders(HeaderMap.of(":status", "503"), true);
         refused.complete();
         assertIdle(vm);
@@ -199,8 +190,8 @@ class CacheAwareLocalIndexScenarioTest {
         assertEquals(B, onB.upstreamOverride().orElseThrow());
 
         HttpStream next = bodyless(vm);
-        assertEquals(C, next.upstreamOverride().orElseThrow(), log(next));
-        assertTrue(log(next).contains("\"cost\":\"0\""), log(next));
+        assertEquals(C, next.upstreamOverride().orElseThrow(), PluginFixture.log(next));
+        assertTrue(PluginFixture.log(next).contains("\"cost\":\"0\""), PluginFixture.log(next));
         List.of(onA, onB, next).forEach(HttpStream::complete);
         assertIdle(vm);
         assertTrue(vm.isAlive());

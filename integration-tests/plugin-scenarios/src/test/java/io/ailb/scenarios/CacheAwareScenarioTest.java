@@ -41,18 +41,6 @@ class CacheAwareScenarioTest {
         return host;
     }
 
-    private static String text(String seed, int chars) {
-        StringBuilder out = new StringBuilder(chars);
-        while (out.length() < chars) {
-            out.append(seed).append(' ');
-        }
-        return out.substring(0, chars);
-    }
-
-    private static String log(HttpStream stream) {
-        return stream.property("ai_log").orElseThrow();
-    }
-
     private static long loadTotal() {
         long total = 0;
         for (String key : PluginFixture.keys("*:load")) {
@@ -71,7 +59,8 @@ class CacheAwareScenarioTest {
         List<String> firstHosts = new ArrayList<>();
         List<HttpStream> firstTurns = new ArrayList<>();
         for (int c = 0; c < 6; c++) {
-            HttpStream first = PluginFixture.send(vm, ShellFixture.chat(text("system" + c, 2000), "question " + c));
+            HttpStream first =
+                    PluginFixture.send(vm, ShellFixture.chat(PluginFixture.text("system" + c, 2000), "question " + c));
             firstHosts.add(first.upstreamOverride().orElseThrow());
             firstTurns.add(first);
         }
@@ -84,8 +73,8 @@ class CacheAwareScenarioTest {
                     turns.add("follow-up " + c + "." + t);
                 }
                 HttpStream next = PluginFixture.send(
-                        vm, ShellFixture.chat(text("system" + c, 2000), turns.toArray(new String[0])));
-                String log = log(next);
+                        vm, ShellFixture.chat(PluginFixture.text("system" + c, 2000), turns.toArray(new String[0])));
+                String log = PluginFixture.log(next);
                 assertEquals(firstHosts.get(c), finish(next), "conversation " + c + " turn " + turn + ": " + log);
                 assertTrue(log.contains("\"cache_hit\":\"true\""), log);
                 // Blocks: the system prompt, the first question, then each answer with its follow-up.
@@ -101,7 +90,7 @@ class CacheAwareScenarioTest {
     void aConversationSpillsOverWhenItsHolderIsLoadedWithLongPrompts() {
         PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
         // Turn 1: a 4000-character system prompt (~1000 tokens) lands somewhere and ends.
-        String system = text("policy", 4000);
+        String system = PluginFixture.text("policy", 4000);
         String holder = finish(PluginFixture.send(vm, ShellFixture.chat(system, "q1")));
 
         // Two long-prompt requests (8009 characters: 2003 tokens queued each) wait for their first token on the
@@ -114,15 +103,15 @@ class CacheAwareScenarioTest {
         for (int i = 0; i < 2; i++) {
             HttpStream longPrompt = PluginFixture.stream(vm).withUpstreamHosts(onlyHolder);
             longPrompt.sendRequestHeaders(PluginFixture.post(), false);
-            longPrompt.sendRequestBody(ShellFixture.chat(text("document" + i, 8000), "summarise"), true);
+            longPrompt.sendRequestBody(ShellFixture.chat(PluginFixture.text("document" + i, 8000), "summarise"), true);
             assertEquals(holder, longPrompt.upstreamOverride().orElseThrow());
-            assertTrue(log(longPrompt).contains("\"work\":\"2003\""), log(longPrompt));
+            assertTrue(PluginFixture.log(longPrompt).contains("\"work\":\"2003\""), PluginFixture.log(longPrompt));
             running.add(longPrompt);
         }
 
         // Turn 2: ~1000 cached tokens do not outweigh 4006 queued tokens: another host takes it.
         HttpStream second = PluginFixture.send(vm, ShellFixture.chat(system, "q1", "a1", "q2"));
-        String secondLog = log(second);
+        String secondLog = PluginFixture.log(second);
         String moved = finish(second);
         assertNotEquals(holder, moved, secondLog);
         assertTrue(secondLog.contains("\"cache_hit\":\"false\""), secondLog);
@@ -132,7 +121,7 @@ class CacheAwareScenarioTest {
             stream.complete();
         }
         HttpStream third = PluginFixture.send(vm, ShellFixture.chat(system, "q1", "a1", "q2", "a2", "q3"));
-        String thirdLog = log(third);
+        String thirdLog = PluginFixture.log(third);
         assertEquals(moved, finish(third), thirdLog);
         assertTrue(thirdLog.contains("\"prefix_length\":\"3\""), thirdLog);
         assertEquals(0L, PluginFixture.totalInflight());
@@ -146,7 +135,7 @@ class CacheAwareScenarioTest {
         stream.sendRequestHeaders(PluginFixture.get(), true);
         assertTrue(stream.requestHeadersForwarded());
         assertTrue(stream.upstreamOverride().isPresent());
-        assertTrue(log(stream).contains("\"work\":\"0\""), log(stream));
+        assertTrue(PluginFixture.log(stream).contains("\"work\":\"0\""), PluginFixture.log(stream));
         stream.complete();
         assertEquals(0L, loadTotal());
     }
@@ -154,8 +143,8 @@ class CacheAwareScenarioTest {
     @Test
     void theFirstResponseByteTakesTheQueuedTokensOffAndTheEndTheCount() {
         PluginVm vm = PluginFixture.gateway(CONFIG).build().startVm();
-        HttpStream stream = PluginFixture.send(vm, ShellFixture.chat(text("system", 4000), "question"));
-        assertTrue(log(stream).contains("\"work\":\"1002\""), log(stream));
+        HttpStream stream = PluginFixture.send(vm, ShellFixture.chat(PluginFixture.text("system", 4000), "question"));
+        assertTrue(PluginFixture.log(stream).contains("\"work\":\"1002\""), PluginFixture.log(stream));
         assertEquals(1002L, loadTotal());
 
         stream.sendResponseHeaders(HeaderMap.of(":status", "200", "content-type", "text/event-stream"), false);
@@ -190,28 +179,28 @@ class CacheAwareScenarioTest {
                         "\"inflightTokens\":0,\"hitQueueTokens\":0,\"sessionHeader\":\"X-Session-Id\"")
                 + "}}";
         PluginVm vm = PluginFixture.gateway(config).build().startVm();
-        String system = text("system", 8000);
+        String system = PluginFixture.text("system", 8000);
         List<String> firstHosts = new ArrayList<>();
         List<String> firstPrompts = new ArrayList<>();
         for (int c = 0; c < 3; c++) {
             HttpStream first = sendInSession(vm, "conversation-" + c, ShellFixture.chat(system, "question " + c));
             firstHosts.add(first.upstreamOverride().orElseThrow());
             // Nothing was cached anywhere: the whole prompt (estimated from the body's size) was its work.
-            firstPrompts.add(attribute(log(first), "work"));
+            firstPrompts.add(attribute(PluginFixture.log(first), "work"));
             first.complete();
         }
         assertTrue(Integer.parseInt(firstPrompts.get(0)) > 2000, firstPrompts.toString());
         for (int c = 0; c < 3; c++) {
             HttpStream next = sendInSession(
                     vm, "conversation-" + c, ShellFixture.chat(system, "question " + c, "answer", "follow-up"));
-            String log = log(next);
+            String log = PluginFixture.log(next);
             assertEquals(firstHosts.get(c), finish(next), log);
             assertTrue(log.contains("\"cache_hit\":\"false\""), "no block matched, the session did: " + log);
             assertEquals(firstPrompts.get(c), attribute(log, "matched_tokens"), log);
         }
         // Without the header the same follow-up is weighed as an unknown prompt: the least loaded host, any of them.
         HttpStream anonymous = PluginFixture.send(vm, ShellFixture.chat(system, "question 0", "answer", "follow-up"));
-        assertTrue(log(anonymous).contains("\"matched_tokens\":\"0\""), log(anonymous));
+        assertTrue(PluginFixture.log(anonymous).contains("\"matched_tokens\":\"0\""), PluginFixture.log(anonymous));
         anonymous.complete();
         assertEquals(0L, PluginFixture.totalInflight());
         assertEquals(0L, loadTotal());

@@ -63,6 +63,20 @@ final class PluginFixture {
         return HeaderMap.copyOf(ShellFixture.get());
     }
 
+    /** {@code chars} characters of {@code seed} repeated with spaces: a prompt of a known size. */
+    static String text(String seed, int chars) {
+        StringBuilder out = new StringBuilder(chars);
+        while (out.length() < chars) {
+            out.append(seed).append(' ');
+        }
+        return out.substring(0, chars);
+    }
+
+    /** The decision attributes the plugin wrote for the stream ({@code ai_log}). */
+    static String log(HttpStream stream) {
+        return stream.property("ai_log").orElseThrow();
+    }
+
     /** Sends a whole POST; returns the stream, still open (the response has not ended it). */
     static HttpStream send(PluginVm vm, String body) {
         HttpStream stream = stream(vm);

@@ -120,18 +120,7 @@ public final class Routers {
             GivenConfig given = GivenConfig.of(rest);
             String name = given != null ? given.name() : spec;
             String config = given != null ? given.json() : PluginRouter.configFor(rest);
-            return () -> new PluginRouter(
-                    env.plugin(),
-                    env.redis(),
-                    new PluginRouter.Options(
-                            name,
-                            config,
-                            env.gateways,
-                            env.vmsPerGateway,
-                            env.requestsPerVm,
-                            seed,
-                            env.guestTimeoutMs,
-                            null));
+            return pluginRouters(name, config, seed, env, null);
         }
         Baselines.create(spec, seed); // fails now, naming the known routers, for an unknown spec
         return () -> Baselines.create(spec, seed);
@@ -152,21 +141,27 @@ public final class Routers {
             String config = given != null
                     ? given.json()
                     : ClusterConfigs.configFor(rest, services, PluginRouter.REDIS_FQDN, PluginRouter.REDIS_PORT);
-            return () -> new PluginRouter(
-                    env.plugin(),
-                    env.redis(),
-                    new PluginRouter.Options(
-                            name,
-                            config,
-                            env.gateways,
-                            env.vmsPerGateway,
-                            env.requestsPerVm,
-                            seed,
-                            env.guestTimeoutMs,
-                            services));
+            return pluginRouters(name, config, seed, env, services);
         }
         ServiceBaselines.create(spec, services, seed); // fails now, naming the known routers, for an unknown spec
         return () -> ServiceBaselines.create(spec, services, seed);
+    }
+
+    /** Fresh plugin routers running {@code config}; {@code services} null for endpoint routing (lb_type endpoint). */
+    private static Supplier<Router> pluginRouters(
+            String name, String config, long seed, PluginEnvironment env, ServiceLayout services) {
+        return () -> new PluginRouter(
+                env.plugin(),
+                env.redis(),
+                new PluginRouter.Options(
+                        name,
+                        config,
+                        env.gateways,
+                        env.vmsPerGateway,
+                        env.requestsPerVm,
+                        seed,
+                        env.guestTimeoutMs,
+                        services));
     }
 
     /** A configuration given with the spec ({@code @FILE} or {@code {JSON}}) and the router name it gets. */

@@ -1,6 +1,7 @@
 package io.ailb.codec.hash;
 
 import io.ailb.codec.util.ByteAccess;
+import io.ailb.codec.util.Hex;
 
 /**
  * A fast, non-cryptographic, 128-bit streaming hash with a 128-bit key, for routing keys (prompt prefix blocks).
@@ -201,10 +202,27 @@ public final class PrefixHash {
 
     /** The last digest as 32 lower-case hex digits. */
     public String hex() {
+        return hexOfWords(digestA, digestB);
+    }
+
+    /** A digest given by its two words ({@link #digestA}, {@link #digestB}) as {@link #hex} writes it. */
+    public static String hexOfWords(long high, long low) {
         char[] out = new char[HEX_LENGTH];
-        putHex(digestA, out, 0);
-        putHex(digestB, out, 16);
+        putHex(high, out, 0);
+        putHex(low, out, 16);
         return new String(out);
+    }
+
+    /**
+     * The word {@link #hex} wrote at {@code from} (0: the high word, 16: the low one); missing or non-hex digits read
+     * as 0, so any text maps to some word without an exception.
+     */
+    public static long wordAt(CharSequence hex, int from) {
+        long value = 0;
+        for (int i = from; i < from + 16; i++) {
+            value = (value << 4) | (i < hex.length() ? Math.max(0, Hex.digit(hex.charAt(i))) : 0);
+        }
+        return value;
     }
 
     private static void putHex(long word, char[] out, int at) {

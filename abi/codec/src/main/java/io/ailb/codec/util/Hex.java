@@ -33,6 +33,15 @@ public final class Hex {
 
     private static int digit(CharSequence hex, int index) {
         char c = hex.charAt(index);
+        int value = digit(c);
+        if (value < 0) {
+            throw new IllegalArgumentException("not a hex digit at index " + index + ": '" + c + "'");
+        }
+        return value;
+    }
+
+    /** The value of hex digit {@code c} (either case), -1 when it is none; Character.digit would bring Unicode's tables. */
+    public static int digit(char c) {
         if (c >= '0' && c <= '9') {
             return c - '0';
         }
@@ -42,6 +51,6 @@ public final class Hex {
         if (c >= 'A' && c <= 'F') {
             return c - 'A' + 10;
         }
-        throw new IllegalArgumentException("not a hex digit at index " + index + ": '" + c + "'");
+        return -1;
     }
 }

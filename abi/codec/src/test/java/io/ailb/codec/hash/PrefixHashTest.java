@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
@@ -179,5 +180,21 @@ final class PrefixHashTest {
         PrefixHash h = new PrefixHash();
         assertThrows(IndexOutOfBoundsException.class, () -> h.update(new byte[4], 2, 3));
         assertThrows(IndexOutOfBoundsException.class, () -> h.update(new byte[4], -1, 1));
+    }
+
+    @Test
+    void theHexDigestReadsBackAsItsTwoWords() {
+        PrefixHash h = new PrefixHash();
+        byte[] data = "a system prompt".getBytes(StandardCharsets.UTF_8);
+        h.update(data, 0, data.length);
+        h.finish();
+        String hex = h.hex();
+        assertEquals(h.digestA(), PrefixHash.wordAt(hex, 0));
+        assertEquals(h.digestB(), PrefixHash.wordAt(hex, 16));
+        assertEquals(hex, PrefixHash.hexOfWords(h.digestA(), h.digestB()));
+        assertEquals(hex, PrefixHash.hexOfWords(PrefixHash.wordAt(hex.toUpperCase(), 0), h.digestB()));
+        // Text that is not a digest still maps to a word: missing and non-hex digits read as 0.
+        assertEquals(0xab00_0000_0000_0000L, PrefixHash.wordAt("ab", 0));
+        assertEquals(0x1002_0000_0000_0000L, PrefixHash.wordAt("1x02", 0));
     }
 }

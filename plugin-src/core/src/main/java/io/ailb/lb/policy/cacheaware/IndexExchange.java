@@ -1,6 +1,9 @@
 package io.ailb.lb.policy.cacheaware;
 
+import io.ailb.codec.hash.PrefixHash;
 import io.ailb.lb.policy.SharedState;
+import io.ailb.lb.util.Decimal;
+import io.ailb.lb.util.Words;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -204,7 +207,7 @@ final class IndexExchange {
             if (kind == SESSION) {
                 index.importSession(
                         service,
-                        LocalCacheIndex.hexOf(publication.recordHigh[i], publication.recordLow[i]),
+                        PrefixHash.hexOfWords(publication.recordHigh[i], publication.recordLow[i]),
                         host,
                         publication.recordTokens[i],
                         Math.min(publication.recordAt[i], nowSeconds));
@@ -234,7 +237,7 @@ final class IndexExchange {
             int own = -1;
             StringBuilder others = new StringBuilder();
             if (current != null && current.bytes().length <= MAX_VMS * (MAX_NAME_BYTES + 48)) {
-                List<String> lines = splitOn(new String(current.bytes(), StandardCharsets.UTF_8), '\n');
+                List<String> lines = Words.split(new String(current.bytes(), StandardCharsets.UTF_8), '\n');
                 for (String line : lines) {
                     String[] words = directoryLine(line, nowMillis);
                     if (words == null || taken[Integer.parseInt(words[0])]) {
@@ -271,45 +274,16 @@ final class IndexExchange {
 
     /** {slot, publisher} of a well-formed directory line written in the last STALE_MILLIS; null otherwise. */
     private static String[] directoryLine(String line, long nowMillis) {
-        List<String> words = splitOn(line, ' ');
+        List<String> words = Words.split(line, ' ');
         if (words.size() != 3 || words.get(1).isEmpty()) {
             return null;
         }
-        long slot = digits(words.get(0));
-        long written = digits(words.get(2));
+        long slot = Decimal.nonNegative(words.get(0), 18);
+        long written = Decimal.nonNegative(words.get(2), 18);
         if (slot < 0 || slot >= MAX_VMS || written < 0 || nowMillis - written > STALE_MILLIS) {
             return null;
         }
         return new String[] {Long.toString(slot), words.get(1)};
-    }
-
-    /** A non-negative decimal of at most 18 digits, or -1: Long.parseLong would throw on garbage. */
-    private static long digits(String word) {
-        if (word.isEmpty() || word.length() > 18) {
-            return -1;
-        }
-        long value = 0;
-        for (int i = 0; i < word.length(); i++) {
-            char c = word.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value;
-    }
-
-    /** The parts between separators; String.split would bring java.util.regex into the module. */
-    private static List<String> splitOn(String text, char separator) {
-        List<String> parts = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i <= text.length(); i++) {
-            if (i == text.length() || text.charAt(i) == separator) {
-                parts.add(text.substring(start, i));
-                start = i + 1;
-            }
-        }
-        return parts;
     }
 
     /** Writes this VM's publication to its slot unless it is what the slot already holds from this VM. */

@@ -1,5 +1,6 @@
 package io.ailb.lb.policy.cacheaware;
 
+import io.ailb.codec.hash.PrefixHash;
 import io.ailb.codec.resp.RespValue;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -43,8 +44,6 @@ final class LocalCacheIndex {
     static final int MAX_SESSIONS = 16_384;
 
     private static final int NONE = -1;
-
-    private static final char[] HEX_DIGITS = "0123456789abcdef".toCharArray();
 
     private final int maxBlocks;
     private final int maxHolders;
@@ -719,15 +718,7 @@ final class LocalCacheIndex {
         int bucket = bucketOf(high, low);
         chainNext[slot] = buckets[bucket];
         buckets[bucket] = slot;
-        newer[slot] = NONE;
-        older[slot] = newest;
-        if (newest != NONE) {
-            newer[newest] = slot;
-        }
-        newest = slot;
-        if (oldest == NONE) {
-            oldest = slot;
-        }
+        linkAsNewest(slot);
         liveBlocks++;
         return slot;
     }
@@ -772,6 +763,11 @@ final class LocalCacheIndex {
             return;
         }
         unlink(slot);
+        linkAsNewest(slot);
+    }
+
+    /** Puts an unlinked slot at the newest end of the routing order. */
+    private void linkAsNewest(int slot) {
         newer[slot] = NONE;
         older[slot] = newest;
         if (newest != NONE) {
@@ -840,44 +836,11 @@ final class LocalCacheIndex {
     }
 
     static long hexHigh(String hash) {
-        return hexWord(hash, 0);
+        return PrefixHash.wordAt(hash, 0);
     }
 
     static long hexLow(String hash) {
-        return hexWord(hash, 16);
-    }
-
-    /** 16 hex digits from {@code from} as a long; missing or non-hex digits read as 0. */
-    private static long hexWord(String hash, int from) {
-        long value = 0;
-        for (int i = from; i < from + 16; i++) {
-            value = (value << 4) | (i < hash.length() ? hexDigit(hash.charAt(i)) : 0);
-        }
-        return value;
-    }
-
-    /** Character.digit would bring Unicode's digit tables into the module. */
-    private static int hexDigit(char c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return 0;
-    }
-
-    /** The 32 lower-case hex digits of a hash's two words, as PrefixHash writes them. */
-    static String hexOf(long high, long low) {
-        char[] out = new char[32];
-        for (int i = 0; i < 16; i++) {
-            out[i] = HEX_DIGITS[(int) (high >>> (60 - 4 * i)) & 0xF];
-            out[16 + i] = HEX_DIGITS[(int) (low >>> (60 - 4 * i)) & 0xF];
-        }
-        return new String(out);
+        return PrefixHash.wordAt(hash, 16);
     }
 
     private static int powerOfTwoAtLeast(int n) {

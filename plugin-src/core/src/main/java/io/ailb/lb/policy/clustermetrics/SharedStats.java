@@ -1,6 +1,7 @@
 package io.ailb.lb.policy.clustermetrics;
 
 import io.ailb.lb.policy.SharedState;
+import io.ailb.lb.util.Words;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,8 +46,8 @@ final class SharedStats {
             peers.clear();
             StringBuilder text = new StringBuilder(ownLine);
             if (current != null) {
-                for (String line : split(new String(current.bytes(), StandardCharsets.UTF_8), '\n')) {
-                    long[] peer = freshPeer(split(line, ' '), self, nowMillis);
+                for (String line : Words.split(new String(current.bytes(), StandardCharsets.UTF_8), '\n')) {
+                    long[] peer = freshPeer(Words.split(line, ' '), self, nowMillis);
                     if (peer != null && peers.size() < MAX_VMS - 1) {
                         peers.add(peer);
                         text.append('\n').append(line);
@@ -58,19 +59,6 @@ final class SharedStats {
             }
         }
         load(peers);
-    }
-
-    /** The parts between separators; String.split would bring java.util.regex into the module (≈ 300 KB). */
-    static List<String> split(String text, char separator) {
-        List<String> parts = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i <= text.length(); i++) {
-            if (i == text.length() || text.charAt(i) == separator) {
-                parts.add(text.substring(start, i));
-                start = i + 1;
-            }
-        }
-        return parts;
     }
 
     /** Another VM's line written in the last {@link #STALE_MILLIS}, as its numbers; null for anything else. */

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.model.Endpoint;
+import io.ailb.lb.policy.SharedDataStore;
 import io.ailb.lb.policy.SharedState;
 import io.ailb.lb.policy.Step;
 import io.ailb.lb.request.RequestInfo;
@@ -18,7 +19,6 @@ import io.ailb.lb.util.Rng;
 import io.ailb.lb.util.TestConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -30,41 +30,7 @@ class IndexExchangeTest {
     private static final String SYSTEM = "s".repeat(400);
     private static final long NOW = 1_000_000;
 
-    /** The gateway's shared data: values with CAS tokens, as proxy-wasm's. */
-    static final class Store {
-        final Map<String, SharedState.Value> values = new HashMap<>();
-        int nextCas = 1;
-
-        SharedState vm(String id) {
-            return new SharedState() {
-                @Override
-                public String vmId() {
-                    return id;
-                }
-
-                @Override
-                public Value get(String key) {
-                    return values.get(key);
-                }
-
-                @Override
-                public boolean set(String key, byte[] value, int cas) {
-                    Value current = values.get(key);
-                    if ((current == null ? 0 : current.cas()) != cas) {
-                        return false;
-                    }
-                    values.put(key, new Value(value.clone(), nextCas++));
-                    return true;
-                }
-            };
-        }
-
-        void put(String key, byte[] value) {
-            values.put(key, new SharedState.Value(value, nextCas++));
-        }
-    }
-
-    private final Store store = new Store();
+    private final SharedDataStore store = new SharedDataStore();
 
     private static CacheAwarePolicy policy(String fields) throws ConfigException {
         return new CacheAwarePolicy(TestConfig.view("{\"index\":\"local\",\"hitQueueTokens\":0" + fields + "}"));

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.policy.RequestContext;
-import io.ailb.lb.policy.SharedState;
+import io.ailb.lb.policy.SharedDataStore;
 import io.ailb.lb.policy.Step;
 import io.ailb.lb.util.Rng;
 import io.ailb.lb.util.TestConfig;
@@ -20,46 +20,6 @@ class SharedStatsTest {
     private static final String SLOW = "outbound|80||slow.dns";
     private static final String CONFIG =
             "{\"mode\":\"LeastFirstTokenLatency\",\"service_list\":[\"" + FAST + "\",\"" + SLOW + "\"]}";
-
-    /** The gateway's shared data: values with CAS tokens; {@code conflicts} writes fail as if another VM won. */
-    static final class Store {
-        final Map<String, SharedState.Value> values = new HashMap<>();
-        int conflicts;
-        int nextCas = 1;
-
-        SharedState vm(String id) {
-            return new SharedState() {
-                @Override
-                public String vmId() {
-                    return id;
-                }
-
-                @Override
-                public Value get(String key) {
-                    return values.get(key);
-                }
-
-                @Override
-                public boolean set(String key, byte[] value, int cas) {
-                    Value current = values.get(key);
-                    if (conflicts > 0) {
-                        conflicts--;
-                        values.put(key, new Value(current == null ? new byte[0] : current.bytes(), nextCas++));
-                        return false;
-                    }
-                    if ((current == null ? 0 : current.cas()) != cas) {
-                        return false;
-                    }
-                    values.put(key, new Value(value, nextCas++));
-                    return true;
-                }
-            };
-        }
-
-        String text(String key) {
-            return new String(values.get(key).bytes(), StandardCharsets.UTF_8);
-        }
-    }
 
     private final Rng random = new Rng(5);
 
@@ -80,7 +40,7 @@ class SharedStatsTest {
 
     @Test
     void aVmThatNeverMeasuredAServiceAvoidsTheSlowOneItsPeerMeasured() throws ConfigException {
-        Store store = new Store();
+        SharedDataStore store = new SharedDataStore();
         ClusterMetricsPolicy measured = policy();
         ClusterMetricsPolicy fresh = policy();
         for (int i = 0; i < 20; i++) {
@@ -98,7 +58,7 @@ class SharedStatsTest {
 
     @Test
     void inFlightCountsAddUpAcrossVms() throws ConfigException {
-        Store store = new Store();
+        SharedDataStore store = new SharedDataStore();
         ClusterMetricsPolicy busy = policy();
         ClusterMetricsPolicy other = policy();
         for (int i = 0; i < 3; i++) {
@@ -114,7 +74,7 @@ class SharedStatsTest {
 
     @Test
     void aVmThatStoppedWritingIsForgottenAndEachVmKeepsOneLine() throws ConfigException {
-        Store store = new Store();
+        SharedDataStore store = new SharedDataStore();
         ClusterMetricsPolicy gone = policy();
         ClusterMetricsPolicy alive = policy();
         serve(gone, 0);
@@ -132,7 +92,7 @@ class SharedStatsTest {
 
     @Test
     void aWriteThatLosesTheRaceIsRetriedOnTheNewValue() throws ConfigException {
-        Store store = new Store();
+        SharedDataStore store = new SharedDataStore();
         ClusterMetricsPolicy first = policy();
         first.shareState(store.vm("a"), 1_000);
         store.conflicts = 2;
@@ -143,16 +103,13 @@ class SharedStatsTest {
 
     @Test
     void garbageInTheKeyIsIgnored() throws ConfigException {
-        Store store = new Store();
+        SharedDataStore store = new SharedDataStore();
         ClusterMetricsPolicy policy = policy();
         policy.shareState(store.vm("a"), 1_000);
         String realKey = store.values.keySet().iterator().next();
-        store.values.put(
+        store.put(
                 realKey,
-                new SharedState.Value(
-                        "x 1000 1 2 3\nz notanumber\ny 1000 a b c d e f g h i j k l m n o p"
-                                .getBytes(StandardCharsets.UTF_8),
-                        store.nextCas++));
+                "x 1000 1 2 3\nz notanumber\ny 1000 a b c d e f g h i j k l m n o p".getBytes(StandardCharsets.UTF_8));
         policy.shareState(store.vm("a"), 1_500);
         assertEquals(0, policy.stats(FAST).peerInflight);
         assertEquals(1, store.text(realKey).split("\n").length, store.text(realKey));
