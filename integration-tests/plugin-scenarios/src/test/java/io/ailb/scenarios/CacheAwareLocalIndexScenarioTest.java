@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class CacheAwareLocalIndexScenarioTest {
     private static final String CONFIG = "{\"lb_policy\":\"cache_aware\",\"lb_config\":"
-            + "{\"index\":\"local\",\"inflightTokens\":30,\"hitQueueTokens\":0}}";
+            + "{\"index\":\"local\",\"inflightTokens\":30,\"overloadQueueRequests\":0}}";
 
     private static PluginVm vmWithoutRedis() {
         return gatewayWithoutRedis().startVm();

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class CacheAwareScenarioTest {
     private static final String CONFIG = "{\"lb_policy\":\"cache_aware\",\"lb_config\":{"
-            + ShellFixture.redisConfig("\"redisKeyTTL\":600,\"inflightTokens\":0,\"hitQueueTokens\":0")
+            + ShellFixture.redisConfig("\"redisKeyTTL\":600,\"inflightTokens\":0,\"overloadQueueRequests\":0")
             + "}}";
 
     @BeforeEach
@@ -176,7 +176,7 @@ class CacheAwareScenarioTest {
         // Bodies over max_body_bytes are routed without their prompt: only the session header tells turns apart.
         String config = "{\"lb_policy\":\"cache_aware\",\"max_body_bytes\":4096,\"lb_config\":{"
                 + ShellFixture.redisConfig(
-                        "\"inflightTokens\":0,\"hitQueueTokens\":0,\"sessionHeader\":\"X-Session-Id\"")
+                        "\"inflightTokens\":0,\"overloadQueueRequests\":0,\"sessionHeader\":\"X-Session-Id\"")
                 + "}}";
         PluginVm vm = PluginFixture.gateway(config).build().startVm();
         String system = PluginFixture.text("system", 8000);

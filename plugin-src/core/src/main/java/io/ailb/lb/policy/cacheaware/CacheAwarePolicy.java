@@ -6,7 +6,6 @@ import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.config.EnumField;
-import io.ailb.lb.config.IntField;
 import io.ailb.lb.config.NumberField;
 import io.ailb.lb.config.StringField;
 import io.ailb.lb.policy.LoadBalancingPolicy;
@@ -34,9 +33,11 @@ import java.util.List;
  * {@code cost_h = queued_h + weight × uncached_h + inflightTokens × inflight_h}: {@code queued_h} the prefill tokens
  * of the requests routed to h whose first token has not come back, {@code uncached_h} this request's prompt beyond
  * the longest prefix routed to h (prefixes of requests still queued there count: they will be cached when this one
- * runs), {@code inflight_h} its requests in flight. {@code weight = 1 + mean queued / hitQueueTokens}: on an idle
- * fleet the fastest first token wins; as queues grow, prefilling a prefix again delays everyone queued behind it, so
- * cached prefixes weigh more and stay where they are. The cheapest host wins (random tie-break) among those below
+ * runs), {@code inflight_h} its requests in flight. {@code weight = 1 + q + q² / overloadQueueRequests}, q the mean
+ * queue per host counted in requests (mean queued tokens over the recent mean work per request): on an idle fleet the
+ * fastest first token wins; every token prefilled again delays the requests that queue behind it meanwhile, about q of
+ * them, so cached prefixes weigh more as queues grow, and far more once every queue is long (overload, where work
+ * added anywhere is never caught up). The cheapest host wins (random tie-break) among those below
  * {@code maxRequestCount}; the request queues its uncached tokens under a per-request lease, taken off by the
  * first-response call (the first response byte is the first token) or the stream's release, or after
  * {@code leaseTTL} by the next call.
@@ -61,21 +62,21 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     public static final String ATTR_WORK = "work";
 
     static final double MAX_INFLIGHT_TOKENS = 1_000_000;
-    static final int MAX_HIT_QUEUE_TOKENS = 100_000_000;
+    static final double MAX_OVERLOAD_QUEUE_REQUESTS = 1_000_000;
     static final NumberField INFLIGHT_TOKENS = NumberField.optional(
             "inflightTokens",
             30,
             0,
             MAX_INFLIGHT_TOKENS,
             "queue cost of each request in flight on a host, in prompt tokens (its decode slows every batch step)");
-    static final IntField HIT_QUEUE_TOKENS = IntField.optional(
-            "hitQueueTokens",
-            512,
+    static final NumberField OVERLOAD_QUEUE_REQUESTS = NumberField.optional(
+            "overloadQueueRequests",
+            4,
             0,
-            MAX_HIT_QUEUE_TOKENS,
-            "tokens",
-            "mean queued prefill tokens per host that add 1 to the weight of a request's uncached tokens when all "
-                    + "the traffic is reused prefixes (the weight grows with the reused share); 0 = weight 1 at any load");
+            MAX_OVERLOAD_QUEUE_REQUESTS,
+            "mean queue per host, in requests of the recent mean size, from which uncached tokens weigh more than "
+                    + "linearly: weight = 1 + q + q²/overloadQueueRequests, so prefixes stay where they are cached when "
+                    + "every queue is long; 0 = weight 1 + q");
     static final StringField SESSION_HEADER = StringField.optional(
             "sessionHeader",
             "",
@@ -133,10 +134,11 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 ? RedisPolicyConfig.withPrefixKeysAndOptionalRedis(config)
                 : RedisPolicyConfig.withPrefixKeys(config);
         double inflightTokens = INFLIGHT_TOKENS.read(config);
-        int hitQueueTokens = HIT_QUEUE_TOKENS.read(config);
+        double overloadQueueRequests = OVERLOAD_QUEUE_REQUESTS.read(config);
         this.sessionHeader = HeaderName.readOrEmpty(SESSION_HEADER, config);
         RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
-        this.settings = new CacheAwareSelection.Settings(redis.settings(), inflightTokens, hitQueueTokens, MAX_HOLDERS);
+        this.settings =
+                new CacheAwareSelection.Settings(redis.settings(), inflightTokens, overloadQueueRequests, MAX_HOLDERS);
         this.target = local ? null : redis.target();
         this.index = local ? localIndex(settings, LOCAL_MAX_BLOCKS) : null;
         // VMs with the same lb_config route the same services: they pool under one key prefix.
@@ -154,7 +156,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         all.add(INDEX);
         all.addAll(RedisPolicyConfig.fieldsWithPrefixKeysRedisRequiredWhen("index is redis"));
         all.add(INFLIGHT_TOKENS);
-        all.add(HIT_QUEUE_TOKENS);
+        all.add(OVERLOAD_QUEUE_REQUESTS);
         all.add(SESSION_HEADER);
         all.add(RedisPolicyConfig.ENABLE_DETAIL_LOG);
         return Collections.unmodifiableList(all);
@@ -169,7 +171,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 settings.inflight().cleanIntervalSeconds(),
                 settings.inflight().prefixTtlSeconds(),
                 settings.inflightTokens(),
-                settings.hitQueueTokens());
+                settings.overloadQueueRequests());
     }
 
     @Override

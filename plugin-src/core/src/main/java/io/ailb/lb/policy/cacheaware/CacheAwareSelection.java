@@ -30,18 +30,21 @@ public final class CacheAwareSelection extends SelectionReply {
     public static final class Settings {
         private final InflightSelection.Settings inflight;
         private final double inflightTokens;
-        private final int hitQueueTokens;
+        private final double overloadQueueRequests;
         private final int maxHolders;
 
         /**
          * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; {@code inflightTokens},
-         * {@code hitQueueTokens} and {@code maxHolders} are cache_aware.lua's own (see the script).
+         * {@code overloadQueueRequests} and {@code maxHolders} are cache_aware.lua's own (see the script).
          */
         public Settings(
-                InflightSelection.Settings inflight, double inflightTokens, int hitQueueTokens, int maxHolders) {
+                InflightSelection.Settings inflight,
+                double inflightTokens,
+                double overloadQueueRequests,
+                int maxHolders) {
             this.inflight = inflight;
             this.inflightTokens = inflightTokens;
-            this.hitQueueTokens = hitQueueTokens;
+            this.overloadQueueRequests = overloadQueueRequests;
             this.maxHolders = maxHolders;
         }
 
@@ -58,8 +61,8 @@ public final class CacheAwareSelection extends SelectionReply {
             return maxHolders;
         }
 
-        public int hitQueueTokens() {
-            return hitQueueTokens;
+        public double overloadQueueRequests() {
+            return overloadQueueRequests;
         }
     }
 
@@ -143,7 +146,7 @@ public final class CacheAwareSelection extends SelectionReply {
         List<String> args = settings.inflight.leadingArgs(
                 randomValue, leaseId, 14 + demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
         args.add(decimal(settings.inflightTokens));
-        args.add(Integer.toString(settings.hitQueueTokens));
+        args.add(decimal(settings.overloadQueueRequests));
         args.add(Integer.toString(demand.promptTokens));
         args.add(Integer.toString(settings.maxHolders));
         args.add(inSession ? "1" : "0");

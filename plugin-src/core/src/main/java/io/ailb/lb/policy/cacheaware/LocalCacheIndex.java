@@ -11,12 +11,12 @@ import java.util.Map;
 
 /**
  * cache_aware's state kept in one VM ({@code index: local}): what cache_aware.lua keeps in Redis — per-host in-flight
- * counts and queued prefill, block holders with their last use, block use counts, the decayed reuse sums — and the
+ * counts and queued prefill, block holders with their last use, block use counts, the decayed work sums — and the
  * same decision over it, step for step (the script's header states the rule; {@code LocalIndexDifferentialTest} runs
  * both on the same requests). What Redis mode needs leases for is exact here: the policy's response observer admits,
  * dequeues and releases each routed request once.
  *
- * <p>Where it differs from the script: the reuse sums are doubles where the script stores 14-digit decimal strings (a
+ * <p>Where it differs from the script: the work sums are doubles where the script stores 14-digit decimal strings (a
  * relative difference below 10^-13, too small to move a decision); the state is per service (cluster) where Redis
  * keys are per route and cluster, as two routes to one service reach the same KV caches; and the index holds at most
  * {@code maxBlocks} blocks, the least recently routed evicted first, where Redis keeps every key until it expires.
@@ -29,8 +29,10 @@ import java.util.Map;
  * block lists it. A decision allocates in proportion to the request's hosts only. Not thread-safe: one per VM.
  */
 final class LocalCacheIndex {
-    /** The script's decay of the reuse sums per request (about the last thousand requests). */
+    /** The script's decay of the work sums per request (about the last thousand requests). */
     private static final double DECAY = 0.999;
+    /** The script's MAX_WEIGHT: an uncached token never weighs more, so costs stay exact integers in a reply. */
+    private static final double MAX_WEIGHT = 1e6;
     /** The script's HOT_SHARE: a block is hot when its holders carry this much more than a fair share. */
     private static final double HOT_SHARE = 1.5;
     /** Costs within this many tokens are equal, as in the script. */
@@ -51,12 +53,12 @@ final class LocalCacheIndex {
     private final long cleanIntervalSeconds;
     private final long blockTtlSeconds;
     private final double inflightTokens;
-    private final int hitQueueTokens;
+    private final double overloadQueueRequests;
 
     /** Service, a newline and the session's hash → the session's last host, in the order they were last routed. */
     private final LinkedHashMap<String, Session> sessions = new LinkedHashMap<>();
 
-    /** Per service: its reuse sums and routed counter, as the script's routed HASH per route and cluster. */
+    /** Per service: its work sums and routed counter, as the script's routed HASH per route and cluster. */
     private final Map<String, Scope> scopes = new HashMap<>();
     /** Seconds stored per holder are relative to this, so they fit an int; set by the first decision. */
     private long epoch;
@@ -123,7 +125,7 @@ final class LocalCacheIndex {
             long cleanIntervalSeconds,
             long blockTtlSeconds,
             double inflightTokens,
-            int hitQueueTokens) {
+            double overloadQueueRequests) {
         if (maxBlocks < 1 || maxHolders < 1 || maxHolders > Byte.MAX_VALUE) {
             throw new IllegalArgumentException("maxBlocks " + maxBlocks + ", maxHolders " + maxHolders);
         }
@@ -133,7 +135,7 @@ final class LocalCacheIndex {
         this.cleanIntervalSeconds = cleanIntervalSeconds;
         this.blockTtlSeconds = blockTtlSeconds;
         this.inflightTokens = inflightTokens;
-        this.hitQueueTokens = hitQueueTokens;
+        this.overloadQueueRequests = overloadQueueRequests;
         allocateBlocks(Math.min(INITIAL_SLOTS, powerOfTwoAtLeast(maxBlocks)));
     }
 
@@ -143,8 +145,10 @@ final class LocalCacheIndex {
         final long salt;
 
         long routed;
-        double promptSum;
-        double matchedSum;
+        /** Decayed sums of the prefill work queued per request and of requests: their ratio is the mean work. */
+        double workSum;
+
+        double requestSum;
         /** Relative seconds when departed hosts are dropped next; the first decision does it. */
         long nextCleanAt = Long.MIN_VALUE;
 
@@ -259,7 +263,6 @@ final class LocalCacheIndex {
         }
 
         int levels = blockHashes.size();
-        int bestDepth = 0;
         int walked = 0;
         boolean allHot = true;
         long staleBefore = (long) now - blockTtlSeconds;
@@ -275,7 +278,6 @@ final class LocalCacheIndex {
                 int id = holderHost[slot * maxHolders + i];
                 if (healthyMark[id] == mark) {
                     depthOf[id] = d;
-                    bestDepth = d;
                 }
             }
             if (holders == 0) {
@@ -314,19 +316,15 @@ final class LocalCacheIndex {
                 leastCounted[leastCountedSize++] = id;
             }
         }
-        double nextPromptSum = scope.promptSum * DECAY + prompt;
-        long bestMatched = matchedTokens(blockTokens, bestDepth, prompt);
-        if (sessionHost != NONE) {
-            bestMatched = Math.max(bestMatched, sessionTokens);
-        }
-        double nextMatchedSum = scope.matchedSum * DECAY + bestMatched;
-        double reuse = 0.5;
-        if (nextPromptSum > 0) {
-            reuse = Math.max(0.05, nextMatchedSum / nextPromptSum);
-        }
         double weight = 1;
-        if (hitQueueTokens > 0 && hostCount > 0) {
-            weight = 1 + reuse * queuedSum / hostCount / hitQueueTokens;
+        if (hostCount > 0) {
+            double meanWork = scope.requestSum > 0 ? scope.workSum / scope.requestSum : prompt;
+            double queuedRequests = queuedSum / hostCount / Math.max(1, meanWork);
+            weight = 1 + queuedRequests;
+            if (overloadQueueRequests > 0) {
+                weight = weight + queuedRequests * queuedRequests / overloadQueueRequests;
+            }
+            weight = Math.min(weight, MAX_WEIGHT);
         }
 
         double bestCost = 0;
@@ -365,8 +363,8 @@ final class LocalCacheIndex {
             rememberSession(sessionKey, new Session(hostNames[target], prompt, now));
         }
         scope.routed = routed + 1;
-        scope.promptSum = nextPromptSum;
-        scope.matchedSum = nextMatchedSum;
+        scope.workSum = scope.workSum * DECAY + work;
+        scope.requestSum = scope.requestSum * DECAY + 1;
         for (String name : unhealthy) {
             Integer id = hostIds.get(name);
             if (id != null) {

@@ -7,19 +7,20 @@
 --   inflight_h = requests in flight on h
 --   uncached_h = prompt - matched_h, matched_h the tokens of the longest prefix routed to h (deepest block key
 --                listing h): blocks of requests still queued there count, they will be cached when this one runs
---   weight     = 1 + reuse * mean over healthy hosts of queued_h / hit_queue_tokens (1 when hit_queue_tokens is 0)
---   reuse      = the share of prompt tokens that some healthy host held, over recent requests (sums decayed by 0.999
---                per request; at least 0.05)
+--   q          = mean over healthy hosts of queued_h, in requests: divided by the mean work (uncached tokens) that
+--                recent requests queued (sums decayed by 0.999 per request, about the last thousand)
+--   weight     = 1 + q + q^2 / overload_queue_requests (no q^2 term when it is 0), at most MAX_WEIGHT
 --   hot_h      = tokens of the request's known prefix that h lacks, when every block of that prefix is hot; else 0
 --   cost_h     = queued_h + weight * uncached_h - hot_h + inflight_tokens * inflight_h
 -- A block is hot when its share of the requests routed since it was first seen, times the number of hosts,
 -- exceeds 1.5 times the number of hosts holding it: its holders carry well over a fair share of the traffic.
 --
--- An idle fleet weighs a request's own prefill like anyone's queue (the fastest first token wins); as queues grow,
--- uncached tokens weigh more, because every token prefilled twice delays all the requests queued behind it: the
--- policy then keeps prefixes where they are cached. How much more depends on reuse: where most of the work is in
--- cached prefixes (chat, agents), losing one costs more than a long queue; where little is (one-off prompts),
--- balance matters more. A request that shares only hot blocks (a new conversation on a system prompt or tool set
+-- An idle fleet weighs a request's own prefill like anyone's queue (the fastest first token wins). Every token
+-- prefilled again on a host delays the requests that queue behind it meanwhile, about q of them, so uncached tokens
+-- weigh 1 + q; once every queue is several requests long (overload: work added anywhere is never caught up) they weigh
+-- quadratically more, and prefixes stay where they are cached. Counting the queue in requests rather than tokens
+-- keeps this apart from the request size: a queue of two long document prompts is as short as two chat turns.
+-- A request that shares only hot blocks (a new conversation on a system prompt or tool set
 -- many sessions share) is not charged its own prefill of them: copying them to another host pays back over the many
 -- requests that carry them, where charging them in full would pile all of those onto the first holder. A request
 -- with a conversation of its own cached somewhere is charged in full and stays with it.
@@ -38,8 +39,8 @@
 -- KEYS[3]      cleanup marker: exists while the last cleanup is younger than the clean interval
 -- KEYS[4]      lease ZSET: lease id -> expiry, in Unix seconds of the Redis clock
 -- KEYS[5]      lease HASH: lease id -> "<work> <host>"
--- KEYS[6]      routed HASH: "n" requests routed so far, "p" and "m" the decayed sums of prompt tokens and of the
---              tokens the best healthy host held
+-- KEYS[6]      routed HASH: "n" requests routed so far, "w" and "c" the decayed sums of the work queued per request
+--              and of requests
 -- KEYS[7]      with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
 -- KEYS[7+S..]  block keys for prefix depth 1, 2, ...: HASH holder host -> last use (Unix seconds), "#u" -> requests
 --              routed with the block, "#t" -> the routed counter when the block was first seen
@@ -51,7 +52,7 @@
 -- ARGV[6]      lease id of this request (unique per request)
 -- ARGV[7]      lease TTL in seconds
 -- ARGV[8]      inflight_tokens: queue cost of one request in flight, in prompt tokens
--- ARGV[9]      hit_queue_tokens: mean queued tokens that add 1 to the weight of uncached tokens, 0 = weight 1
+-- ARGV[9]      overload_queue_requests: mean queue per host, in requests, at which the q^2 term equals q; 0 = none
 -- ARGV[10]     estimated prompt tokens of the request
 -- ARGV[11]     most holders one block key keeps
 -- ARGV[12]     S = 1 when KEYS[7] is the request's session key, else 0
@@ -85,7 +86,7 @@ local block_ttl = tonumber(ARGV[5])
 local lease_id = ARGV[6]
 local lease_ttl = tonumber(ARGV[7])
 local inflight_tokens = tonumber(ARGV[8])
-local hit_queue_tokens = tonumber(ARGV[9])
+local overload_queue_requests = tonumber(ARGV[9])
 local prompt = tonumber(ARGV[10])
 local max_holders = tonumber(ARGV[11])
 local levels = tonumber(ARGV[13])
@@ -103,10 +104,10 @@ local function round(x)
 end
 
 local now = tonumber(redis.call('TIME')[1])
-local routed_state = redis.call('HMGET', routed_key, 'n', 'p', 'm')
+local routed_state = redis.call('HMGET', routed_key, 'n', 'w', 'c')
 local routed = non_negative(routed_state[1])
-local prompt_sum = non_negative(routed_state[2])
-local matched_sum = non_negative(routed_state[3])
+local work_sum = non_negative(routed_state[2])
+local request_sum = non_negative(routed_state[3])
 
 -- Leases nobody released (crashed gateway, lost release) give back their count and their queued work.
 heal_expired(leases, lease_info, now, function(info)
@@ -141,7 +142,6 @@ end
 -- Holders not seen for block_ttl seconds are pruned on the way. The walk ends at the first block nobody holds.
 -- The share is smoothed by one request per host, so a block seen once is not hot yet.
 local depth_of = {}
-local best_depth = 0
 local walked = 0
 local all_hot = true
 local stale_before = now - block_ttl
@@ -166,7 +166,6 @@ for d = 1, levels do
                 holders = holders + 1
                 if healthy[field] then
                     depth_of[field] = d
-                    best_depth = d
                 end
             end
         end
@@ -221,21 +220,21 @@ hmget_in_chunks(hosts, 1, #hosts, { inflight, queue }, function(host, count, que
         least_counted[#least_counted + 1] = host
     end
 end)
--- Reuse over about the last thousand requests.
+-- The mean queue in requests of the recent mean work; before any, this request's prompt is the mean.
 local DECAY = 0.999
-prompt_sum = prompt_sum * DECAY + prompt
-local best_matched = matched_tokens(best_depth)
-if session_host then
-    best_matched = math.max(best_matched, session_tokens)
-end
-matched_sum = matched_sum * DECAY + best_matched
-local reuse = 0.5
-if prompt_sum > 0 then
-    reuse = math.max(0.05, matched_sum / prompt_sum)
-end
+local MAX_WEIGHT = 1e6
 local weight = 1
-if hit_queue_tokens > 0 and #hosts > 0 then
-    weight = 1 + reuse * queued_sum / #hosts / hit_queue_tokens
+if #hosts > 0 then
+    local mean_work = prompt
+    if request_sum > 0 then
+        mean_work = work_sum / request_sum
+    end
+    local queued_requests = queued_sum / #hosts / math.max(1, mean_work)
+    weight = 1 + queued_requests
+    if overload_queue_requests > 0 then
+        weight = weight + queued_requests * queued_requests / overload_queue_requests
+    end
+    weight = math.min(weight, MAX_WEIGHT)
 end
 
 local best_cost = nil
@@ -318,7 +317,9 @@ if has_session then
     redis.call('EXPIRE', session_key, block_ttl)
 end
 
-redis.call('HSET', routed_key, 'n', routed + 1, 'p', tostring(prompt_sum), 'm', tostring(matched_sum))
+work_sum = work_sum * DECAY + work
+request_sum = request_sum * DECAY + 1
+redis.call('HSET', routed_key, 'n', routed + 1, 'w', tostring(work_sum), 'c', tostring(request_sum))
 redis.call('EXPIRE', routed_key, state_ttl)
 
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.

@@ -101,7 +101,7 @@ class CacheAwarePolicyTest {
         assertEquals(list("0", "3600", "7200", "1800"), args.subList(1, 5));
         assertEquals("600", args.get(6));
         assertEquals(
-                list("30", "512", "8", "8", "0", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000"),
+                list("30", "4", "8", "8", "0", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000"),
                 args.subList(7, args.size()));
         // Blocks: (system 16 + user 4) = 20 chars → 5 tokens; + (8 + 4) = 32 chars → 8 tokens.
         assertEquals(java.util.Arrays.asList(5, 8), request.prefixTokens());
@@ -172,7 +172,7 @@ class CacheAwarePolicyTest {
     @Test
     void theConfiguredWeightsTtlsAndCapAreSent() throws ConfigException {
         List<String> args = command(
-                        ",\"inflightTokens\":12.5,\"hitQueueTokens\":0,\"redisKeyTTL\":60,"
+                        ",\"inflightTokens\":12.5,\"overloadQueueRequests\":0,\"redisKeyTTL\":60,"
                                 + "\"maxRequestCount\":4,\"cleanInterval\":0,\"leaseTTL\":90",
                         chat(CONVERSATION))
                 .args();
@@ -290,8 +290,8 @@ class CacheAwarePolicyTest {
                 "lb_config.inflightTokens=lots: must be a number in [0, 1000000]",
                 configError(",\"inflightTokens\":\"lots\""));
         assertEquals(
-                "lb_config.hitQueueTokens=1.5: must be an integer in [0, 100000000]",
-                configError(",\"hitQueueTokens\":1.5"));
+                "lb_config.overloadQueueRequests=-0.5: must be a number in [0, 1000000]",
+                configError(",\"overloadQueueRequests\":-0.5"));
         assertEquals(
                 "lb_config.redisKeyTTL=0: must be an integer in [1, 2147483647]", configError(",\"redisKeyTTL\":0"));
         assertEquals(

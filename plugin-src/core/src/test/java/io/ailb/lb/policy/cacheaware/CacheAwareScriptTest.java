@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,11 +43,11 @@ class CacheAwareScriptTest extends FreshRedisTest {
     private long leases;
 
     private static CacheAwareSelection.Settings settings(
-            int cap, double inflightTokens, int hitQueueTokens, int maxHolders) {
+            int cap, double inflightTokens, double overloadQueueRequests, int maxHolders) {
         return new CacheAwareSelection.Settings(
                 new InflightSelection.Settings(cap, 3600, 3600, BLOCK_TTL, 600),
                 inflightTokens,
-                hitQueueTokens,
+                overloadQueueRequests,
                 maxHolders);
     }
 
@@ -144,11 +145,27 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     /**
-     * Sets the decayed sums behind the reuse share to {@code matched / prompt} at a scale where the next request
-     * moves it by less than 10^-8.
+     * Sets the decayed sums behind the mean work per request to {@code tokens}, weighted as a thousand requests, so the
+     * next few requests barely move it.
      */
-    private void setReuse(double share) {
-        redis.call("HSET", KEYS.cacheAwareRouted(), "p", "1000000000000", "m", Long.toString((long) (share * 1e12)));
+    private void setMeanWork(long tokens) {
+        redis.call("HSET", KEYS.cacheAwareRouted(), "w", Long.toString(tokens * 1000), "c", "1000");
+    }
+
+    /**
+     * Most tests state costs at weight 1: with a mean work of 10^12 tokens any queue is a vanishing fraction of one
+     * request, so uncached tokens weigh 1 + 10^-9 at most (costs are compared and reported to 0.01 tokens). The
+     * weight's own tests set the mean work they need.
+     */
+    @BeforeEach
+    void queuesAreShortAgainstTheMeanWork() {
+        setMeanWork(1_000_000_000_000L);
+    }
+
+    /** An empty Redis, but for the mean work the tests state their costs at. */
+    private void flushAll() {
+        redis.call("FLUSHALL");
+        queuesAreShortAgainstTheMeanWork();
     }
 
     private long blockField(String block, String field) {
@@ -173,7 +190,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(100, first.work(), "the uncached tokens are queued");
 
         // With 250 work on a (cost 100 + 250 = 350) b's depth 1 (cost 300) wins, not c (400).
-        redis.call("FLUSHALL");
+        flushAll();
         hold("conv-1", "a:1", now);
         hold("conv-1", "b:1", now);
         hold("conv-2", "a:1", now);
@@ -258,18 +275,19 @@ class CacheAwareScriptTest extends FreshRedisTest {
         for (int i = 2; i <= 6; i++) {
             run(systemPromptAnd("q" + i, 0), onlyA);
         }
-        // 7 uses, routed 9: 14 > 1.5 × (9 − 2 + 2), hot. At full reuse the weight is 1 + 600 / 600 = 2: a costs 1200 +
-        // 2 × 200, b costs
-        // 0 + 2 × 1200 − 1000 (its prefill of the hot prompt is not charged, the delay it causes others is).
+        // 7 uses, routed 9: 14 > 1.5 × (9 − 2 + 2), hot. A mean queue of 600 tokens is one request of the mean work,
+        // so the weight is 1 + 1 = 2: a costs 1200 + 2 × 200, b costs 0 + 2 × 1200 − 1000 (its prefill of the hot
+        // prompt is not charged, the delay it causes others is).
         load("a:1", 1200);
         load("b:1", 0);
-        setReuse(1);
-        CacheAwareSelection hot = run(systemPromptAnd("q7", 200), ab, settings(0, 0, 600, 8), 0, lease());
+        setMeanWork(600);
+        CacheAwareSelection hot = run(systemPromptAnd("q7", 200), ab, PLAIN, 0, lease());
         assertEquals("b:1", hot.host());
         assertEquals(1400, hot.cost());
         assertEquals(1200, hot.work(), "the queued work is the real prefill, hot tokens included");
         assertEquals(new HashSet<>(ab), holdersOf("sys"));
         // 8 uses, 2 holders: 16 ≤ 1.5 × 2 × (10 − 2 + 2), not hot; the request goes by queue and cache again.
+        queuesAreShortAgainstTheMeanWork();
         load("b:1", 5000);
         CacheAwareSelection fair = run(systemPromptAnd("q8", 300), ab);
         assertEquals("a:1", fair.host());
@@ -305,7 +323,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         CacheAwareSelection.Demand conversation = demand("conv", 1800, 2000);
         int crossover = -1;
         for (int k = 0; k <= 3; k++) {
-            redis.call("FLUSHALL");
+            flushAll();
             loadHolder(k);
             CacheAwareSelection turn = run(conversation, ABC);
             if (k <= 1) {
@@ -338,46 +356,57 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     /**
-     * Under load uncached tokens weigh more, the more so the more of the traffic is reused prefixes: with 2000 tokens
-     * queued on a (mean queue 2000 / 3), hitQueueTokens 1000 and half the prompt tokens reused, the weight is
-     * 1 + 0.5 × 2/3 = 4/3, so a costs 2000 + 200 × 4/3 = 2267 and an idle host 2000 × 4/3 = 2667: the conversation
-     * stays on its cache holder, where weight 1 moved it (previous test, k = 2).
+     * Under load uncached tokens weigh 1 + q, q the mean queue in requests: 2000 tokens queued on a (mean queue 2000 / 3)
+     * with a mean work of 1000 tokens is q = 2/3, so a costs 2000 + 200 × 5/3 = 2333 and an idle host 2000 × 5/3 =
+     * 3333: the conversation stays on its cache holder, where weight 1 moved it (previous test, k = 2).
      */
     @Test
     void underLoadCachedPrefixesWeighMoreAndStayWhereTheyAre() {
         loadHolder(2);
-        setReuse(0.5);
-        CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, settings(0, 0, 1000, 8), 0, lease());
+        setMeanWork(1000);
+        CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, PLAIN, 0, lease());
         assertEquals("a:1", turn.host());
-        assertEquals(2267, turn.cost());
+        assertEquals(2333, turn.cost());
         assertEquals(200, turn.work());
     }
 
+    /** overloadQueueRequests 4 adds q² / 4: the weight is 1 + 2/3 + (4/9) / 4 = 16/9, a costs 2000 + 200 × 16/9. */
+    @Test
+    void theOverloadTermAddsTheQueueSquaredOverOverloadQueueRequests() {
+        loadHolder(2);
+        setMeanWork(1000);
+        CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, settings(0, 0, 4, 8), 0, lease());
+        assertEquals("a:1", turn.host());
+        assertEquals(2356, turn.cost());
+    }
+
     /**
-     * With little reuse (at the floor of 0.05) the same queue barely raises the weight (1 + 0.05 × 2/3): a costs
-     * 2000 + 200 × 1.033 = 2207, an idle host 2000 × 1.033 = 2067, so the request goes where it starts soonest.
+     * The queue counts in requests, not tokens: the same 2000 queued tokens with a mean work of 10,000 tokens is
+     * q = 1/15, weight 16/15: a costs 2000 + 200 × 16/15 = 2213, an idle host 2000 × 16/15 = 2133, so the request goes
+     * where it starts soonest.
      */
     @Test
-    void withLittleReuseTheQueueWinsOverTheCache() {
+    void aQueueShorterThanOneRequestOfTheMeanWorkBarelyWeighs() {
         loadHolder(2);
-        setReuse(0);
-        CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, settings(0, 0, 1000, 8), 0, lease());
+        setMeanWork(10_000);
+        CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, PLAIN, 0, lease());
         assertNotEquals("a:1", turn.host());
-        assertEquals(2067, turn.cost());
+        assertEquals(2133, turn.cost());
         assertEquals(2000, turn.work());
     }
 
     @Test
-    void reuseIsTheDecayedShareOfPromptTokensTheBestHostHeld() {
+    void theMeanWorkIsTheDecayedMeanOfTheWorkRequestsQueued() {
+        redis.call("DEL", KEYS.cacheAwareRouted());
         run(demand("conv", 1000), ABC);
         run(demand("conv", 1000, 1500), ABC);
-        // p = 1000 × 0.999 + 1500, m = 0 × 0.999 + 1000 (the second request found its first 1000 tokens).
-        double prompt = Double.parseDouble(
-                redis.call("HGET", KEYS.cacheAwareRouted(), "p").asString());
-        double matched = Double.parseDouble(
-                redis.call("HGET", KEYS.cacheAwareRouted(), "m").asString());
-        assertEquals(2499, prompt, 1e-6);
-        assertEquals(1000, matched, 1e-6);
+        // w = 1000 × 0.999 + 500 (the second request found its first 1000 tokens), c = 1 × 0.999 + 1.
+        double work = Double.parseDouble(
+                redis.call("HGET", KEYS.cacheAwareRouted(), "w").asString());
+        double requests = Double.parseDouble(
+                redis.call("HGET", KEYS.cacheAwareRouted(), "c").asString());
+        assertEquals(1499, work, 1e-6);
+        assertEquals(1.999, requests, 1e-9);
     }
 
     /** Each request in flight costs inflightTokens: 3 × 100 on b outweighs b's shorter queue against c. */
@@ -417,7 +446,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         // a: 200 uncached + 1800 load = 2000 = b's and c's cost for the whole prompt.
         Set<String> winners = new HashSet<>();
         for (int random = 0; random < 3; random++) {
-            redis.call("FLUSHALL");
+            flushAll();
             hold("conv-1", "a:1", now());
             load("a:1", 1800);
             winners.add(

@@ -78,12 +78,12 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
 
     @Test
     void theLocalIndexDecidesAsTheScriptWithTheDefaultWeights() {
-        run(settings(0, 30, 512), 2500, 0xA1L);
+        run(settings(0, 30, 4), 2500, 0xA1L);
     }
 
     @Test
     void theLocalIndexDecidesAsTheScriptUnderACapAndHeavierWeights() {
-        run(settings(3, 120, 64), 2500, 0xB2L);
+        run(settings(3, 120, 0.5), 2500, 0xB2L);
     }
 
     @Test
@@ -91,12 +91,12 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         run(settings(0, 0, 0), 1500, 0xC3L);
     }
 
-    private static CacheAwareSelection.Settings settings(int cap, double inflightTokens, int hitQueueTokens) {
+    private static CacheAwareSelection.Settings settings(int cap, double inflightTokens, double overloadQueueRequests) {
         // cleanInterval 0: the script drops departed hosts at every call, as the local index does.
         return new CacheAwareSelection.Settings(
                 new InflightSelection.Settings(cap, 0, 3600, BLOCK_TTL, YEAR),
                 inflightTokens,
-                hitQueueTokens,
+                overloadQueueRequests,
                 CacheAwarePolicy.MAX_HOLDERS);
     }
 
