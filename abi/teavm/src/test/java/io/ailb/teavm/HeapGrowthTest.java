@@ -203,6 +203,17 @@ class HeapGrowthTest {
         return result[0][0];
     }
 
+    // ---- TeaVM GC region-table overrun (README "GC storage"; GcRegionTableTransformer) ----------------------------
+    // Without the fix: "out of bounds memory access" in GC.objectSize under calculateRelocationTargets, as on V8. The
+    // sizes grow the heap to 5,246,056 and 6,291,656 bytes: not whole regions, with padding after the tables.
+
+    @ParameterizedTest
+    @ValueSource(ints = {5 * MIB + 3000, 6 * MIB + 17})
+    void oldObjectsUpToTheHeapEndThenYoungCollections(int grow) {
+        Instance instance = instantiate(true);
+        assertEquals(16, callWithTimeout(instance, "heap_old_objects_to_the_end", grow, 1));
+    }
+
     private static Instance instantiate(boolean compiled) {
         WasiPreview1 wasi = WasiPreview1.builder()
                 .withOptions(WasiOptions.builder().build())
