@@ -1,11 +1,12 @@
 package org.teavm.runtime;
 
+import org.teavm.backend.wasm.WasmHeap;
 import org.teavm.interop.Address;
 import org.teavm.interop.Unmanaged;
 
 /**
- * Replacement code for TeaVM 0.13.1's {@link GC} (installed by {@code io.ailb.teavm.plugin.GcExactFitTransformer}
- * and {@code GcStaticRootsTransformer}; README "GC storage"). Compiled into the Wasm module only, never run on the
+ * Replacement code for TeaVM 0.13.1's {@link GC} (installed by {@code io.ailb.teavm.plugin.GcExactFitTransformer},
+ * {@code GcStaticRootsTransformer} and {@code GcRegionTableTransformer}; README "GC storage"). Compiled into the Wasm module only, never run on the
  * JVM; it lives in {@code org.teavm.runtime} to reach GC's package-private state.
  *
  * <p>Exact fits: TeaVM lets an allocation take a free chunk whose size equals the request exactly; the chunk's end
@@ -68,5 +69,24 @@ public final class AilbGcFix {
             table.putInt(0);
         }
         return table.add(4);
+    }
+
+    /**
+     * Replaces {@code WasmHeap.calculateRegionsCount}: the GC's regions (one per started region of the heap, plus
+     * one) and one entry more, which {@link #endRegionTable} keeps as the table's end.
+     */
+    public static int regionsCount(int heapSize, int regionSize) {
+        return heapSize / regionSize + 2;
+    }
+
+    /**
+     * Runs first in {@code GC.calculateRelocationTargets}, whose skip over regions of old objects has no bound and
+     * stops only at a region with young objects, a gap, or no object starting in it: the entry after the GC's last
+     * region is set to "no object starts here". Its memory belongs to the table ({@link #regionsCount}), but a heap
+     * growth leaves old bytes there, so it is cleared before every use.
+     */
+    public static void endRegionTable() {
+        long entry = GC.availableBytes() / WasmHeap.regionSize + 1;
+        WasmHeap.regionsAddress.add((int) (2 * entry)).putShort((short) 0);
     }
 }

@@ -171,6 +171,17 @@ class HeapGrowthTest {
         assertEquals(HeapGuest.mixedChurn(3_000, 200, 0), callWithTimeout(instance, "heap_mixed_churn", 3_000, 200, 1));
     }
 
+    // ---- TeaVM GC region-table overrun (README "GC storage"; GcRegionTableTransformer) ----------------------------
+    // Without the fix: "out of bounds memory access" in GC.objectSize under calculateRelocationTargets, as on V8. The
+    // sizes grow the heap to 5,246,056 and 6,291,656 bytes: not whole regions, with padding after the tables.
+
+    @ParameterizedTest
+    @ValueSource(ints = {5 * MIB + 3000, 6 * MIB + 17})
+    void oldObjectsUpToTheHeapEndThenYoungCollections(int grow) {
+        Instance instance = instantiate(true);
+        assertEquals(16, callWithTimeout(instance, "heap_old_objects_to_the_end", grow, 1));
+    }
+
     /** Calls an export on a worker thread; a GC that loops forever fails the test instead of hanging the build. */
     private static long callWithTimeout(Instance instance, String export, long... args) {
         long[][] result = new long[1][];

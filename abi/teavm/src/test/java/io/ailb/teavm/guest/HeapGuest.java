@@ -5,6 +5,7 @@ import java.util.List;
 import org.teavm.interop.Address;
 import org.teavm.interop.Export;
 import org.teavm.runtime.AilbGcFix;
+import org.teavm.runtime.GcInspector;
 
 /**
  * Allocates well past the initial heap, live and garbage, for HeapGrowthTest. Each pattern crashed TeaVM 0.13.1's
@@ -15,6 +16,8 @@ public final class HeapGuest {
     private static Node chain;
     private static Object sink;
     private static byte[] big;
+    private static byte[] oldBody;
+    private static byte[] oldTail;
 
     private HeapGuest() {}
 
@@ -207,6 +210,79 @@ public final class HeapGuest {
             }
         }
         return count == 0 ? -1 : bad;
+    }
+
+    /**
+     * Grows the heap by about {@code grow} bytes (then frees them), places an old 64 KiB array and an old 16-byte array
+     * that ends exactly at the heap's last byte, writes {@code stale} into the padding after the GC's region and card
+     * tables (what a heap growth leaves there), and churns through young collections. TeaVM's
+     * calculateRelocationTargets skipped the run of old regions at the heap's end without stopping at the table's end,
+     * took the padding for regions and walked an "object" outside the heap: out-of-bounds trap. Returns 16 (the
+     * arrays' marker bytes), or a negative number if the heap could not be laid out so.
+     */
+    @Export(name = "heap_old_objects_to_the_end")
+    public static int oldObjectsToTheEnd(int grow, int stale) {
+        if (grow > 0) {
+            big = new byte[grow];
+            big = null;
+        }
+        System.gc();
+        while (GcInspector.freeChunksLeft() > 1) {
+            int left = GcInspector.currentChunkLeft();
+            garbage(left > 64 ? left - 32 : 16);
+        }
+        int bodySize = 64 << 10;
+        int left = GcInspector.currentChunkLeft();
+        if (left < 2 * bodySize) {
+            return -1;
+        }
+        garbage(left - bodySize - 16);
+        byte[] body = new byte[bodySize - 12];
+        body[0] = 3;
+        body[body.length - 1] = 4;
+        // 16 bytes left in the last chunk: this young collection keeps body (on the stack) in place, before those 16.
+        garbage(16);
+        oldBody = body;
+        byte[] tail = fillUpToTheHeapEnd();
+        if (tail == null) {
+            return -2;
+        }
+        tail[0] = 9;
+        oldTail = tail;
+        // The heap is full: this young collection keeps tail (on the stack) in place; body and tail are old now.
+        garbage(16);
+        if (GcInspector.address(tail) + 16 != GcInspector.heapEnd() || GcInspector.heapBytes() % 1024 == 0) {
+            return -3;
+        }
+        GcInspector.fillPastRegionTables((byte) stale);
+        for (int i = 0; i < 100_000; i++) {
+            garbage(112);
+        }
+        return body[0] + body[body.length - 1] + tail[0];
+    }
+
+    /** Allocates garbage through every free chunk until a 16-byte array takes the heap's last 16 bytes. */
+    private static byte[] fillUpToTheHeapEnd() {
+        int end = GcInspector.heapEnd();
+        while (GcInspector.freeChunksLeft() > 0 && GcInspector.heapEnd() == end) {
+            int left = GcInspector.currentChunkLeft();
+            if (left > 64) {
+                garbage(left - 32);
+            } else {
+                byte[] piece = new byte[4];
+                if (GcInspector.address(piece) + 16 == end) {
+                    return piece;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Allocates one dead array of {@code objectSize} bytes (12-byte header included). */
+    private static int garbage(int objectSize) {
+        byte[] bytes = new byte[objectSize - 12];
+        bytes[0] = 1;
+        return bytes.length;
     }
 
     private static final class Node {
