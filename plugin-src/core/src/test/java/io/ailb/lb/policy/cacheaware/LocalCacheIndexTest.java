@@ -18,9 +18,11 @@ class LocalCacheIndexTest {
     private static final List<Integer> NO_TOKENS = Collections.emptyList();
     private static final long NOW = 1_700_000_000L;
     private static final int TTL = 1800;
+    /** overloadQueueRequests' default. */
+    private static final double OVERLOAD_QUEUE_REQUESTS = 4;
 
     private static LocalCacheIndex index(int maxBlocks) {
-        return new LocalCacheIndex(maxBlocks, CacheAwarePolicy.MAX_HOLDERS, 0, 0, TTL, 30, 512);
+        return new LocalCacheIndex(maxBlocks, CacheAwarePolicy.MAX_HOLDERS, 0, 0, TTL, 30, OVERLOAD_QUEUE_REQUESTS);
     }
 
     /** Block hashes numbered from {@code first}: 32 hex digits each. */
@@ -125,7 +127,8 @@ class LocalCacheIndexTest {
 
     @Test
     void departedHostsAreDroppedAtTheFirstDecisionOfEachCleanInterval() {
-        LocalCacheIndex index = new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 0, 60, TTL, 30, 512);
+        LocalCacheIndex index =
+                new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 0, 60, TTL, 30, OVERLOAD_QUEUE_REQUESTS);
         List<String> one = Collections.singletonList("10.0.0.9:8000");
         LocalCacheIndex.Choice held = index.select(SERVICE, NONE, NO_TOKENS, 10, one, NONE, 0, NOW);
         index.admit(held.host, held.work);
@@ -149,7 +152,8 @@ class LocalCacheIndexTest {
 
     @Test
     void aFullServiceAnswersWithTheLeastCountedHostAndCountsNothing() {
-        LocalCacheIndex index = new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 1, 0, TTL, 30, 512);
+        LocalCacheIndex index =
+                new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 1, 0, TTL, 30, OVERLOAD_QUEUE_REQUESTS);
         for (int i = 0; i < HOSTS.size(); i++) {
             LocalCacheIndex.Choice choice = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
             assertFalse(choice.full);
