@@ -2,6 +2,7 @@ package io.ailb.lb.policy.cacheaware;
 
 import io.ailb.codec.hash.PrefixHash;
 import io.ailb.codec.resp.RespValue;
+import io.ailb.codec.util.Utf8;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
@@ -20,7 +21,6 @@ import io.ailb.lb.policy.inflight.SelectionInputs;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
 import io.ailb.lb.request.RequestParser;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -240,7 +240,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         if (session == null || session.isEmpty()) {
             return demand;
         }
-        byte[] id = session.getBytes(StandardCharsets.UTF_8);
+        byte[] id = Utf8.encode(session);
         return demand.inSession(PrefixHash.hexOf(id, 0, id.length));
     }
 

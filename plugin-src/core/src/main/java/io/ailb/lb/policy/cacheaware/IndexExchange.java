@@ -1,10 +1,10 @@
 package io.ailb.lb.policy.cacheaware;
 
 import io.ailb.codec.hash.PrefixHash;
+import io.ailb.codec.util.Utf8;
 import io.ailb.lb.policy.SharedState;
 import io.ailb.lb.util.Decimal;
 import io.ailb.lb.util.Words;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -237,7 +237,7 @@ final class IndexExchange {
             int own = -1;
             StringBuilder others = new StringBuilder();
             if (current != null && current.bytes().length <= MAX_VMS * (MAX_NAME_BYTES + 48)) {
-                List<String> lines = Words.split(new String(current.bytes(), StandardCharsets.UTF_8), '\n');
+                List<String> lines = Words.split(Utf8.decode(current.bytes()), '\n');
                 for (String line : lines) {
                     String[] words = directoryLine(line, nowMillis);
                     if (words == null || taken[Integer.parseInt(words[0])]) {
@@ -264,7 +264,7 @@ final class IndexExchange {
                 return -1;
             }
             String text = own + " " + publisher + " " + nowMillis + others;
-            if (state.set(directoryKey(), text.getBytes(StandardCharsets.UTF_8), current == null ? 0 : current.cas())) {
+            if (state.set(directoryKey(), Utf8.encode(text), current == null ? 0 : current.cas())) {
                 return own;
             }
         }
@@ -484,7 +484,7 @@ final class IndexExchange {
         }
 
         void string(String text) {
-            byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+            byte[] utf8 = Utf8.encode(text);
             u16(utf8.length);
             for (byte b : utf8) {
                 u8(b);
@@ -534,7 +534,7 @@ final class IndexExchange {
                 failed = true;
                 return "";
             }
-            String text = new String(bytes, at, length, StandardCharsets.UTF_8);
+            String text = Utf8.decode(bytes, at, length);
             at += length;
             return text;
         }

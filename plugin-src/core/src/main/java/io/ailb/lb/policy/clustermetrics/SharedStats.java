@@ -1,8 +1,8 @@
 package io.ailb.lb.policy.clustermetrics;
 
+import io.ailb.codec.util.Utf8;
 import io.ailb.lb.policy.SharedState;
 import io.ailb.lb.util.Words;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +46,7 @@ final class SharedStats {
             peers.clear();
             StringBuilder text = new StringBuilder(ownLine);
             if (current != null) {
-                for (String line : Words.split(new String(current.bytes(), StandardCharsets.UTF_8), '\n')) {
+                for (String line : Words.split(Utf8.decode(current.bytes()), '\n')) {
                     long[] peer = freshPeer(Words.split(line, ' '), self, nowMillis);
                     if (peer != null && peers.size() < MAX_VMS - 1) {
                         peers.add(peer);
@@ -54,7 +54,7 @@ final class SharedStats {
                     }
                 }
             }
-            if (state.set(key, text.toString().getBytes(StandardCharsets.UTF_8), current == null ? 0 : current.cas())) {
+            if (state.set(key, Utf8.encode(text.toString()), current == null ? 0 : current.cas())) {
                 break;
             }
         }
