@@ -26,6 +26,7 @@ final class BlockHasher implements ByteSink {
     private final byte[] scratch = new byte[5];
     private String[] hashes = new String[8];
     private int[] textCharsAtClose = new int[8];
+    private int[] answeredChars = new int[8];
     private int closed;
     private boolean open;
     private int blockBytes;
@@ -122,9 +123,11 @@ final class BlockHasher implements ByteSink {
         if (closed == hashes.length) {
             hashes = Arrays.copyOf(hashes, closed * 2);
             textCharsAtClose = Arrays.copyOf(textCharsAtClose, closed * 2);
+            answeredChars = Arrays.copyOf(answeredChars, closed * 2);
         }
         hashes[closed] = hash.hex();
         textCharsAtClose[closed] = textChars;
+        answeredChars[closed] = textChars;
         closed++;
         open = false;
         blockBytes = 0;
@@ -149,6 +152,24 @@ final class BlockHasher implements ByteSink {
         hash.copyFrom(marked);
     }
 
+    /** Blocks closed so far. */
+    int closedBlocks() {
+        return closed;
+    }
+
+    /** Whether another block can still close before the cap folds the rest into the last one. */
+    boolean belowCap() {
+        return closed < maxBlocks - 1;
+    }
+
+    /**
+     * The text written since closed block {@code block} is the answer to a prompt that ended there (assistant
+     * messages right after it): {@link #answeredCharsAtClose()} counts it for that block.
+     */
+    void answerFollows(int block) {
+        answeredChars[block] = textChars;
+    }
+
     List<String> hashes() {
         return Arrays.asList(hashes).subList(0, closed);
     }
@@ -156,6 +177,14 @@ final class BlockHasher implements ByteSink {
     /** For each closed block, the prompt text code points of blocks 1..i (cumulative, same order as hashes). */
     int[] textCharsAtClose() {
         return Arrays.copyOf(textCharsAtClose, closed);
+    }
+
+    /**
+     * For each closed block, {@link #textCharsAtClose()} plus the text of the assistant messages that directly follow
+     * it: what an engine that served a prompt ending at that block holds once it has answered.
+     */
+    int[] answeredCharsAtClose() {
+        return Arrays.copyOf(answeredChars, closed);
     }
 
     private void begin() {

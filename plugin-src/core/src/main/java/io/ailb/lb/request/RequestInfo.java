@@ -14,6 +14,7 @@ public final class RequestInfo {
     private final String model;
     private final List<String> prefixHashes;
     private final List<Integer> prefixTokens;
+    private final List<Integer> answeredTokens;
     private final int promptChars;
     private final int maxTokens;
     private final boolean stream;
@@ -36,6 +37,7 @@ public final class RequestInfo {
                 model,
                 prefixHashes,
                 spread(prefixHashes.size(), (promptChars + 3) / 4),
+                null,
                 promptChars,
                 maxTokens,
                 stream,
@@ -43,13 +45,18 @@ public final class RequestInfo {
                 messageCount);
     }
 
-    /** {@code prefixTokens}: cumulative estimated prompt tokens at the end of each block, one per hash. */
+    /**
+     * {@code prefixTokens}: cumulative estimated prompt tokens at the end of each block, one per hash;
+     * {@code answeredTokens} the same plus the answer that follows each block (see {@link #answeredTokens()}), null
+     * for none.
+     */
     RequestInfo(
             boolean hasBody,
             boolean parsed,
             String model,
             List<String> prefixHashes,
             List<Integer> prefixTokens,
+            List<Integer> answeredTokens,
             int promptChars,
             int maxTokens,
             boolean stream,
@@ -64,6 +71,13 @@ public final class RequestInfo {
         this.model = model;
         this.prefixHashes = Collections.unmodifiableList(new ArrayList<>(prefixHashes));
         this.prefixTokens = Collections.unmodifiableList(new ArrayList<>(prefixTokens));
+        if (answeredTokens != null && answeredTokens.size() != prefixTokens.size()) {
+            throw new IllegalArgumentException(
+                    "one answered count per prefix hash: " + answeredTokens.size() + " vs " + prefixTokens.size());
+        }
+        this.answeredTokens = answeredTokens == null
+                ? this.prefixTokens
+                : Collections.unmodifiableList(new ArrayList<>(answeredTokens));
         this.promptChars = promptChars;
         this.maxTokens = maxTokens;
         this.stream = stream;
@@ -112,6 +126,17 @@ public final class RequestInfo {
      */
     public List<Integer> prefixTokens() {
         return prefixTokens;
+    }
+
+    /**
+     * For each block of {@link #prefixHashes()}, {@link #prefixTokens()} plus the estimated tokens of the assistant
+     * messages that directly follow block i: an engine that served a prompt ending at block i generated that answer
+     * and, caching generated tokens as vLLM and SGLang do, holds it too. Equal to {@code prefixTokens()} where no
+     * answer follows, for completion prompts, and with {@link RequestParser.BlockBoundaries#AFTER_USER} blocks; at most
+     * the whole prompt.
+     */
+    public List<Integer> answeredTokens() {
+        return answeredTokens;
     }
 
     /** Unicode code points of prompt text (message contents, or completion prompts). */

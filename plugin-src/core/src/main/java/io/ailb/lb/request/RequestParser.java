@@ -189,6 +189,7 @@ public final class RequestParser {
                 model,
                 hasher.hashes(),
                 RequestInfo.tokensOf(hasher.textCharsAtClose()),
+                RequestInfo.tokensOf(hasher.answeredCharsAtClose()),
                 hasher.textChars(),
                 max,
                 stream,
@@ -227,8 +228,13 @@ public final class RequestParser {
             return;
         }
         hasher = new BlockHasher(boundaries == BlockBoundaries.AFTER_USER ? 0 : MESSAGE_CHUNK_BYTES, MAX_PREFIX_BLOCKS);
+        // The block a run of assistant messages follows: the prompt the engine answered with them ended there.
+        int answered = -1;
+        boolean afterAnswer = false;
         while ((t = r.next()) != Token.END_ARRAY) {
             messageCount++;
+            // Before the message: a long one may close chunk blocks of its own.
+            int closedBefore = hasher.closedBlocks();
             boolean closes;
             if (t == Token.BEGIN_OBJECT) {
                 closes = readMessage(r);
@@ -238,6 +244,16 @@ public final class RequestParser {
             }
             if (closes) {
                 hasher.closeBlock();
+                afterAnswer = false;
+            } else if (boundaries == BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT) {
+                // Only assistant messages leave a block open here.
+                if (!afterAnswer) {
+                    answered = hasher.belowCap() ? closedBefore - 1 : -1;
+                    afterAnswer = true;
+                }
+                if (answered >= 0) {
+                    hasher.answerFollows(answered);
+                }
             }
         }
         hasher.finish();

@@ -44,6 +44,12 @@ public final class Fixtures {
         return RequestParser.parse("application/json", null, body, body.length);
     }
 
+    /** {@code json} read as the flow reads it for {@code policy}: with the policy's block boundaries. */
+    public static RequestInfo chatFor(LoadBalancingPolicy policy, String json) {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return RequestParser.parse("application/json", null, body, body.length, true, policy.blockBoundaries());
+    }
+
     public static RespValue ok(String host, long count, long depth) {
         return RespValue.array(
                 RespValue.bulkString("ok"),

@@ -111,6 +111,53 @@ class PrefixTokensTest {
         assertEquals(Arrays.asList(3, 6, 10), info.prefixTokens());
         assertThrows(
                 IllegalArgumentException.class,
-                () -> new RequestInfo(true, true, "m", Arrays.asList("h1"), Arrays.asList(1, 2), 4, -1, false, 10, 1));
+                () -> new RequestInfo(
+                        true, true, "m", Arrays.asList("h1"), Arrays.asList(1, 2), null, 4, -1, false, 10, 1));
+    }
+
+    private static RequestInfo parseCacheAware(String json) {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return RequestParser.parse(
+                "application/json",
+                null,
+                body,
+                body.length,
+                true,
+                RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT);
+    }
+
+    @Test
+    void theAnswerToABlockCountsForItsBlock() {
+        // (system 40) | (user 8) | (assistant 20 + user 13): the engine that answered the prompt ending at the user
+        // block holds 48 + 20 = 68 characters, 17 tokens, of this one.
+        RequestInfo info = parseCacheAware(
+                chat(msg("system", text(40)), msg("user", text(8)), msg("assistant", text(20)), msg("user", text(13))));
+        assertEquals(Arrays.asList(10, 12, 21), info.prefixTokens());
+        assertEquals(Arrays.asList(10, 17, 21), info.answeredTokens());
+    }
+
+    @Test
+    void consecutiveAnswersAllCountAndALongAnswerCountsWholeAcrossItsChunks() {
+        int chunkChars = RequestParser.MESSAGE_CHUNK_BYTES;
+        RequestInfo info = parseCacheAware(chat(
+                msg("user", text(8)),
+                msg("assistant", text(chunkChars + 100)),
+                msg("assistant", text(12)),
+                msg("user", text(4))));
+        // (user) | (assistant chunk) | (rest of the assistant messages + user)
+        assertEquals(3, info.prefixHashes().size());
+        int answered = (8 + chunkChars + 100 + 12 + 3) / 4;
+        assertEquals(answered, (int) info.answeredTokens().get(0));
+        assertEquals(info.prefixTokens().subList(1, 3), info.answeredTokens().subList(1, 3));
+    }
+
+    @Test
+    void noAnswerWithoutAPromptBeforeItNorOutsideCacheAwareBlocks() {
+        RequestInfo opening = parseCacheAware(chat(msg("assistant", text(40)), msg("user", text(8))));
+        assertEquals(opening.prefixTokens(), opening.answeredTokens());
+        RequestInfo tool = parseCacheAware(chat(msg("user", text(8)), msg("tool", text(40)), msg("user", text(8))));
+        assertEquals(tool.prefixTokens(), tool.answeredTokens());
+        RequestInfo afterUser = parse(chat(msg("user", text(8)), msg("assistant", text(40)), msg("user", text(8))));
+        assertEquals(afterUser.prefixTokens(), afterUser.answeredTokens());
     }
 }

@@ -33,7 +33,8 @@ import java.util.List;
  * {@code cost_h = queued_h + weight × uncached_h + inflightTokens × inflight_h}: {@code queued_h} the prefill tokens
  * of the requests routed to h whose first token has not come back, {@code uncached_h} this request's prompt beyond
  * the longest prefix routed to h (prefixes of requests still queued there count: they will be cached when this one
- * runs), {@code inflight_h} its requests in flight. {@code weight = 1 + q + q² / overloadQueueRequests}, q the mean
+ * runs; assistant messages right after that prefix are the answer h generated to it, and count as cached there too),
+ * {@code inflight_h} its requests in flight. {@code weight = 1 + q + q² / overloadQueueRequests}, q the mean
  * queue per host counted in requests (mean queued tokens over the recent mean work per request): on an idle fleet the
  * fastest first token wins; every token prefilled again delays the requests that queue behind it meanwhile, about q of
  * them, so cached prefixes weigh more as queues grow, and far more once every queue is long (overload, where work
@@ -251,7 +252,10 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                     Collections.<String>emptyList(), Collections.<Integer>emptyList(), (bytes + 3) / 4);
         }
         return new CacheAwareSelection.Demand(
-                request.prefixHashes(), request.prefixTokens(), request.estimatedPromptTokens());
+                request.prefixHashes(),
+                request.prefixTokens(),
+                request.answeredTokens(),
+                request.estimatedPromptTokens());
     }
 
     private Step onReply(RespValue reply, SelectionInputs in) {
@@ -282,6 +286,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 ctx.clusterName(),
                 demand.blockHashes(),
                 demand.blockTokens(),
+                demand.answeredTokens(),
                 demand.promptTokens(),
                 demand.sessionHash(),
                 in.healthyHosts(),

@@ -70,30 +70,46 @@ public final class CacheAwareSelection extends SelectionReply {
     public static final class Demand {
         private final List<String> blockHashes;
         private final List<Integer> blockTokens;
+        private final List<Integer> answeredTokens;
         private final int promptTokens;
         private final String sessionHash;
 
         /**
          * {@code blockHashes} the chained prefix hashes, {@code blockTokens} the cumulative estimated prompt tokens at
-         * the end of each block (same size), {@code promptTokens} the whole prompt.
+         * the end of each block (same size), {@code promptTokens} the whole prompt; no answers follow any block.
          */
         public Demand(List<String> blockHashes, List<Integer> blockTokens, int promptTokens) {
-            this(blockHashes, blockTokens, promptTokens, null);
+            this(blockHashes, blockTokens, blockTokens, promptTokens, null);
         }
 
-        private Demand(List<String> blockHashes, List<Integer> blockTokens, int promptTokens, String sessionHash) {
-            if (blockHashes.size() != blockTokens.size()) {
-                throw new IllegalArgumentException("one token count per block");
+        /**
+         * As above, with {@code answeredTokens} (same size) the tokens a host that served a prompt ending at each
+         * block holds once it answered ({@link io.ailb.lb.request.RequestInfo#answeredTokens()}).
+         */
+        public Demand(
+                List<String> blockHashes, List<Integer> blockTokens, List<Integer> answeredTokens, int promptTokens) {
+            this(blockHashes, blockTokens, answeredTokens, promptTokens, null);
+        }
+
+        private Demand(
+                List<String> blockHashes,
+                List<Integer> blockTokens,
+                List<Integer> answeredTokens,
+                int promptTokens,
+                String sessionHash) {
+            if (blockHashes.size() != blockTokens.size() || blockTokens.size() != answeredTokens.size()) {
+                throw new IllegalArgumentException("one token count and one answered count per block");
             }
             this.blockHashes = blockHashes;
             this.blockTokens = blockTokens;
+            this.answeredTokens = answeredTokens;
             this.promptTokens = Math.max(0, promptTokens);
             this.sessionHash = sessionHash;
         }
 
         /** The same demand in the session whose id hashes to {@code sessionHash} (see cache_aware.lua). */
         public Demand inSession(String sessionHash) {
-            return new Demand(blockHashes, blockTokens, promptTokens, sessionHash);
+            return new Demand(blockHashes, blockTokens, answeredTokens, promptTokens, sessionHash);
         }
 
         public int promptTokens() {
@@ -113,6 +129,11 @@ public final class CacheAwareSelection extends SelectionReply {
         /** The cumulative estimated prompt tokens at the end of each block. */
         List<Integer> blockTokens() {
             return blockTokens;
+        }
+
+        /** Per block, the tokens a host that served a prompt ending there holds with its answer. */
+        List<Integer> answeredTokens() {
+            return answeredTokens;
         }
 
         public int blocks() {
@@ -144,7 +165,7 @@ public final class CacheAwareSelection extends SelectionReply {
             keyList.add(keys.holders(hash));
         }
         List<String> args = settings.inflight.leadingArgs(
-                randomValue, leaseId, 14 + demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
+                randomValue, leaseId, 14 + 2 * demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
         args.add(decimal(settings.inflightTokens));
         args.add(decimal(settings.overloadQueueRequests));
         args.add(Integer.toString(demand.promptTokens));
@@ -152,6 +173,9 @@ public final class CacheAwareSelection extends SelectionReply {
         args.add(inSession ? "1" : "0");
         args.add(Integer.toString(demand.blockTokens.size()));
         for (int tokens : demand.blockTokens) {
+            args.add(Integer.toString(tokens));
+        }
+        for (int tokens : demand.answeredTokens) {
             args.add(Integer.toString(tokens));
         }
         InflightSelection.addHosts(args, healthyHosts, unhealthyHosts);

@@ -223,17 +223,29 @@ final class LocalCacheIndex {
             int randomValue,
             long nowSeconds) {
         return select(
-                service, blockHashes, blockTokens, promptTokens, null, healthy, unhealthy, randomValue, nowSeconds);
+                service,
+                blockHashes,
+                blockTokens,
+                blockTokens,
+                promptTokens,
+                null,
+                healthy,
+                unhealthy,
+                randomValue,
+                nowSeconds);
     }
 
     /**
-     * As above, for a request of the session whose id hashes to {@code sessionHash} (null: none): the host of the
-     * session's last request, if healthy, counts as holding that request's prompt (cache_aware.lua's session key).
+     * As above, with {@code answeredTokens} per block the tokens a host that served a prompt ending there holds with
+     * its answer (cache_aware.lua's answered tokens), for a request of the session whose id hashes to
+     * {@code sessionHash} (null: none): the host of the session's last request, if healthy, counts as holding that
+     * request's prompt (cache_aware.lua's session key).
      */
     Choice select(
             String service,
             List<String> blockHashes,
             List<Integer> blockTokens,
+            List<Integer> answeredTokens,
             int promptTokens,
             String sessionHash,
             List<String> healthy,
@@ -335,7 +347,7 @@ final class LocalCacheIndex {
             if (maxRequestCount > 0 && inflightTotal(id) >= maxRequestCount) {
                 continue;
             }
-            long matched = matchedOn(id, blockTokens, prompt, sessionHost, sessionTokens);
+            long matched = matchedOn(id, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
             double hot = Math.max(0, hotTokens - matched);
             double cost = queuedTotal(id) + weight * (prompt - matched) - hot + inflightTokens * inflightTotal(id);
             if (tieCount == 0 || cost < bestCost - TIE) {
@@ -353,7 +365,7 @@ final class LocalCacheIndex {
 
         int target = ties[randomValue % tieCount];
         int depth = depthOf[target];
-        long matched = matchedOn(target, blockTokens, prompt, sessionHost, sessionTokens);
+        long matched = matchedOn(target, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
         long work = Math.max(0, prompt - matched);
         for (int d = 1; d <= levels; d++) {
             String hash = blockHashes.get(d - 1);
@@ -514,8 +526,16 @@ final class LocalCacheIndex {
     }
 
     /** Prompt tokens host {@code id} holds: by its deepest block, or by the session when it served the last one. */
-    private long matchedOn(int id, List<Integer> blockTokens, int prompt, int sessionHost, long sessionTokens) {
-        long matched = matchedTokens(blockTokens, depthOf[id], prompt);
+    private long matchedOn(
+            int id,
+            List<Integer> blockTokens,
+            List<Integer> answeredTokens,
+            int prompt,
+            int sessionHost,
+            long sessionTokens) {
+        // The prefix down to the host's deepest block, and the answer it gave to it if the request goes on with one.
+        long matched = Math.max(
+                matchedTokens(blockTokens, depthOf[id], prompt), matchedTokens(answeredTokens, depthOf[id], prompt));
         return id == sessionHost ? Math.max(matched, sessionTokens) : matched;
     }
 

@@ -6,7 +6,9 @@
 --   queued_h   = prefill tokens of the requests routed to h whose first token has not come back yet
 --   inflight_h = requests in flight on h
 --   uncached_h = prompt - matched_h, matched_h the tokens of the longest prefix routed to h (deepest block key
---                listing h): blocks of requests still queued there count, they will be cached when this one runs
+--                listing h): blocks of requests still queued there count, they will be cached when this one runs;
+--                when assistant messages follow that prefix, h answered it and holds them too (engines cache
+--                generated tokens), so they count as matched on h
 --   q          = mean over healthy hosts of queued_h, in requests: divided by the mean work (uncached tokens) that
 --                recent requests queued (sums decayed by 0.999 per request, about the last thousand)
 --   weight     = 1 + q + q^2 / overload_queue_requests (no q^2 term when it is 0), at most MAX_WEIGHT
@@ -58,8 +60,9 @@
 -- ARGV[12]     S = 1 when KEYS[7] is the request's session key, else 0
 -- ARGV[13]     L = number of blocks (= #KEYS - 6 - S)
 -- ARGV[14..13+L]            cumulative estimated prompt tokens at the end of blocks 1..L
--- ARGV[14+L]                h = number of healthy hosts
--- ARGV[15+L..14+L+h]        healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
+-- ARGV[14+L..13+2L]         the same plus the answer (assistant messages) that directly follows each block
+-- ARGV[14+2L]               h = number of healthy hosts
+-- ARGV[15+2L..14+2L+h]      healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
 --
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work}: count = the host's in-flight count after this
 -- request, depth = matched blocks on the host, cost rounded to a whole token; or {"full", host, count} when every
@@ -91,8 +94,9 @@ local prompt = tonumber(ARGV[10])
 local max_holders = tonumber(ARGV[11])
 local levels = tonumber(ARGV[13])
 local first_tokens = 14
-local healthy_count = tonumber(ARGV[first_tokens + levels])
-local first_host = first_tokens + levels + 1
+local first_answered = first_tokens + levels
+local healthy_count = tonumber(ARGV[first_answered + levels])
+local first_host = first_answered + levels + 1
 local last_healthy = first_host + healthy_count - 1
 
 if levels ~= #KEYS - first_block + 1 then
@@ -136,6 +140,15 @@ local function matched_tokens(depth)
         return 0
     end
     return math.min(non_negative(ARGV[first_tokens + depth - 1]), prompt)
+end
+
+-- What a host whose deepest block is depth holds: that prefix and the answer it gave to it, if the request goes on
+-- with one (a holder of the next block too would be deeper).
+local function held_tokens(depth)
+    if depth == nil or depth == 0 then
+        return 0
+    end
+    return math.max(matched_tokens(depth), math.min(non_negative(ARGV[first_answered + depth - 1]), prompt))
 end
 
 -- Matched depth per healthy host: the deepest block key that lists it (a chained hash covers its whole prefix).
@@ -191,7 +204,7 @@ if has_session then
 end
 
 local function matched_on(host)
-    local matched = matched_tokens(depth_of[host])
+    local matched = held_tokens(depth_of[host])
     if host == session_host then
         return math.max(matched, session_tokens)
     end

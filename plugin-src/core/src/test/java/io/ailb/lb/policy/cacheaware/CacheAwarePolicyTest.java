@@ -4,6 +4,7 @@ import static io.ailb.lb.policy.Fixtures.CLUSTER;
 import static io.ailb.lb.policy.Fixtures.REDIS;
 import static io.ailb.lb.policy.Fixtures.ROUTE;
 import static io.ailb.lb.policy.Fixtures.chat;
+import static io.ailb.lb.policy.Fixtures.chatFor;
 import static io.ailb.lb.policy.Fixtures.ctx;
 import static io.ailb.lb.policy.Fixtures.down;
 import static io.ailb.lb.policy.Fixtures.full;
@@ -81,7 +82,7 @@ class CacheAwarePolicyTest {
 
     @Test
     void oneScriptCallCarriesEveryKeyAndTheRequestFacts() throws ConfigException {
-        RequestInfo request = chat(CONVERSATION);
+        RequestInfo request = chatFor(policy(""), CONVERSATION);
         RedisCommand call = command("", request);
         assertEquals(CacheAwareScripts.CACHE_AWARE, call.script());
 
@@ -100,11 +101,28 @@ class CacheAwarePolicyTest {
         List<String> args = call.args();
         assertEquals(list("0", "3600", "7200", "1800"), args.subList(1, 5));
         assertEquals("600", args.get(6));
+        // Blocks (system 16 chars) | (user 4) | (assistant 8 + user 4): tokens 4, 5, 8; the engine that answered the
+        // prompt ending at the user block holds 28 characters, 7 tokens.
         assertEquals(
-                list("30", "4", "8", "8", "0", "2", "5", "8", "2", "10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000"),
+                list(
+                        "30",
+                        "4",
+                        "8",
+                        "8",
+                        "0",
+                        "3",
+                        "4",
+                        "5",
+                        "8",
+                        "4",
+                        "7",
+                        "8",
+                        "2",
+                        "10.0.0.1:8000",
+                        "10.0.0.2:8000",
+                        "10.0.0.3:8000"),
                 args.subList(7, args.size()));
-        // Blocks: (system 16 + user 4) = 20 chars → 5 tokens; + (8 + 4) = 32 chars → 8 tokens.
-        assertEquals(java.util.Arrays.asList(5, 8), request.prefixTokens());
+        assertEquals(java.util.Arrays.asList(4, 5, 8), request.prefixTokens());
     }
 
     @Test

@@ -173,6 +173,47 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     @Test
+    void theHostThatAnsweredAPromptHoldsItsAnswerToo() {
+        long now = now();
+        // Blocks end at 100 and 400 tokens; the second opens with a 200-token answer to the first (engines cache
+        // generated tokens). a answered block 1 and has 250 queued; b is idle and holds nothing.
+        hold("conv-1", "a:1", now);
+        load("a:1", 250);
+        List<String> ab = Arrays.asList("a:1", "b:1");
+        CacheAwareSelection.Demand withAnswer = new CacheAwareSelection.Demand(
+                Arrays.asList("conv-1", "conv-2"), Arrays.asList(100, 400), Arrays.asList(300, 400), 400);
+        // a: 250 + (400 - 300) = 350 against b's 400.
+        CacheAwareSelection stays = run(withAnswer, ab);
+        assertEquals("a:1", stays.host());
+        assertEquals(1, stays.depth());
+        assertEquals(300, stays.matchedTokens());
+        assertEquals(350, stays.cost());
+        assertEquals(100, stays.work(), "the answer is not prefilled again");
+
+        // The same request without an answer after block 1: a costs 250 + 300 = 550, b 400.
+        flushAll();
+        hold("conv-1", "a:1", now);
+        load("a:1", 250);
+        CacheAwareSelection moves = run(demand("conv", 100, 400), ab);
+        assertEquals("b:1", moves.host());
+        assertEquals(400, moves.cost());
+
+        // A host holding the next block too is credited with that block, whatever the answer.
+        flushAll();
+        hold("conv-1", "a:1", now);
+        hold("conv-2", "b:1", now);
+        CacheAwareSelection deeper = run(
+                new CacheAwareSelection.Demand(
+                        Arrays.asList("conv-1", "conv-2", "conv-3"),
+                        Arrays.asList(100, 400, 500),
+                        Arrays.asList(300, 400, 500),
+                        500),
+                ab);
+        assertEquals("b:1", deeper.host());
+        assertEquals(400, deeper.matchedTokens());
+    }
+
+    @Test
     void eachHealthyHostIsCreditedWithTheDeepestBlockItHolds() {
         long now = now();
         // Blocks end at 100, 300 and 400 tokens. a holds blocks 1-2, b holds block 1, c nothing.

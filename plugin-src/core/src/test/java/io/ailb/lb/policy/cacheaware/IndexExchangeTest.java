@@ -1,6 +1,5 @@
 package io.ailb.lb.policy.cacheaware;
 
-import static io.ailb.lb.policy.Fixtures.chat;
 import static io.ailb.lb.policy.Fixtures.ctx;
 import static io.ailb.lb.policy.Fixtures.up;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.model.Endpoint;
+import io.ailb.lb.policy.Fixtures;
 import io.ailb.lb.policy.SharedDataStore;
 import io.ailb.lb.policy.SharedState;
 import io.ailb.lb.policy.Step;
@@ -81,6 +81,11 @@ class IndexExchangeTest {
         return step;
     }
 
+    /** Read with cache_aware's block boundaries, as the flow reads it for this policy. */
+    private static RequestInfo chat(String json) throws ConfigException {
+        return Fixtures.chatFor(policy(""), json);
+    }
+
     @Test
     void aConversationRoutedByOneVmIsFoundByAnotherAfterOneExchange() throws ConfigException {
         CacheAwarePolicy first = policy("");
@@ -92,14 +97,16 @@ class IndexExchangeTest {
             first.shareState(store.vm("one"), NOW + 100);
             second.shareState(store.vm("two"), NOW + 100);
 
-            Step followUp = served(
-                    second, chat(conversation(system, "q".repeat(400), "answer", "more")), NOW + 200 + c, A, B, C);
+            RequestInfo next = chat(conversation(system, "q".repeat(400), "answer", "more"));
+            Step followUp = served(second, next, NOW + 200 + c, A, B, C);
             assertEquals(opening.host(), followUp.host(), followUp.attributes().toString());
             assertEquals(blocks, followUp.prefixLength(), "the first turn's blocks are held there");
+            int answered = next.answeredTokens().get(blocks - 1);
+            assertTrue(answered > Long.parseLong(opening.attributes().get(CacheAwarePolicy.ATTR_WORK)));
             assertEquals(
-                    opening.attributes().get(CacheAwarePolicy.ATTR_WORK),
+                    Integer.toString(answered),
                     followUp.attributes().get(CacheAwarePolicy.ATTR_MATCHED_TOKENS),
-                    "the whole first prompt is cached there");
+                    "the whole first prompt and the answer to it are cached there");
         }
     }
 

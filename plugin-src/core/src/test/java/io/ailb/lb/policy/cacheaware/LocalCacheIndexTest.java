@@ -174,7 +174,8 @@ class LocalCacheIndexTest {
     }
 
     private static LocalCacheIndex.Choice routeInSession(LocalCacheIndex index, String session, int random, long now) {
-        LocalCacheIndex.Choice choice = index.select(SERVICE, NONE, NO_TOKENS, 1000, session, HOSTS, NONE, random, now);
+        LocalCacheIndex.Choice choice =
+                index.select(SERVICE, NONE, NO_TOKENS, NO_TOKENS, 1000, session, HOSTS, NONE, random, now);
         index.admit(choice.host, choice.work);
         index.release(choice.host, choice.work);
         return choice;

@@ -142,6 +142,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                     KEYS.hashTag(),
                     demand.blockHashes(),
                     demand.blockTokens(),
+                    demand.answeredTokens(),
                     demand.promptTokens(),
                     demand.sessionHash(),
                     healthy,
@@ -273,8 +274,17 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
             total += d == 0 ? 400 + traffic.nextInt(200) : 20 + traffic.nextInt(180);
             tokens.add(total);
         }
+        // After a turn (every block but the system prompt's) the next block may open with the answer to it.
+        List<Integer> answered = new ArrayList<>();
+        for (int d = 0; d < depth; d++) {
+            boolean answerFollows = d > 0 && d < depth - 1 && traffic.nextInt(2) == 0;
+            answered.add(
+                    answerFollows
+                            ? tokens.get(d) + traffic.nextInt(tokens.get(d + 1) - tokens.get(d) + 1)
+                            : tokens.get(d));
+        }
         return new CacheAwareSelection.Demand(
-                new ArrayList<>(conversation.subList(0, depth)), tokens, total + traffic.nextInt(3));
+                new ArrayList<>(conversation.subList(0, depth)), tokens, answered, total + traffic.nextInt(3));
     }
 
     private static String hex(Rng traffic) {
