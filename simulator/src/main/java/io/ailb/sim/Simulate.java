@@ -102,6 +102,8 @@ public final class Simulate {
               --input-stddev X (50) --output-tokens N (300) --output-stddev X (100) (normal, clipped at 1)
               --concurrency N (20: closed loop, next turn --think-ms after the previous completes)
               | --rate X (sessions/s: open loop, needed by --sweep) --think-ms X (0)
+              --group-zipf X (0: session s in group s mod --groups; X > 0: group g drawn with weight
+              1/(g+1)^X, a few popular system prompts and a long tail)
             agent: tool-calling loops; step k sends [system + tools, task, (tool call, tool result) x k]
               --groups N (4 agent kinds, each with its own system prompt + tool definitions)
               --system-tokens A-B (4000-8000, drawn once per kind) --task-tokens A-B (100-400)
@@ -219,6 +221,7 @@ public final class Simulate {
             "sessions",
             "turns",
             "groups",
+            "group-zipf",
             "system-tokens",
             "input-tokens",
             "input-stddev",
@@ -570,8 +573,14 @@ public final class Simulate {
             f.put(key, List.of("chat", "agent", "rag"));
         }
         f.put("groups", List.of("chat", "agent"));
-        for (String key :
-                List.of("turns", "input-tokens", "input-stddev", "output-tokens", "output-stddev", "concurrency")) {
+        for (String key : List.of(
+                "turns",
+                "group-zipf",
+                "input-tokens",
+                "input-stddev",
+                "output-tokens",
+                "output-stddev",
+                "concurrency")) {
             f.put(key, List.of("chat"));
         }
         for (String key : List.of("task-tokens", "steps", "call-tokens", "result-tokens")) {
@@ -1037,7 +1046,8 @@ public final class Simulate {
                 number(o, "rate", base.sessionsPerSecond()),
                 number(o, "think-ms", base.thinkMs()),
                 decodeMsPerToken,
-                base.blockTokens());
+                base.blockTokens(),
+                number(o, "group-zipf", base.groupZipf()));
     }
 
     static AgentWorkload.Spec agentSpec(Map<String, String> o, double decodeMsPerToken) {

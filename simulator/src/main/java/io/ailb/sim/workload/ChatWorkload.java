@@ -8,7 +8,8 @@ import java.util.Random;
 
 /**
  * Synthetic multi-turn chat: {@code groups} system prompts, {@code sessions} conversations (session s uses group
- * s mod groups) of {@code turns} turns; turn t sends [system, user1, assistant1, …, user t] where the assistant
+ * s mod groups, or with {@code groupZipf} > 0 a group drawn with weight 1 / (g + 1)^groupZipf: a few popular
+ * assistants and a long tail) of {@code turns} turns; turn t sends [system, user1, assistant1, …, user t] where the assistant
  * messages are the earlier turns' outputs (each request knows the block ids its answer will have, so an engine that
  * caches generated blocks serves them to the next turn). Lengths are normal(mean, stddev) clipped at 1. Closed loop
  * ({@code concurrency} sessions at a time, next turn {@code thinkMs} after the previous completes) or open loop
@@ -32,7 +33,40 @@ public final class ChatWorkload {
             double sessionsPerSecond,
             double thinkMs,
             double decodeMsPerToken,
-            int blockTokens) {
+            int blockTokens,
+            double groupZipf) {
+        /** Sessions spread evenly over the groups. */
+        public Spec(
+                int groups,
+                int sessions,
+                int turns,
+                int systemTokens,
+                double inputMean,
+                double inputStddev,
+                double outputMean,
+                double outputStddev,
+                int concurrency,
+                double sessionsPerSecond,
+                double thinkMs,
+                double decodeMsPerToken,
+                int blockTokens) {
+            this(
+                    groups,
+                    sessions,
+                    turns,
+                    systemTokens,
+                    inputMean,
+                    inputStddev,
+                    outputMean,
+                    outputStddev,
+                    concurrency,
+                    sessionsPerSecond,
+                    thinkMs,
+                    decodeMsPerToken,
+                    blockTokens,
+                    0);
+        }
+
         public Spec {
             Checks.count("--groups", groups, 1, 100_000);
             Checks.count("--sessions", sessions, 1, Checks.MAX_SESSIONS);
@@ -51,6 +85,7 @@ public final class ChatWorkload {
             Checks.number("--think-ms", thinkMs, 0, Checks.MAX_THINK_MS);
             Checks.number("--itl-ms (pace of answers)", decodeMsPerToken, 0, 60_000);
             Checks.count("block tokens", blockTokens, 1, 1 << 20);
+            Checks.number("--group-zipf", groupZipf, 0, 10);
             Checks.prompt("a chat's last turn", Math.round(systemTokens + turns * (inputMean + outputMean)));
         }
 
@@ -68,7 +103,8 @@ public final class ChatWorkload {
                     sessionsPerSecond,
                     thinkMs,
                     decodeMsPerToken,
-                    blockTokens);
+                    blockTokens,
+                    groupZipf);
         }
 
         public Spec withSessionsPerSecond(double value) {
@@ -85,7 +121,8 @@ public final class ChatWorkload {
                     value,
                     thinkMs,
                     decodeMsPerToken,
-                    blockTokens);
+                    blockTokens,
+                    groupZipf);
         }
     }
 
@@ -96,12 +133,16 @@ public final class ChatWorkload {
 
     public static Workload generate(Spec spec, long seed) {
         Random random = new Random(seed);
+        // Its own stream, so the other draws are the same with and without popularity.
+        Random groupDraws = new Random(TextBlocks.mix(seed, 0x67726f7570L));
+        double[] popularity =
+                spec.groupZipf() > 0 ? RagWorkload.cumulativePopularity(spec.groups(), spec.groupZipf()) : null;
         Pacing pacing = new Pacing(spec.sessionsPerSecond(), spec.thinkMs(), spec.decodeMsPerToken());
         List<List<SimRequest>> sessions = new ArrayList<>();
         long id = 0;
         double start = 0;
         for (int s = 0; s < spec.sessions(); s++) {
-            int group = s % spec.groups();
+            int group = popularity == null ? s % spec.groups() : RagWorkload.draw(groupDraws, popularity);
             long sessionKey = TextBlocks.mix(seed, 1000003L * s + 7);
             List<Segment> prompt = new ArrayList<>();
             if (spec.systemTokens() > 0) {
@@ -130,7 +171,10 @@ public final class ChatWorkload {
             }
             sessions.add(turns);
         }
-        String name = "chat " + spec.sessions() + "x" + spec.turns() + " turns";
+        String name = "chat " + spec.sessions() + "x" + spec.turns() + " turns"
+                + (popularity == null
+                        ? ""
+                        : ", " + spec.groups() + " groups zipf " + MooncakeTrace.trim(spec.groupZipf()));
         if (spec.concurrency() > 0) {
             return Workload.closedLoop(
                     name + ", concurrency " + spec.concurrency(), sessions, spec.concurrency(), spec.thinkMs(), null);

@@ -142,6 +142,39 @@ class WorkloadTest {
     }
 
     @Test
+    void popularGroupsGetMoreSessionsAndTheOtherDrawsStayTheSame() {
+        ChatWorkload.Spec even = new ChatWorkload.Spec(8, 400, 2, 500, 200, 50, 300, 100, 0, 2.0, 1000, 12, 16);
+        ChatWorkload.Spec skewed = new ChatWorkload.Spec(8, 400, 2, 500, 200, 50, 300, 100, 0, 2.0, 1000, 12, 16, 1.0);
+        Map<String, List<SimRequest>> evenSessions = Sessions.of(ChatWorkload.generate(even, 5));
+        Map<String, List<SimRequest>> skewedSessions = Sessions.of(ChatWorkload.generate(skewed, 5));
+        // Sessions per system prompt (the first block stands for the group's prompt).
+        Map<Long, Integer> evenGroups = new java.util.HashMap<>();
+        Map<Long, Integer> skewedGroups = new java.util.HashMap<>();
+        for (String s : evenSessions.keySet()) {
+            evenGroups.merge(evenSessions.get(s).get(0).blockIds().get(0), 1, Integer::sum);
+            skewedGroups.merge(skewedSessions.get(s).get(0).blockIds().get(0), 1, Integer::sum);
+            assertEquals(
+                    evenSessions.get(s).get(0).arrivalMs(),
+                    skewedSessions.get(s).get(0).arrivalMs());
+            assertEquals(
+                    evenSessions.get(s).get(1).inputTokens(),
+                    skewedSessions.get(s).get(1).inputTokens());
+        }
+        assertEquals(8, evenGroups.size());
+        assertTrue(evenGroups.values().stream().allMatch(n -> n == 50));
+        // Weights 1, 1/2, ..., 1/8 (sum 2.72): the first group takes about 37 % of 400 sessions, the last about 5 %.
+        int most = skewedGroups.values().stream().max(Integer::compare).orElseThrow();
+        int least = skewedGroups.values().stream().min(Integer::compare).orElseThrow();
+        assertTrue(most > 110 && most < 185, "most popular group: " + most);
+        assertTrue(least < 40, "least popular group: " + least);
+        assertTrue(ChatWorkload.generate(skewed, 5).name().contains("8 groups zipf 1"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new ChatWorkload.Spec(8, 4, 2, 500, 200, 50, 300, 100, 0, 2.0, 1000, 12, 16, -1),
+                "--group-zipf");
+    }
+
+    @Test
     void chatParametersAreRefusedNamingTheirFlag() {
         AgentWorkloadTest.assertFlag(
                 "--think-ms", () -> new ChatWorkload.Spec(1, 9, 4, 0, 200, 0, 300, 0, 0, 2.0, -5, 12, 16));
