@@ -10,6 +10,7 @@ import io.ailb.sim.engine.Simulation;
 import io.ailb.sim.engine.Simulation.HealthChange;
 import io.ailb.sim.model.SimRequest;
 import io.ailb.sim.report.BenchmarksDoc;
+import io.ailb.sim.report.RequestsCsv;
 import io.ailb.sim.report.ResultTable;
 import io.ailb.sim.report.RunResult;
 import io.ailb.sim.report.SweepTable;
@@ -84,6 +85,8 @@ public final class Simulate {
               --limit K                     first K requests (trace, log) or sessions (chat, agent, rag); 0 = all
               --seed S                      seed of workloads and random choices (default 1)
               --json FILE                   write the results as JSON
+              --requests FILE               write every finished request as a CSV row (rate, router, request,
+                                            session, backend, arrival, TTFT, end-to-end, input/cached/output tokens)
               --plots DIR                   write PNG plots (when the plot package is present)
               --doc FILE --section NAME     write the table and this command line into a section of FILE
               --sweep M1,M2,...             run every router at the arrival rate times each multiplier (trace,
@@ -216,6 +219,7 @@ public final class Simulate {
             "plots",
             "doc",
             "section",
+            "requests",
             "progress",
             "wasm",
             "sessions",
@@ -349,6 +353,10 @@ public final class Simulate {
             }
         }
         Limits limits = Limits.of(workloads.get(0), backends, backend);
+        if (o.containsKey("requests")) {
+            RequestsCsv.write(Path.of(o.get("requests")), points);
+            out.println("per-request records: " + o.get("requests"));
+        }
         if (o.containsKey("sweep")) {
             reportSweep(o, commandLine, points, workloads, settingsPerPoint, limits, gateways, vms, perVm, out, err);
         } else {
@@ -413,6 +421,10 @@ public final class Simulate {
                 List<RunResult> results = runEach(routers, workload, settings, progressBar, err);
                 points.add(new SweepTable.Point("x" + trim(m), offeredRate(workload), results));
             }
+        }
+        if (o.containsKey("requests")) {
+            RequestsCsv.write(Path.of(o.get("requests")), points);
+            out.println("per-request records: " + o.get("requests"));
         }
         String rates = rateLine(points);
         String table = ServiceSweepTable.markdown(points, layout);

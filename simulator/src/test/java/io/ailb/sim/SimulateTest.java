@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import io.ailb.sim.report.RequestsCsv;
 import io.ailb.sim.router.baseline.Baselines;
 import io.ailb.sim.workload.ChatWorkload;
 import java.io.ByteArrayOutputStream;
@@ -91,6 +92,41 @@ class SimulateTest {
         String md = Files.readString(doc);
         assertTrue(md.contains("<!-- BEGIN sim-test -->") && md.contains("--preset higress-article"), md);
         assertTrue(md.contains("| round_robin |"), md);
+    }
+
+    @Test
+    void requestsWritesOneCsvRowPerFinishedRequestOfEveryRouterAndRate(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("requests.csv");
+        int code = Simulate.run(
+                new String[] {
+                    "--workload",
+                    "chat",
+                    "--sessions",
+                    "6",
+                    "--turns",
+                    "2",
+                    "--rate",
+                    "2",
+                    "--sweep",
+                    "1,2",
+                    "--routers",
+                    "random,round_robin",
+                    "--requests",
+                    csv.toString()
+                },
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertEquals(0, code);
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals(RequestsCsv.HEADER, lines.get(0));
+        // 2 rates × 2 routers × 6 sessions × 2 turns.
+        assertEquals(1 + 2 * 2 * 12, lines.size());
+        String[] first = lines.get(1).split(",");
+        assertEquals("x1", first[0]);
+        assertEquals("random", first[1]);
+        assertTrue(first[3].startsWith("s"), lines.get(1));
+        assertTrue(Double.parseDouble(first[6]) > 0, "TTFT: " + lines.get(1));
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("x2,round_robin,")));
     }
 
     @Test

@@ -274,6 +274,7 @@ public final class Simulation implements EventScheduler {
         int cached = cachedById.remove(request.id());
         records.add(new RunResult.RequestRecord(
                 request.id(),
+                request.sessionId(),
                 backend.index(),
                 arrival,
                 first - arrival,

@@ -107,9 +107,10 @@ public final class RunResult {
     /** Per-backend state at one instant. */
     public record LoadSample(double timeMs, int[] running, int[] waiting, double[] kvUsage, long[] prefillTokens) {}
 
-    /** One finished request. */
+    /** One finished request; {@code sessionId} null when the workload has no sessions (traces). */
     public record RequestRecord(
             long id,
+            String sessionId,
             int backend,
             double arrivalMs,
             double ttftMs,
