@@ -78,8 +78,14 @@ public final class RedisKeys {
         return prefix + "ca-routed";
     }
 
+    /** cache_aware: HASH host → prompt tokens routed to it as work so far (what entered its KV cache). */
+    public String cacheAwareWritten() {
+        return prefix + "ca-written";
+    }
+
     /**
-     * cache_aware: HASH holder host → last use (Unix seconds) for the conversation block with this chained hash, plus
+     * cache_aware: HASH holder host → "last use (Unix seconds) and {@link #cacheAwareWritten()} of the host then" for
+     * the conversation block with this chained hash, plus
      * {@code #u} (requests routed with the block) and {@code #t} ({@link #cacheAwareRouted()} when it was first seen).
      */
     public String holders(String prefixHash) {

@@ -78,6 +78,16 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "mean queue per host, in requests of the recent mean size, from which uncached tokens weigh more than "
                     + "linearly: weight = 1 + q + q²/overloadQueueRequests, so prefixes stay where they are cached when "
                     + "every queue is long; 0 = weight 1 + q");
+    static final double MAX_KV_CACHE_TOKENS = 1e12;
+    static final NumberField KV_CACHE_TOKENS = NumberField.optional(
+            "kvCacheTokens",
+            0,
+            0,
+            MAX_KV_CACHE_TOKENS,
+            "KV cache of one instance in tokens (vLLM: num_gpu_blocks × block_size, its log's \"GPU KV cache size\"); "
+                    + "once more new prompt tokens were routed to an instance since a prefix's last use there, the "
+                    + "prefix counts as evicted from it, as its LRU cache drops it; 0 = unknown, prefixes stay until "
+                    + "redisKeyTTL");
     static final StringField SESSION_HEADER = StringField.optional(
             "sessionHeader",
             "",
@@ -136,10 +146,11 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 : RedisPolicyConfig.withPrefixKeys(config);
         double inflightTokens = INFLIGHT_TOKENS.read(config);
         double overloadQueueRequests = OVERLOAD_QUEUE_REQUESTS.read(config);
+        long kvCacheTokens = (long) KV_CACHE_TOKENS.read(config);
         this.sessionHeader = HeaderName.readOrEmpty(SESSION_HEADER, config);
         RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
-        this.settings =
-                new CacheAwareSelection.Settings(redis.settings(), inflightTokens, overloadQueueRequests, MAX_HOLDERS);
+        this.settings = new CacheAwareSelection.Settings(
+                redis.settings(), inflightTokens, overloadQueueRequests, MAX_HOLDERS, kvCacheTokens);
         this.target = local ? null : redis.target();
         this.index = local ? localIndex(settings, LOCAL_MAX_BLOCKS) : null;
         // VMs with the same lb_config route the same services: they pool under one key prefix.
@@ -158,6 +169,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         all.addAll(RedisPolicyConfig.fieldsWithPrefixKeysRedisRequiredWhen("index is redis"));
         all.add(INFLIGHT_TOKENS);
         all.add(OVERLOAD_QUEUE_REQUESTS);
+        all.add(KV_CACHE_TOKENS);
         all.add(SESSION_HEADER);
         all.add(RedisPolicyConfig.ENABLE_DETAIL_LOG);
         return Collections.unmodifiableList(all);
@@ -172,7 +184,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 settings.inflight().cleanIntervalSeconds(),
                 settings.inflight().prefixTtlSeconds(),
                 settings.inflightTokens(),
-                settings.overloadQueueRequests());
+                settings.overloadQueueRequests(),
+                settings.kvCacheTokens());
     }
 
     @Override

@@ -32,6 +32,7 @@ public final class CacheAwareSelection extends SelectionReply {
         private final double inflightTokens;
         private final double overloadQueueRequests;
         private final int maxHolders;
+        private final long kvCacheTokens;
 
         /**
          * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; {@code inflightTokens},
@@ -42,10 +43,26 @@ public final class CacheAwareSelection extends SelectionReply {
                 double inflightTokens,
                 double overloadQueueRequests,
                 int maxHolders) {
+            this(inflight, inflightTokens, overloadQueueRequests, maxHolders, 0);
+        }
+
+        /** As above, with {@code kvCacheTokens} the KV cache of one instance (0 = unknown: nothing is evicted). */
+        public Settings(
+                InflightSelection.Settings inflight,
+                double inflightTokens,
+                double overloadQueueRequests,
+                int maxHolders,
+                long kvCacheTokens) {
             this.inflight = inflight;
             this.inflightTokens = inflightTokens;
             this.overloadQueueRequests = overloadQueueRequests;
             this.maxHolders = maxHolders;
+            this.kvCacheTokens = kvCacheTokens;
+        }
+
+        /** KV cache of one instance in tokens; 0 = unknown. */
+        public long kvCacheTokens() {
+            return kvCacheTokens;
         }
 
         public double inflightTokens() {
@@ -151,13 +168,14 @@ public final class CacheAwareSelection extends SelectionReply {
             int randomValue,
             String leaseId) {
         boolean inSession = demand.sessionHash != null;
-        List<String> keyList = new ArrayList<>(7 + demand.blockHashes.size());
+        List<String> keyList = new ArrayList<>(8 + demand.blockHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.load());
         keyList.add(keys.cacheAwareCleaned());
         keyList.add(keys.cacheAwareLeases());
         keyList.add(keys.cacheAwareLeaseInfo());
         keyList.add(keys.cacheAwareRouted());
+        keyList.add(keys.cacheAwareWritten());
         if (inSession) {
             keyList.add(keys.cacheAwareSession(demand.sessionHash));
         }
@@ -165,13 +183,14 @@ public final class CacheAwareSelection extends SelectionReply {
             keyList.add(keys.holders(hash));
         }
         List<String> args = settings.inflight.leadingArgs(
-                randomValue, leaseId, 14 + 2 * demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
+                randomValue, leaseId, 15 + 2 * demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
         args.add(decimal(settings.inflightTokens));
         args.add(decimal(settings.overloadQueueRequests));
         args.add(Integer.toString(demand.promptTokens));
         args.add(Integer.toString(settings.maxHolders));
         args.add(inSession ? "1" : "0");
         args.add(Integer.toString(demand.blockTokens.size()));
+        args.add(Long.toString(settings.kvCacheTokens));
         for (int tokens : demand.blockTokens) {
             args.add(Integer.toString(tokens));
         }

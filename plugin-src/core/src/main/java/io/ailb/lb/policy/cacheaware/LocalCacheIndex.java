@@ -70,6 +70,10 @@ final class LocalCacheIndex {
     private String[] hostNames = new String[16];
     private long[] inflight = new long[16];
     private long[] queued = new long[16];
+    /** Per host: prompt tokens routed to it as work (written into its KV cache), cumulative. */
+    private long[] written = new long[16];
+    /** KV cache of one instance in tokens; 0 = unknown, nothing is judged evicted. */
+    private final long kvCacheTokens;
     /** Holder slots naming the host: its id stays while any block lists it. */
     private int[] holderRefs = new int[16];
     /** Per-decision marks: healthy in this decision, known (healthy or not) in this decision. */
@@ -112,6 +116,9 @@ final class LocalCacheIndex {
     private byte[] holderCount;
     private int[] holderHost;
     private int[] holderSeen;
+    /** The holder host's written counter (low 32 bits) when it last used the block. */
+    private int[] holderWritten;
+
     private int usedSlots;
     private int liveBlocks;
     private int freeSlot = NONE;
@@ -125,7 +132,8 @@ final class LocalCacheIndex {
             long cleanIntervalSeconds,
             long blockTtlSeconds,
             double inflightTokens,
-            double overloadQueueRequests) {
+            double overloadQueueRequests,
+            long kvCacheTokens) {
         if (maxBlocks < 1 || maxHolders < 1 || maxHolders > Byte.MAX_VALUE) {
             throw new IllegalArgumentException("maxBlocks " + maxBlocks + ", maxHolders " + maxHolders);
         }
@@ -136,6 +144,7 @@ final class LocalCacheIndex {
         this.blockTtlSeconds = blockTtlSeconds;
         this.inflightTokens = inflightTokens;
         this.overloadQueueRequests = overloadQueueRequests;
+        this.kvCacheTokens = kvCacheTokens;
         allocateBlocks(Math.min(INITIAL_SLOTS, powerOfTwoAtLeast(maxBlocks)));
     }
 
@@ -367,6 +376,7 @@ final class LocalCacheIndex {
         int depth = depthOf[target];
         long matched = matchedOn(target, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
         long work = Math.max(0, prompt - matched);
+        written[target] += work;
         for (int d = 1; d <= levels; d++) {
             String hash = blockHashes.get(d - 1);
             recordHolder(findOrAdd(hexHigh(hash) ^ scope.salt, hexLow(hash), routed, now), target, now);
@@ -606,6 +616,7 @@ final class LocalCacheIndex {
         hostNames[id] = name;
         inflight[id] = 0;
         queued[id] = 0;
+        written[id] = 0;
         holderRefs[id] = 0;
         healthyMark[id] = 0;
         knownMark[id] = 0;
@@ -618,6 +629,7 @@ final class LocalCacheIndex {
         hostScope = Arrays.copyOf(hostScope, size);
         inflight = Arrays.copyOf(inflight, size);
         queued = Arrays.copyOf(queued, size);
+        written = Arrays.copyOf(written, size);
         holderRefs = Arrays.copyOf(holderRefs, size);
         healthyMark = Arrays.copyOf(healthyMark, size);
         knownMark = Arrays.copyOf(knownMark, size);
@@ -638,6 +650,7 @@ final class LocalCacheIndex {
             }
             inflight[id] = 0;
             queued[id] = 0;
+            written[id] = 0;
             if (holderRefs[id] == 0) {
                 hostIds.remove(hostNames[id]);
                 hostNames[id] = null;
@@ -664,6 +677,7 @@ final class LocalCacheIndex {
         holderCount = new byte[slots];
         holderHost = new int[slots * maxHolders];
         holderSeen = new int[slots * maxHolders];
+        holderWritten = new int[slots * maxHolders];
     }
 
     /** Doubles the slot arrays (never past maxBlocks' power of two); the live blocks keep their slots. */
@@ -680,6 +694,7 @@ final class LocalCacheIndex {
         holderCount = Arrays.copyOf(holderCount, slots);
         holderHost = Arrays.copyOf(holderHost, slots * maxHolders);
         holderSeen = Arrays.copyOf(holderSeen, slots * maxHolders);
+        holderWritten = Arrays.copyOf(holderWritten, slots * maxHolders);
         capacity = slots;
         buckets = new int[slots];
         Arrays.fill(buckets, NONE);
@@ -804,11 +819,14 @@ final class LocalCacheIndex {
         for (int i = 0; i < holderCount[slot]; i++) {
             int host = holderHost[base + i];
             int seen = holderSeen[base + i];
-            if (seen < staleBefore) {
+            int at = holderWritten[base + i];
+            boolean evicted = kvCacheTokens > 0 && (long) ((int) written[host] - at) > kvCacheTokens;
+            if (seen < staleBefore || evicted) {
                 holderRefs[host]--;
             } else {
                 holderHost[base + kept] = host;
                 holderSeen[base + kept] = seen;
+                holderWritten[base + kept] = at;
                 kept++;
             }
         }
@@ -828,6 +846,7 @@ final class LocalCacheIndex {
         for (int i = 0; i < count; i++) {
             if (holderHost[base + i] == host) {
                 holderSeen[base + i] = now;
+                holderWritten[base + i] = (int) written[host];
                 return;
             }
         }
@@ -835,6 +854,7 @@ final class LocalCacheIndex {
         if (count < maxHolders) {
             holderHost[base + count] = host;
             holderSeen[base + count] = now;
+            holderWritten[base + count] = (int) written[host];
             holderCount[slot] = (byte) (count + 1);
             return;
         }
@@ -851,6 +871,7 @@ final class LocalCacheIndex {
         holderRefs[holderHost[base + victim]]--;
         holderHost[base + victim] = host;
         holderSeen[base + victim] = now;
+        holderWritten[base + victim] = (int) written[host];
     }
 
     static long hexHigh(String hash) {

@@ -6,7 +6,9 @@
 --   queued_h   = prefill tokens of the requests routed to h whose first token has not come back yet
 --   inflight_h = requests in flight on h
 --   uncached_h = prompt - matched_h, matched_h the tokens of the longest prefix routed to h (deepest block key
---                listing h): blocks of requests still queued there count, they will be cached when this one runs;
+--                listing h and not evicted there: with the instances' KV size known, a block counts as evicted from h
+--                once more new prompt tokens were routed to h since its last use there than that size, as an LRU
+--                cache drops it): blocks of requests still queued there count, they will be cached when this one runs;
 --                when assistant messages follow that prefix, h answered it and holds them too (engines cache
 --                generated tokens), so they count as matched on h
 --   q          = mean over healthy hosts of queued_h, in requests: divided by the mean work (uncached tokens) that
@@ -43,8 +45,10 @@
 -- KEYS[5]      lease HASH: lease id -> "<work> <host>"
 -- KEYS[6]      routed HASH: "n" requests routed so far, "w" and "c" the decayed sums of the work queued per request
 --              and of requests
--- KEYS[7]      with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
--- KEYS[7+S..]  block keys for prefix depth 1, 2, ...: HASH holder host -> last use (Unix seconds), "#u" -> requests
+-- KEYS[7]      written HASH: host -> prompt tokens routed to it as work so far (new tokens in its KV cache)
+-- KEYS[8]      with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
+-- KEYS[8+S..]  block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
+--              the host's written count then; a bare number: the last use alone, never judged evicted), "#u" -> requests
 --              routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
 -- ARGV[2]      maxRequestCount, 0 = no cap
@@ -57,12 +61,13 @@
 -- ARGV[9]      overload_queue_requests: mean queue per host, in requests, at which the q^2 term equals q; 0 = none
 -- ARGV[10]     estimated prompt tokens of the request
 -- ARGV[11]     most holders one block key keeps
--- ARGV[12]     S = 1 when KEYS[7] is the request's session key, else 0
--- ARGV[13]     L = number of blocks (= #KEYS - 6 - S)
--- ARGV[14..13+L]            cumulative estimated prompt tokens at the end of blocks 1..L
--- ARGV[14+L..13+2L]         the same plus the answer (assistant messages) that directly follows each block
--- ARGV[14+2L]               h = number of healthy hosts
--- ARGV[15+2L..14+2L+h]      healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
+-- ARGV[12]     S = 1 when KEYS[8] is the request's session key, else 0
+-- ARGV[13]     L = number of blocks (= #KEYS - 7 - S)
+-- ARGV[14]     KV cache of one instance in tokens; 0 = unknown, no block is judged evicted
+-- ARGV[15..14+L]            cumulative estimated prompt tokens at the end of blocks 1..L
+-- ARGV[15+L..14+2L]         the same plus the answer (assistant messages) that directly follows each block
+-- ARGV[15+2L]               h = number of healthy hosts
+-- ARGV[16+2L..15+2L+h]      healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
 --
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work}: count = the host's in-flight count after this
 -- request, depth = matched blocks on the host, cost rounded to a whole token; or {"full", host, count} when every
@@ -78,9 +83,10 @@ local marker = KEYS[3]
 local leases = KEYS[4]
 local lease_info = KEYS[5]
 local routed_key = KEYS[6]
+local written_key = KEYS[7]
 local has_session = ARGV[12] == '1'
-local session_key = has_session and KEYS[7] or nil
-local first_block = has_session and 8 or 7
+local session_key = has_session and KEYS[8] or nil
+local first_block = has_session and 9 or 8
 local rand = tonumber(ARGV[1])
 local cap = tonumber(ARGV[2])
 local clean_interval = tonumber(ARGV[3])
@@ -93,7 +99,8 @@ local overload_queue_requests = tonumber(ARGV[9])
 local prompt = tonumber(ARGV[10])
 local max_holders = tonumber(ARGV[11])
 local levels = tonumber(ARGV[13])
-local first_tokens = 14
+local kv_tokens = non_negative(ARGV[14])
+local first_tokens = 15
 local first_answered = first_tokens + levels
 local healthy_count = tonumber(ARGV[first_answered + levels])
 local first_host = first_answered + levels + 1
@@ -151,8 +158,31 @@ local function held_tokens(depth)
     return math.max(matched_tokens(depth), math.min(non_negative(ARGV[first_answered + depth - 1]), prompt))
 end
 
+-- A holder's field value: its last use, and its written count then (absent in a bare number: never evicted).
+local function parse_holder(value)
+    local space = string.find(value, ' ', 1, true)
+    if not space then
+        return tonumber(value), nil
+    end
+    return tonumber(string.sub(value, 1, space - 1)), tonumber(string.sub(value, space + 1))
+end
+
+-- Prompt tokens routed to each host as work so far: what entered its KV cache.
+local written_of = {}
+local written_fields = redis.call('HGETALL', written_key)
+for i = 1, #written_fields, 2 do
+    written_of[written_fields[i]] = non_negative(written_fields[i + 1])
+end
+
+-- Whether a holder whose use was at written count at has lost the block: more new tokens entered host's cache since
+-- then than it holds, so an LRU cache has dropped it.
+local function evicted(host, at)
+    return kv_tokens > 0 and at ~= nil and (written_of[host] or 0) - at > kv_tokens
+end
+
 -- Matched depth per healthy host: the deepest block key that lists it (a chained hash covers its whole prefix).
--- Holders not seen for block_ttl seconds are pruned on the way. The walk ends at the first block nobody holds.
+-- Holders not seen for block_ttl seconds or evicted are pruned on the way. The walk ends at the first block nobody
+-- holds.
 -- The share is smoothed by one request per host, so a block seen once is not hot yet.
 local depth_of = {}
 local walked = 0
@@ -172,8 +202,8 @@ for d = 1, levels do
         elseif field == '#t' then
             first_seen = math.min(non_negative(fields[i + 1]), routed)
         else
-            local seen = tonumber(fields[i + 1])
-            if seen == nil or seen < stale_before then
+            local seen, at = parse_holder(fields[i + 1])
+            if seen == nil or seen < stale_before or evicted(field, at) then
                 stale[#stale + 1] = field
             else
                 holders = holders + 1
@@ -278,6 +308,7 @@ local matched = matched_on(target)
 local work = math.max(0, prompt - matched)
 
 local count
+local written = written_of[target] or 0
 if redis.call('ZSCORE', leases, lease_id) then
     -- The lease id is already taken (a repeated call): one lease holds one count and one work amount.
     count = count_of[target]
@@ -287,17 +318,21 @@ else
     redis.call('HSET', inflight, target, count)
     redis.call('HSET', queue, target, queued_of[target] + work)
     hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, target))
+    written = written + work
+    redis.call('HSET', written_key, target, written)
+    redis.call('EXPIRE', written_key, state_ttl)
     redis.call('EXPIRE', inflight, state_ttl)
     redis.call('EXPIRE', queue, state_ttl)
     redis.call('EXPIRE', leases, state_ttl)
     redis.call('EXPIRE', lease_info, state_ttl)
 end
 
--- The target now holds every block of this request: record it and the use, refresh the TTL, keep at most
--- max_holders (the least recently seen other holders go first).
+-- The target now holds every block of this request, used after everything written to it so far: record it and the
+-- use, refresh the TTL, keep at most max_holders (the least recently seen other holders go first).
+local holder_value = now .. ' ' .. written
 for d = 1, levels do
     local key = KEYS[first_block + d - 1]
-    redis.call('HSET', key, target, now)
+    redis.call('HSET', key, target, holder_value)
     redis.call('HINCRBY', key, '#u', 1)
     redis.call('HSETNX', key, '#t', routed)
     redis.call('EXPIRE', key, block_ttl)
@@ -307,7 +342,8 @@ for d = 1, levels do
         local others = {}
         for i = 1, #fields, 2 do
             if fields[i] ~= target and string.sub(fields[i], 1, 1) ~= '#' then
-                others[#others + 1] = { fields[i], non_negative(fields[i + 1]) }
+                local seen = parse_holder(fields[i + 1])
+                others[#others + 1] = { fields[i], seen or 0 }
             end
         end
         table.sort(others, function(a, b)
@@ -336,6 +372,6 @@ redis.call('HSET', routed_key, 'n', routed + 1, 'w', tostring(work_sum), 'c', to
 redis.call('EXPIRE', routed_key, state_ttl)
 
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.
-clean_up(marker, clean_interval, { inflight, queue }, first_host)
+clean_up(marker, clean_interval, { inflight, queue, written_key }, first_host)
 
 return { 'ok', target, count, depth, matched, round(best_cost), work }

@@ -92,7 +92,8 @@ class CacheAwarePolicyTest {
                 KEYS.cacheAwareCleaned(),
                 KEYS.cacheAwareLeases(),
                 KEYS.cacheAwareLeaseInfo(),
-                KEYS.cacheAwareRouted()));
+                KEYS.cacheAwareRouted(),
+                KEYS.cacheAwareWritten()));
         for (String hash : request.prefixHashes()) {
             keys.add(KEYS.holders(hash));
         }
@@ -111,6 +112,7 @@ class CacheAwarePolicyTest {
                         "8",
                         "0",
                         "3",
+                        "0",
                         "4",
                         "5",
                         "8",
@@ -135,14 +137,14 @@ class CacheAwarePolicyTest {
     @Test
     void aBodylessRequestHasNoPromptAndNoBlocks() throws ConfigException {
         RedisCommand call = command("", RequestInfo.noBody());
-        assertEquals(6, call.keys().size());
-        assertEquals(list("0", "8", "0", "0", "2"), call.args().subList(9, 14));
+        assertEquals(7, call.keys().size());
+        assertEquals(list("0", "8", "0", "0", "0", "2"), call.args().subList(9, 15));
     }
 
     @Test
     void anUnparseableBodyIsWeighedByItsSize() throws ConfigException {
         RedisCommand call = command("", RequestInfo.unparsed(4001));
-        assertEquals(6, call.keys().size());
+        assertEquals(7, call.keys().size());
         assertEquals(list("1001", "8", "0", "0"), call.args().subList(9, 13));
     }
 
@@ -162,10 +164,10 @@ class CacheAwarePolicyTest {
         RedisCommand call = commandWithHeaders(
                 ",\"sessionHeader\":\"X-Session-Id\"", RequestInfo.unparsed(4001), Map.of("x-session-id", session));
         byte[] id = session.getBytes(StandardCharsets.UTF_8);
-        assertEquals(7, call.keys().size());
+        assertEquals(8, call.keys().size());
         assertEquals(
                 KEYS.cacheAwareSession(PrefixHash.hexOf(id, 0, id.length)),
-                call.keys().get(6));
+                call.keys().get(7));
         assertEquals(list("1001", "8", "1", "0"), call.args().subList(9, 13));
     }
 
@@ -175,7 +177,7 @@ class CacheAwarePolicyTest {
                 commandWithHeaders(",\"sessionHeader\":\"x-session-id\"", RequestInfo.unparsed(40), Map.of());
         RedisCommand off = commandWithHeaders("", RequestInfo.unparsed(40), Map.of("x-session-id", "s"));
         for (RedisCommand call : List.of(absent, off)) {
-            assertEquals(6, call.keys().size());
+            assertEquals(7, call.keys().size());
             assertEquals("0", call.args().get(11));
         }
     }

@@ -172,6 +172,62 @@ class CacheAwareScriptTest extends FreshRedisTest {
         return Long.parseLong(redis.call("HGET", KEYS.holders(block), field).asString());
     }
 
+    private static final CacheAwareSelection.Settings KV_1000 = new CacheAwareSelection.Settings(
+            new InflightSelection.Settings(0, 3600, 3600, BLOCK_TTL, 600), 0, 0, 8, 1000);
+
+    /** Routed to the only host given, answered and ended: only its blocks and its written count remain. */
+    private void served(CacheAwareSelection.Demand demand, String host, CacheAwareSelection.Settings settings) {
+        String lease = lease();
+        run(demand, Collections.singletonList(host), settings, 0, lease);
+        release(lease);
+    }
+
+    @Test
+    void aBlockCountsAsEvictedOnceMoreThanTheKvCacheWasWrittenSinceItsLastUse() {
+        List<String> ab = Arrays.asList("a:1", "b:1");
+        // a served a 600-token conversation, then 300 tokens of another: 300 written since, the first is still held.
+        served(demand("first", 600), "a:1", KV_1000);
+        served(demand("other", 300), "a:1", KV_1000);
+        assertEquals(
+                900,
+                Long.parseLong(
+                        redis.call("HGET", KEYS.cacheAwareWritten(), "a:1").asString()));
+        load("a:1", 50);
+        CacheAwareSelection held = run(demand("first", 600, 700), ab, KV_1000, 0, lease());
+        assertEquals("a:1", held.host(), "a: 50 + 100 against b's 700");
+        assertEquals(600, held.matchedTokens());
+
+        // 1,000 more tokens written to a since: an LRU cache of 1,000 tokens has dropped "first" there, and the
+        // script forgets that holder.
+        flushAll();
+        served(demand("first", 600), "a:1", KV_1000);
+        served(demand("third", 1001), "a:1", KV_1000);
+        load("a:1", 50);
+        CacheAwareSelection evicted = run(demand("first", 600, 700), ab, KV_1000, 0, lease());
+        assertEquals("b:1", evicted.host(), "a is busier and holds nothing of it any more");
+        assertEquals(0, evicted.matchedTokens());
+        assertFalse(holdersOf("first-1").contains("a:1"));
+
+        // Without a KV size nothing is judged evicted: the same history keeps a as the holder.
+        flushAll();
+        served(demand("first", 600), "a:1", PLAIN);
+        served(demand("third", 5000), "a:1", PLAIN);
+        load("a:1", 50);
+        CacheAwareSelection kept = run(demand("first", 600, 700), ab, PLAIN, 0, lease());
+        assertEquals("a:1", kept.host());
+        assertEquals(600, kept.matchedTokens());
+    }
+
+    @Test
+    void aHolderWrittenBeforeWrittenCountsExistedIsNeverJudgedEvicted() {
+        long now = now();
+        hold("conv-1", "a:1", now);
+        redis.call("HSET", KEYS.cacheAwareWritten(), "a:1", "1000000");
+        CacheAwareSelection kept = run(demand("conv", 100, 200), Arrays.asList("a:1", "b:1"), KV_1000, 0, lease());
+        assertEquals("a:1", kept.host());
+        assertEquals(100, kept.matchedTokens());
+    }
+
     @Test
     void theHostThatAnsweredAPromptHoldsItsAnswerToo() {
         long now = now();
@@ -266,9 +322,12 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(new HashSet<>(Arrays.asList("a:1", host)), holdersOf("conv-1"));
         assertEquals(Collections.singleton(host), holdersOf("conv-2"));
         assertEquals(Collections.singleton(host), holdersOf("conv-3"));
-        long seen =
-                Long.parseLong(redis.call("HGET", KEYS.holders("conv-3"), host).asString());
+        // "<last use> <the host's written count then>": the request's 300 tokens were its first work there.
+        String[] holder =
+                redis.call("HGET", KEYS.holders("conv-3"), host).asString().split(" ");
+        long seen = Long.parseLong(holder[0]);
         assertTrue(Math.abs(seen - now) <= 2, "last use " + seen + " vs now " + now);
+        assertEquals("300", holder[1]);
     }
 
     @Test
@@ -716,7 +775,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         List<String> keys = new ArrayList<>(call.keys());
         keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
         keys.addAll(CacheAwareSelection.firstToken(KEYS, "0000000000000001").keys());
-        assertEquals(9, call.keys().size());
+        assertEquals(10, call.keys().size());
         for (String key : keys) {
             int open = key.indexOf('{');
             assertEquals(KEYS.hashTag(), key.substring(open, key.indexOf('}', open) + 1), key);

@@ -91,13 +91,25 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         run(settings(0, 0, 0), 1500, 0xC3L);
     }
 
+    /** A KV cache of a few conversations' size: blocks are judged evicted all the time. */
+    @Test
+    void theLocalIndexJudgesEvictionsAsTheScript() {
+        run(settings(0, 30, 4, 3000), 2500, 0xD4L);
+    }
+
     private static CacheAwareSelection.Settings settings(int cap, double inflightTokens, double overloadQueueRequests) {
+        return settings(cap, inflightTokens, overloadQueueRequests, 0);
+    }
+
+    private static CacheAwareSelection.Settings settings(
+            int cap, double inflightTokens, double overloadQueueRequests, long kvCacheTokens) {
         // cleanInterval 0: the script drops departed hosts at every call, as the local index does.
         return new CacheAwareSelection.Settings(
                 new InflightSelection.Settings(cap, 0, 3600, BLOCK_TTL, YEAR),
                 inflightTokens,
                 overloadQueueRequests,
-                CacheAwarePolicy.MAX_HOLDERS);
+                CacheAwarePolicy.MAX_HOLDERS,
+                kvCacheTokens);
     }
 
     private void run(CacheAwareSelection.Settings settings, int steps, long seed) {
