@@ -285,7 +285,6 @@ final class LocalCacheIndex {
 
         int levels = blockHashes.size();
         int walked = 0;
-        long deepestUses = 0;
         boolean allHot = true;
         long staleBefore = (long) now - blockTtlSeconds;
         for (int d = 1; d <= levels; d++) {
@@ -306,7 +305,6 @@ final class LocalCacheIndex {
                 break;
             }
             walked = d;
-            deepestUses = uses[slot];
             long seen = Math.min(firstSeen[slot], routed);
             allHot = allHot
                     && (double) uses[slot] * hostCount > HOT_SHARE * holders * (double) (routed - seen + hostCount);
@@ -339,10 +337,16 @@ final class LocalCacheIndex {
                 leastCounted[leastCountedSize++] = id;
             }
         }
-        double meanWork = scope.requestSum > 0 ? scope.workSum / scope.requestSum : prompt;
-        double weight = hostCount > 0 ? weightFor(queuedSum / hostCount, meanWork) : 1;
-        // cache_aware.lua's new conversation: placed by each host's own queue, never above the mean weight.
-        boolean newConversation = walked > 0 && deepestUses >= hostCount && sessionHost == NONE;
+        double weight = 1;
+        if (hostCount > 0) {
+            double meanWork = scope.requestSum > 0 ? scope.workSum / scope.requestSum : prompt;
+            double queuedRequests = queuedSum / hostCount / Math.max(1, meanWork);
+            weight = 1 + queuedRequests;
+            if (overloadQueueRequests > 0) {
+                weight = weight + queuedRequests * queuedRequests / overloadQueueRequests;
+            }
+            weight = Math.min(weight, MAX_WEIGHT);
+        }
 
         double bestCost = 0;
         int[] ties = new int[hostCount];
@@ -354,8 +358,7 @@ final class LocalCacheIndex {
             }
             long matched = matchedOn(id, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
             double hot = Math.max(0, hotTokens - matched);
-            double w = newConversation ? Math.min(weight, weightFor(queuedTotal(id), meanWork)) : weight;
-            double cost = queuedTotal(id) + w * (prompt - matched) - hot + inflightTokens * inflightTotal(id);
+            double cost = queuedTotal(id) + weight * (prompt - matched) - hot + inflightTokens * inflightTotal(id);
             if (tieCount == 0 || cost < bestCost - TIE) {
                 bestCost = cost;
                 tieCount = 0;
@@ -402,16 +405,6 @@ final class LocalCacheIndex {
                 matched,
                 (long) Math.floor(bestCost + 0.5),
                 work);
-    }
-
-    /** The weight of an uncached token at a queue of {@code queued} tokens (cache_aware.lua's weight_for). */
-    private double weightFor(double queued, double meanWork) {
-        double queuedRequests = queued / Math.max(1, meanWork);
-        double weight = 1 + queuedRequests;
-        if (overloadQueueRequests > 0) {
-            weight = weight + queuedRequests * queuedRequests / overloadQueueRequests;
-        }
-        return Math.min(weight, MAX_WEIGHT);
     }
 
     /** This VM's count on host {@code id} plus the other VMs' (set for the hosts of the current decision). */

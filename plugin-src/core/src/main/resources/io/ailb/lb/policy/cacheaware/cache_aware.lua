@@ -13,9 +13,7 @@
 --                generated tokens), so they count as matched on h
 --   q          = mean over healthy hosts of queued_h, in requests: divided by the mean work (uncached tokens) that
 --                recent requests queued (sums decayed by 0.999 per request, about the last thousand)
---   weight     = 1 + q + q^2 / overload_queue_requests (no q^2 term when it is 0), at most MAX_WEIGHT; for a new
---                conversation (it matches only a prefix shared by at least as many requests as there are hosts, and
---                names no session) each host's weight is the same function of its own queue, if that is less
+--   weight     = 1 + q + q^2 / overload_queue_requests (no q^2 term when it is 0), at most MAX_WEIGHT
 --   hot_h      = tokens of the request's known prefix that h lacks, when every block of that prefix is hot; else 0
 --   cost_h     = queued_h + weight * uncached_h - hot_h + inflight_tokens * inflight_h
 -- A block is hot when its share of the requests routed since it was first seen, times the number of hosts,
@@ -188,7 +186,6 @@ end
 -- The share is smoothed by one request per host, so a block seen once is not hot yet.
 local depth_of = {}
 local walked = 0
-local deepest_uses = 0
 local all_hot = true
 local stale_before = now - block_ttl
 for d = 1, levels do
@@ -223,7 +220,6 @@ for d = 1, levels do
         break
     end
     walked = d
-    deepest_uses = uses
     all_hot = all_hot and uses * #hosts > HOT_SHARE * holders * (routed - first_seen + #hosts)
 end
 -- The session's last host, if healthy, holds at least the session's last prompt.
@@ -270,28 +266,19 @@ end)
 -- The mean queue in requests of the recent mean work; before any, this request's prompt is the mean.
 local DECAY = 0.999
 local MAX_WEIGHT = 1e6
-local mean_work = prompt
-if request_sum > 0 then
-    mean_work = work_sum / request_sum
-end
-local function weight_for(queued)
-    local queued_requests = queued / math.max(1, mean_work)
-    local w = 1 + queued_requests
-    if overload_queue_requests > 0 then
-        w = w + queued_requests * queued_requests / overload_queue_requests
-    end
-    return math.min(w, MAX_WEIGHT)
-end
 local weight = 1
 if #hosts > 0 then
-    weight = weight_for(queued_sum / #hosts)
+    local mean_work = prompt
+    if request_sum > 0 then
+        mean_work = work_sum / request_sum
+    end
+    local queued_requests = queued_sum / #hosts / math.max(1, mean_work)
+    weight = 1 + queued_requests
+    if overload_queue_requests > 0 then
+        weight = weight + queued_requests * queued_requests / overload_queue_requests
+    end
+    weight = math.min(weight, MAX_WEIGHT)
 end
--- A new conversation: all that is known of it is a prefix at least as many requests shared as there are hosts (a
--- system prompt, a tool set, a document), and no session. Where it starts is where its later turns go, so it is
--- placed by each host's own queue: copying the prefix to a host with a short queue delays few requests there, however
--- long the mean queue (the mean alone kept instances idle under overload while others queued). Never more than the
--- mean weight, so busy hosts keep it. A conversation with its own history cached keeps the mean weight: it stays.
-local new_conversation = walked > 0 and deepest_uses >= #hosts and session_host == nil
 
 local best_cost = nil
 local ties = {}
@@ -300,11 +287,7 @@ for _, host in ipairs(hosts) do
     if cap <= 0 or c < cap then
         local matched = matched_on(host)
         local hot =  math.max(0, hot_tokens - matched)
-        local w = weight
-        if new_conversation then
-            w = math.min(weight, weight_for(queued_of[host]))
-        end
-        local cost = queued_of[host] + w * (prompt - matched) - hot + inflight_tokens * c
+        local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_tokens * c
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then
             best_cost = cost

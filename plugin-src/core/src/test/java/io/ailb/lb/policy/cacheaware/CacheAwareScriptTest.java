@@ -376,14 +376,14 @@ class CacheAwareScriptTest extends FreshRedisTest {
             run(systemPromptAnd("q" + i, 0), onlyA);
         }
         // 7 uses, routed 9: 14 > 1.5 × (9 − 2 + 2), hot. A mean queue of 600 tokens is one request of the mean work,
-        // weight 2: a costs 1200 + 2 × 200 = 1600. A new conversation is weighed by each host's own queue where that
-        // is less: b's is empty, weight 1, and its prefill of the hot prompt is not charged: 0 + 1200 − 1000 = 200.
+        // so the weight is 1 + 1 = 2: a costs 1200 + 2 × 200, b costs 0 + 2 × 1200 − 1000 (its prefill of the hot
+        // prompt is not charged, the delay it causes others is).
         load("a:1", 1200);
         load("b:1", 0);
         setMeanWork(600);
         CacheAwareSelection hot = run(systemPromptAnd("q7", 200), ab, PLAIN, 0, lease());
         assertEquals("b:1", hot.host());
-        assertEquals(200, hot.cost());
+        assertEquals(1400, hot.cost());
         assertEquals(1200, hot.work(), "the queued work is the real prefill, hot tokens included");
         assertEquals(new HashSet<>(ab), holdersOf("sys"));
         // 8 uses, 2 holders: 16 ≤ 1.5 × 2 × (10 − 2 + 2), not hot; the request goes by queue and cache again.
@@ -392,39 +392,6 @@ class CacheAwareScriptTest extends FreshRedisTest {
         CacheAwareSelection fair = run(systemPromptAnd("q8", 300), ab);
         assertEquals("a:1", fair.host());
         assertEquals(1500, fair.cost());
-    }
-
-    /**
-     * Under a long mean queue a new conversation on a shared prompt goes where the queue is short, paying the copy;
-     * a conversation with its own history cached keeps the mean weight and stays.
-     */
-    @Test
-    void aNewConversationIsWeighedByEachHostsOwnQueueAndAContinuedOneByTheMean() {
-        List<String> ab = Arrays.asList("a:1", "b:1");
-        List<String> onlyA = Collections.singletonList("a:1");
-        // "sys" used by 3 requests on a: shared by as many requests as there are hosts, and not hot (6 ≤ 1.5 × 5).
-        for (int i = 0; i < 3; i++) {
-            run(
-                    new CacheAwareSelection.Demand(
-                            Collections.singletonList("sys"), Collections.singletonList(1000), 1000),
-                    onlyA);
-        }
-        run(demand("conv", 1000), onlyA);
-        setMeanWork(100);
-        load("a:1", 800);
-        load("b:1", 0);
-        // Mean queue 400 = 4 requests: weight 5. New: a 800 + 5 × 100 = 1300, b 0 + 1 × 1100 = 1100 (by the mean
-        // weight b would cost 5,500).
-        CacheAwareSelection fresh = run(systemPromptAnd("new", 100), ab);
-        assertEquals("b:1", fresh.host());
-        assertEquals(1100, fresh.cost());
-        // Its own block conv-1 (1 use) cached on a: a 800 + 5 × 100 = 1300 against b's 5 × 1100 = 5500.
-        setMeanWork(100);
-        load("a:1", 800);
-        load("b:1", 0);
-        CacheAwareSelection continued = run(demand("conv", 1000, 1100), ab);
-        assertEquals("a:1", continued.host());
-        assertEquals(1300, continued.cost());
     }
 
     @Test
