@@ -1037,7 +1037,7 @@ public final class Simulate {
 
     /** The chat generator's defaults without a preset. */
     static final ChatWorkload.Spec CHAT_DEFAULTS = new ChatWorkload.Spec(
-            4, 60, 5, 1000, 200, 50, 300, 100, 20, 0, 0, BackendConfig.DEFAULT.itlMs(), ChatWorkload.BLOCK_TOKENS);
+            4, 60, 5, 1000, 200, 50, 300, 100, 20, 0, 0, BackendConfig.DEFAULT.itlMs(), ChatWorkload.BLOCK_TOKENS, 0);
 
     static ChatWorkload.Spec chatSpec(Map<String, String> o, double decodeMsPerToken) {
         ChatWorkload.Spec base = CHAT_DEFAULTS;

@@ -35,38 +35,6 @@ public final class ChatWorkload {
             double decodeMsPerToken,
             int blockTokens,
             double groupZipf) {
-        /** Sessions spread evenly over the groups. */
-        public Spec(
-                int groups,
-                int sessions,
-                int turns,
-                int systemTokens,
-                double inputMean,
-                double inputStddev,
-                double outputMean,
-                double outputStddev,
-                int concurrency,
-                double sessionsPerSecond,
-                double thinkMs,
-                double decodeMsPerToken,
-                int blockTokens) {
-            this(
-                    groups,
-                    sessions,
-                    turns,
-                    systemTokens,
-                    inputMean,
-                    inputStddev,
-                    outputMean,
-                    outputStddev,
-                    concurrency,
-                    sessionsPerSecond,
-                    thinkMs,
-                    decodeMsPerToken,
-                    blockTokens,
-                    0);
-        }
-
         public Spec {
             Checks.count("--groups", groups, 1, 100_000);
             Checks.count("--sessions", sessions, 1, Checks.MAX_SESSIONS);
@@ -127,7 +95,7 @@ public final class ChatWorkload {
     }
 
     /** GenAI-Perf run of Higress's article: 200 input / 800 output tokens per turn, 5 turns, 60 sessions, 20 at a time. */
-    public static final Spec HIGRESS_ARTICLE = new Spec(1, 60, 5, 0, 200, 0, 800, 0, 20, 0, 0, 12, BLOCK_TOKENS);
+    public static final Spec HIGRESS_ARTICLE = new Spec(1, 60, 5, 0, 200, 0, 800, 0, 20, 0, 0, 12, BLOCK_TOKENS, 0);
 
     private ChatWorkload() {}
 

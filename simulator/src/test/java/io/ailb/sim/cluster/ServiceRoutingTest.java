@@ -50,7 +50,8 @@ class ServiceRoutingTest {
                         0,
                         0,
                         spec.decodeMsPerToken(),
-                        spec.blockTokens()),
+                        spec.blockTokens(),
+                        0),
                 SEED);
         settings = Simulation.Settings.of(FAST_AND_SLOW.totalBackends(), BackendConfig.DEFAULT, SEED)
                 .withPerBackend(FAST_AND_SLOW.backendConfigs(BackendConfig.DEFAULT));

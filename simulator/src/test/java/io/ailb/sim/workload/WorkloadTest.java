@@ -112,7 +112,7 @@ class WorkloadTest {
 
     @Test
     void openLoopChatTurnsFollowTheAnswersDecodePlusThinkTimeAndGroupsShareTheirSystemPrompt() {
-        ChatWorkload.Spec spec = new ChatWorkload.Spec(3, 9, 4, 500, 200, 50, 300, 100, 0, 2.0, 1000, 12, 16);
+        ChatWorkload.Spec spec = new ChatWorkload.Spec(3, 9, 4, 500, 200, 50, 300, 100, 0, 2.0, 1000, 12, 16, 0);
         Workload w = ChatWorkload.generate(spec, 5);
         assertTrue(!w.closedLoop());
         Map<String, List<SimRequest>> sessions = Sessions.of(w);
@@ -143,7 +143,7 @@ class WorkloadTest {
 
     @Test
     void popularGroupsGetMoreSessionsAndTheOtherDrawsStayTheSame() {
-        ChatWorkload.Spec even = new ChatWorkload.Spec(8, 400, 2, 500, 200, 50, 300, 100, 0, 2.0, 1000, 12, 16);
+        ChatWorkload.Spec even = new ChatWorkload.Spec(8, 400, 2, 500, 200, 50, 300, 100, 0, 2.0, 1000, 12, 16, 0);
         ChatWorkload.Spec skewed = new ChatWorkload.Spec(8, 400, 2, 500, 200, 50, 300, 100, 0, 2.0, 1000, 12, 16, 1.0);
         Map<String, List<SimRequest>> evenSessions = Sessions.of(ChatWorkload.generate(even, 5));
         Map<String, List<SimRequest>> skewedSessions = Sessions.of(ChatWorkload.generate(skewed, 5));
@@ -177,11 +177,11 @@ class WorkloadTest {
     @Test
     void chatParametersAreRefusedNamingTheirFlag() {
         AgentWorkloadTest.assertFlag(
-                "--think-ms", () -> new ChatWorkload.Spec(1, 9, 4, 0, 200, 0, 300, 0, 0, 2.0, -5, 12, 16));
+                "--think-ms", () -> new ChatWorkload.Spec(1, 9, 4, 0, 200, 0, 300, 0, 0, 2.0, -5, 12, 16, 0));
         AgentWorkloadTest.assertFlag(
-                "--rate", () -> new ChatWorkload.Spec(1, 9, 4, 0, 200, 0, 300, 0, 0, 0, 0, 12, 16));
+                "--rate", () -> new ChatWorkload.Spec(1, 9, 4, 0, 200, 0, 300, 0, 0, 0, 0, 12, 16, 0));
         AgentWorkloadTest.assertFlag(
-                "--input-stddev", () -> new ChatWorkload.Spec(1, 9, 4, 0, 200, -1, 300, 0, 20, 0, 0, 12, 16));
+                "--input-stddev", () -> new ChatWorkload.Spec(1, 9, 4, 0, 200, -1, 300, 0, 20, 0, 0, 12, 16, 0));
     }
 
     @Test
