@@ -36,17 +36,9 @@ public final class CacheAwareSelection extends SelectionReply {
 
         /**
          * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; {@code inflightTokens},
-         * {@code overloadQueueRequests} and {@code maxHolders} are cache_aware.lua's own (see the script).
+         * {@code overloadQueueRequests}, {@code maxHolders} and {@code kvCacheTokens} (the KV cache of one instance,
+         * 0 = unknown: nothing is evicted) are cache_aware.lua's own (see the script).
          */
-        public Settings(
-                InflightSelection.Settings inflight,
-                double inflightTokens,
-                double overloadQueueRequests,
-                int maxHolders) {
-            this(inflight, inflightTokens, overloadQueueRequests, maxHolders, 0);
-        }
-
-        /** As above, with {@code kvCacheTokens} the KV cache of one instance (0 = unknown: nothing is evicted). */
         public Settings(
                 InflightSelection.Settings inflight,
                 double inflightTokens,

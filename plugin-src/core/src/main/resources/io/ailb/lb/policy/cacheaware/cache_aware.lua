@@ -167,11 +167,14 @@ local function parse_holder(value)
     return tonumber(string.sub(value, 1, space - 1)), tonumber(string.sub(value, space + 1))
 end
 
--- Prompt tokens routed to each host as work so far: what entered its KV cache.
+-- Prompt tokens routed to each host as work so far: what entered its KV cache. Every holder's is needed only to
+-- judge evictions; otherwise only the target's is read, once it is chosen.
 local written_of = {}
-local written_fields = redis.call('HGETALL', written_key)
-for i = 1, #written_fields, 2 do
-    written_of[written_fields[i]] = non_negative(written_fields[i + 1])
+if kv_tokens > 0 then
+    local written_fields = redis.call('HGETALL', written_key)
+    for i = 1, #written_fields, 2 do
+        written_of[written_fields[i]] = non_negative(written_fields[i + 1])
+    end
 end
 
 -- Whether a holder whose use was at written count at has lost the block: more new tokens entered host's cache since
@@ -308,7 +311,10 @@ local matched = matched_on(target)
 local work = math.max(0, prompt - matched)
 
 local count
-local written = written_of[target] or 0
+local written = written_of[target]
+if written == nil then
+    written = non_negative(redis.call('HGET', written_key, target))
+end
 if redis.call('ZSCORE', leases, lease_id) then
     -- The lease id is already taken (a repeated call): one lease holds one count and one work amount.
     count = count_of[target]

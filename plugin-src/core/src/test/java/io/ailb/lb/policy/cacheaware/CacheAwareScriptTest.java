@@ -44,11 +44,17 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     private static CacheAwareSelection.Settings settings(
             int cap, double inflightTokens, double overloadQueueRequests, int maxHolders) {
+        return settings(cap, inflightTokens, overloadQueueRequests, maxHolders, 0);
+    }
+
+    private static CacheAwareSelection.Settings settings(
+            int cap, double inflightTokens, double overloadQueueRequests, int maxHolders, long kvCacheTokens) {
         return new CacheAwareSelection.Settings(
                 new InflightSelection.Settings(cap, 3600, 3600, BLOCK_TTL, 600),
                 inflightTokens,
                 overloadQueueRequests,
-                maxHolders);
+                maxHolders,
+                kvCacheTokens);
     }
 
     private static final CacheAwareSelection.Settings PLAIN = settings(0, 0, 0, 8);
@@ -172,8 +178,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         return Long.parseLong(redis.call("HGET", KEYS.holders(block), field).asString());
     }
 
-    private static final CacheAwareSelection.Settings KV_1000 = new CacheAwareSelection.Settings(
-            new InflightSelection.Settings(0, 3600, 3600, BLOCK_TTL, 600), 0, 0, 8, 1000);
+    private static final CacheAwareSelection.Settings KV_1000 = settings(0, 0, 0, 8, 1000);
 
     /** Routed to the only host given, answered and ended: only its blocks and its written count remain. */
     private void served(CacheAwareSelection.Demand demand, String host, CacheAwareSelection.Settings settings) {
