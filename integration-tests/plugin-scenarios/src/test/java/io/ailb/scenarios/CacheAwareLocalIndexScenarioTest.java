@@ -179,6 +179,41 @@ class CacheAwareLocalIndexScenarioTest {
         assertTrue(vm.isAlive());
     }
 
+    /**
+     * An instance reporting a KV cache of 3,200 tokens (vLLM's cache_config_info in its host info metrics) has lost a
+     * 2,000-token document once two more such prompts were prefilled there; one that does not report its size keeps
+     * it until the key TTL.
+     */
+    @Test
+    void aDocumentCountsAsEvictedFromAnInstanceWhoseReportedKvCacheWasRefilledSince() {
+        String small = "vllm:num_requests_running 0\n"
+                + "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"200\",model_name=\"m\"} 1.0\n";
+        assertEquals("\"cache_hit\":\"false\"", lastTurnHit(new ClusterHost(A, "Healthy", small)));
+        assertEquals("\"cache_hit\":\"true\"", lastTurnHit(ClusterHost.healthy(A)));
+    }
+
+    /** The cache_hit log field of a document's second question after two other documents went to its only host. */
+    private static String lastTurnHit(ClusterHost only) {
+        PluginVm vm = Gateway.builder(PluginFixture.plugin())
+                .withPluginConfig(CONFIG)
+                .withClock(VirtualClock.startingAt(Instant.parse("2026-11-24T00:00:00Z")))
+                .withUpstreamHosts(ShellFixture.CLUSTER, List.of(only))
+                .build()
+                .startVm();
+        String log = "";
+        for (String document : List.of("report", "memo", "letter", "report")) {
+            HttpStream stream =
+                    PluginFixture.send(vm, ShellFixture.chat(PluginFixture.text(document, 8000), "summarise"));
+            log = PluginFixture.log(stream);
+            stream.sendResponseHeaders(HeaderMap.of(":status", "200"), false);
+            stream.sendResponseBody("{\"choices\":[]}", true);
+            stream.complete();
+        }
+        assertTrue(vm.isAlive());
+        int at = log.indexOf("\"cache_hit\"");
+        return log.substring(at, log.indexOf(',', at));
+    }
+
     @Test
     void aBodylessRequestGetsTheLeastLoadedHost() {
         PluginVm vm = vmWithoutRedis();

@@ -19,6 +19,10 @@ public final class EngineMetrics {
     public static final String SGLANG_RUNNING = "sglang:num_running_reqs";
     public static final String SGLANG_WAITING = "sglang:num_queue_reqs";
     public static final String SGLANG_TOKEN_USAGE = "sglang:token_usage";
+    /** vLLM's cache settings as labels of a constant series: num_gpu_blocks × block_size is its KV cache in tokens. */
+    public static final String VLLM_CACHE_CONFIG = "vllm:cache_config_info";
+
+    public static final String SGLANG_MAX_TOTAL_TOKENS = "sglang:max_total_num_tokens";
 
     /** The families this class reads. */
     public static final Set<String> FAMILIES = Collections.unmodifiableSet(new HashSet<>(Arrays.asList(
@@ -29,12 +33,15 @@ public final class EngineMetrics {
             VLLM_LORA_INFO,
             SGLANG_RUNNING,
             SGLANG_WAITING,
-            SGLANG_TOKEN_USAGE)));
+            SGLANG_TOKEN_USAGE,
+            VLLM_CACHE_CONFIG,
+            SGLANG_MAX_TOTAL_TOKENS)));
 
     private final MetricFamilies families;
     private final double running;
     private final double waiting;
     private final double kvCacheUsage;
+    private final double kvCacheTokens;
     private final boolean loraKnown;
     private final Set<String> activeAdapters;
     private final int maxAdapters;
@@ -47,6 +54,7 @@ public final class EngineMetrics {
         this.kvCacheUsage = first(
                 first(families.mean(VLLM_KV_USAGE), families.mean(VLLM_GPU_CACHE_USAGE)),
                 families.mean(SGLANG_TOKEN_USAGE));
+        this.kvCacheTokens = first(vllmCacheTokens(families), smallest(families, SGLANG_MAX_TOTAL_TOKENS));
         // vLLM exposes one series per adapter-set change, valued with its timestamp: the largest is current.
         MetricFamilies.Sample lora = families.largest(VLLM_LORA_INFO);
         this.loraKnown = lora != null;
@@ -84,6 +92,14 @@ public final class EngineMetrics {
         return kvCacheUsage;
     }
 
+    /**
+     * KV cache of the engine in tokens (vLLM: num_gpu_blocks × block_size; SGLang: max_total_num_tokens); NaN when
+     * unknown. With several series (data-parallel ranks, each with its own cache) the smallest: a prefix lives in one.
+     */
+    public double kvCacheTokens() {
+        return kvCacheTokens;
+    }
+
     /** True when the engine reports LoRA adapter state. */
     public boolean loraKnown() {
         return loraKnown;
@@ -111,6 +127,42 @@ public final class EngineMetrics {
 
     private static double first(double preferred, double alternative) {
         return Double.isNaN(preferred) ? alternative : preferred;
+    }
+
+    private static double vllmCacheTokens(MetricFamilies families) {
+        double least = Double.NaN;
+        for (MetricFamilies.Sample sample : families.samples(VLLM_CACHE_CONFIG)) {
+            // Label values are Python reprs: "None" before the engine has profiled its memory.
+            double blocks = positive(sample.labels().get("num_gpu_blocks"));
+            double blockSize = positive(sample.labels().get("block_size"));
+            double tokens = blocks * blockSize;
+            // NaN tested explicitly: in the TeaVM-compiled module !(x >= NaN) came out false.
+            if (!Double.isNaN(tokens) && (Double.isNaN(least) || tokens < least)) {
+                least = tokens;
+            }
+        }
+        return least;
+    }
+
+    private static double smallest(MetricFamilies families, String name) {
+        double least = Double.NaN;
+        for (MetricFamilies.Sample sample : families.samples(name)) {
+            if (sample.value() > 0
+                    && !Double.isInfinite(sample.value())
+                    && (Double.isNaN(least) || sample.value() < least)) {
+                least = sample.value();
+            }
+        }
+        return least;
+    }
+
+    /** A positive label value, else NaN. */
+    private static double positive(String text) {
+        if (text == null) {
+            return Double.NaN;
+        }
+        double value = PrometheusText.parseValue(text.trim());
+        return value > 0 && !Double.isInfinite(value) ? value : Double.NaN;
     }
 
     private static Set<String> adapters(String csv) {

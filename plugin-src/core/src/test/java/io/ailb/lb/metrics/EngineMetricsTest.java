@@ -63,6 +63,31 @@ class EngineMetricsTest {
     }
 
     @Test
+    void vllmsKvCacheIsItsBlocksTimesTheBlockSizeTheSmallestEngineOfSeveral() {
+        String info = "# TYPE vllm:cache_config_info gauge\n"
+                + "vllm:cache_config_info{block_size=\"16\",cache_dtype=\"auto\",engine=\"0\",num_gpu_blocks=\"2000\"} 1.0\n"
+                + "vllm:cache_config_info{block_size=\"16\",cache_dtype=\"auto\",engine=\"1\",num_gpu_blocks=\"1500\"} 1.0\n";
+        assertEquals(24_000.0, EngineMetrics.parse(info, null).kvCacheTokens());
+    }
+
+    @Test
+    void anUnprofiledVllmCacheOrNoCacheFamilyIsUnknown() {
+        assertTrue(Double.isNaN(
+                EngineMetrics.parse("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"None\"} 1.0\n", null)
+                        .kvCacheTokens()));
+        assertTrue(Double.isNaN(EngineMetrics.parse(Samples.VLLM, null).kvCacheTokens()));
+    }
+
+    @Test
+    void sglangsKvCacheIsItsMaxTotalTokens() {
+        assertEquals(
+                161_721.0,
+                EngineMetrics.parse(
+                                Samples.SGLANG + "sglang:max_total_num_tokens{model_name=\"qwen\"} 161721.0\n", null)
+                        .kvCacheTokens());
+    }
+
+    @Test
     void aPageWithoutEngineMetricsIsEmpty() {
         assertTrue(EngineMetrics.parse("<html>not metrics</html>\n", null).isEmpty());
     }

@@ -197,6 +197,7 @@ class RedisClusterScriptTest extends FreshRedisTest {
             long clockB = clockValue(b);
             if (clockA >= CLOCK_VALUES_FROM && clockB >= CLOCK_VALUES_FROM) {
                 assertEquals(a.substring(0, a.indexOf('=')), b.substring(0, b.indexOf('=')), key);
+                assertEquals(afterClock(a), afterClock(b), key + ": " + a + " vs " + b);
                 assertTrue(Math.abs(clockA - clockB) <= 1, key + ": " + a + " vs " + b);
             } else {
                 assertEquals(a, b, key + ": " + expected + " vs " + actual);
@@ -204,14 +205,25 @@ class RedisClusterScriptTest extends FreshRedisTest {
         }
     }
 
-    /** The whole number after {@code =}, or -1. */
+    /**
+     * The whole number after {@code =} up to a space (cache_aware's holder values are {@code "<last use> <written>"}),
+     * or -1.
+     */
     private static long clockValue(String entry) {
         int eq = entry.indexOf('=');
         String value = eq < 0 ? "" : entry.substring(eq + 1);
+        int space = value.indexOf(' ');
+        value = space < 0 ? value : value.substring(0, space);
         if (value.isEmpty() || value.length() > 18 || !value.chars().allMatch(Character::isDigit)) {
             return -1;
         }
         return Long.parseLong(value);
+    }
+
+    /** What follows a clock value: the rest of the entry after its first space, or "". */
+    private static String afterClock(String entry) {
+        int space = entry.indexOf(' ', entry.indexOf('=') + 1);
+        return space < 0 ? "" : entry.substring(space);
     }
 
     @Test

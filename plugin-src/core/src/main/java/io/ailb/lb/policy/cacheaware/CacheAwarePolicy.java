@@ -84,10 +84,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             0,
             0,
             MAX_KV_CACHE_TOKENS,
-            "KV cache of one instance in tokens (vLLM: num_gpu_blocks × block_size, its log's \"GPU KV cache size\"); "
-                    + "once more new prompt tokens were routed to an instance since a prefix's last use there, the "
-                    + "prefix counts as evicted from it, as its LRU cache drops it; 0 = unknown, prefixes stay until "
-                    + "redisKeyTTL");
+            "KV cache of one instance in tokens; once more new prompt tokens were routed to an instance since a "
+                    + "prefix's last use there, the prefix counts as evicted from it, as its LRU cache drops it; "
+                    + "0 = the smallest size the instances report in the metrics of their host info (vLLM "
+                    + "cache_config_info num_gpu_blocks × block_size, SGLang max_total_num_tokens), and when none "
+                    + "does, prefixes stay until redisKeyTTL; set it above the reported size when instances also "
+                    + "keep prefixes outside GPU memory (CPU offloading), 1e12 to never judge evictions");
     static final StringField SESSION_HEADER = StringField.optional(
             "sessionHeader",
             "",
@@ -138,6 +140,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     private final LocalCacheIndex index;
     /** Null with index redis. */
     private final IndexExchange exchange;
+    /** Consulted when kvCacheTokens is 0. */
+    private final ReportedKvCache reportedKvCache = new ReportedKvCache();
 
     public CacheAwarePolicy(ConfigView config) throws ConfigException {
         boolean local = INDEX_LOCAL.equals(INDEX.read(config));
@@ -229,7 +233,11 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         if (in.fallback() != null) {
             return in.fallback();
         }
+        long kvCacheTokens = settings.kvCacheTokens() > 0
+                ? settings.kvCacheTokens()
+                : reportedKvCache.smallestTokens(ctx.healthy(), ctx.nowMillis());
         if (index != null) {
+            index.judgeEvictionsWith(kvCacheTokens);
             return selectLocally(ctx, in);
         }
         return Step.redis(
@@ -239,7 +247,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                                 demand(ctx),
                                 in.healthyHosts(),
                                 in.unhealthyHosts(),
-                                settings,
+                                settings.withKvCacheTokens(kvCacheTokens),
                                 in.randomValue(),
                                 in.leaseId()),
                         reply -> onReply(reply, in))

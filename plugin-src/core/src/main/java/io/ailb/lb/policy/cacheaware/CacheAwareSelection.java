@@ -57,6 +57,13 @@ public final class CacheAwareSelection extends SelectionReply {
             return kvCacheTokens;
         }
 
+        /** These settings judging evictions with {@code tokens} (0 = none); this object when it already does. */
+        public Settings withKvCacheTokens(long tokens) {
+            return tokens == kvCacheTokens
+                    ? this
+                    : new Settings(inflight, inflightTokens, overloadQueueRequests, maxHolders, tokens);
+        }
+
         public double inflightTokens() {
             return inflightTokens;
         }

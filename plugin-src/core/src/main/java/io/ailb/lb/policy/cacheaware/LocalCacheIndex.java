@@ -73,7 +73,7 @@ final class LocalCacheIndex {
     /** Per host: prompt tokens routed to it as work (written into its KV cache), cumulative. */
     private long[] written = new long[16];
     /** KV cache of one instance in tokens; 0 = unknown, nothing is judged evicted. */
-    private final long kvCacheTokens;
+    private long kvCacheTokens;
     /** Holder slots naming the host: its id stays while any block lists it. */
     private int[] holderRefs = new int[16];
     /** Per-decision marks: healthy in this decision, known (healthy or not) in this decision. */
@@ -146,6 +146,14 @@ final class LocalCacheIndex {
         this.overloadQueueRequests = overloadQueueRequests;
         this.kvCacheTokens = kvCacheTokens;
         allocateBlocks(Math.min(INITIAL_SLOTS, powerOfTwoAtLeast(maxBlocks)));
+    }
+
+    /**
+     * Judges evictions with an instance's KV cache of {@code tokens} from the next decision on (0 = none): the
+     * instances' reported size can arrive after the index was made. Written counts are kept either way.
+     */
+    void judgeEvictionsWith(long tokens) {
+        kvCacheTokens = tokens;
     }
 
     /** What the script keeps per route and cluster; here per service, whose hosts hold what it was sent. */

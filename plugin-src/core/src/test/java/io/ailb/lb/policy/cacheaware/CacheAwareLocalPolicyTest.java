@@ -103,6 +103,30 @@ class CacheAwareLocalPolicyTest {
     }
 
     @Test
+    void aPrefixCountsAsEvictedOnceMoreThanTheReportedKvCacheWasWrittenSince() throws ConfigException {
+        String other = CONVERSATION.replace('q', 'r');
+        // 200-token prompts, one block each; the instance reports a cache of 160 tokens (10 blocks of 16), or none.
+        assertEquals(
+                "0",
+                matchedAfterAnotherPrompt(
+                        "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"10\"} 1\n", other));
+        assertEquals("200", matchedAfterAnotherPrompt(null, other), "without a reported size it stays cached");
+    }
+
+    /** Tokens matched by CONVERSATION on its only instance after it and {@code other} were prefilled there. */
+    private static String matchedAfterAnotherPrompt(String metrics, String other) throws ConfigException {
+        CacheAwarePolicy policy = policy("");
+        Step last = null;
+        for (String body : new String[] {CONVERSATION, other, CONVERSATION}) {
+            last = policy.select(ctx(up(A, metrics)).request(chat(body)).build());
+            last.responseObserver().onApplied(0);
+            last.responseObserver().onFirstResponseBody(0);
+            last.responseObserver().onStreamEnd(0);
+        }
+        return last.attributes().get(CacheAwarePolicy.ATTR_MATCHED_TOKENS);
+    }
+
+    @Test
     void aRequestCountsFromItsApplicationToItsEndAndItsWorkUntilItsFirstByte() throws ConfigException {
         CacheAwarePolicy policy = policy("");
         Step first = applied(policy, RequestInfo.noBody());

@@ -128,6 +128,25 @@ class CacheAwarePolicyTest {
     }
 
     @Test
+    void theScriptJudgesEvictionsByTheSmallestSizeTheHealthyInstancesReportUnlessOneIsConfigured()
+            throws ConfigException {
+        String small = "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"1000\"} 1.0\n";
+        String large = "sglang:max_total_num_tokens 50000\n";
+        RequestContext context = ctx(up("10.0.0.1:8000", large), up("10.0.0.2:8000", small), down("10.0.0.3:8000"))
+                .request(chat(CONVERSATION))
+                .build();
+        assertEquals("16000", policy("").select(context).redisCommand().args().get(13));
+        assertEquals(
+                "70000",
+                policy(",\"kvCacheTokens\":70000")
+                        .select(context)
+                        .redisCommand()
+                        .args()
+                        .get(13));
+        assertEquals("0", command("", chat(CONVERSATION)).args().get(13), "no instance reports its size");
+    }
+
+    @Test
     void aSharedSystemPromptIsABlockOfItsOwn() throws ConfigException {
         assertEquals(
                 RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT,
