@@ -27,7 +27,9 @@ import java.util.stream.Stream;
  * texts and the code using them share a package. {@code --include-directive '--#include'} assembles every file with
  * {@link TextIncludes} (include paths relative to the including file, DIR the root); files whose name starts with
  * {@code _} are then partials: they are only included, never embedded themselves. An include error stops the build
- * with a message naming the file and line.
+ * with a message naming the file and line. {@code --strip-line-comments '--'} then leaves out every line that holds
+ * only such a comment or nothing, and the indentation of the others: the module stores its strings in UTF-16, so
+ * comments would double their size in it (the files themselves keep them, for reading).
  */
 public final class EmbedText {
     /** A constant's UTF-8 form must fit the class file's 65535-byte limit. */
@@ -59,6 +61,7 @@ public final class EmbedText {
         String className = null;
         String perPackage = null;
         String directive = null;
+        String commentMarker = null;
         for (int i = 0; i < argv.length; i++) {
             String flag = argv[i];
             if (i + 1 >= argv.length) {
@@ -84,6 +87,9 @@ public final class EmbedText {
                 case "--include-directive":
                     directive = value;
                     break;
+                case "--strip-line-comments":
+                    commentMarker = value;
+                    break;
                 default:
                     throw usage("unknown option " + flag);
             }
@@ -92,7 +98,7 @@ public final class EmbedText {
             throw usage("--in, --glob, --out and one of --class, --class-per-package are required");
         }
         if (perPackage != null) {
-            return writePerPackage(Paths.get(in), glob, Paths.get(out), perPackage, directive);
+            return writePerPackage(Paths.get(in), glob, Paths.get(out), perPackage, directive, commentMarker);
         }
         return List.of(write(Paths.get(in), glob, Paths.get(out), className, directive));
     }
@@ -121,6 +127,13 @@ public final class EmbedText {
      */
     public static List<Path> writePerPackage(
             Path root, String glob, Path outDir, String simpleName, String includeDirective) throws IOException {
+        return writePerPackage(root, glob, outDir, simpleName, includeDirective, null);
+    }
+
+    /** As above, leaving out comment lines starting with {@code commentMarker} when it is not null (see the class). */
+    public static List<Path> writePerPackage(
+            Path root, String glob, Path outDir, String simpleName, String includeDirective, String commentMarker)
+            throws IOException {
         Map<Path, List<Path>> byDirectory = new TreeMap<>();
         try (Stream<Path> dirs = Files.walk(root)) {
             for (Path dir : dirs.filter(Files::isDirectory).toList()) {
@@ -139,7 +152,14 @@ public final class EmbedText {
             }
             List<Embedded> texts = new ArrayList<>();
             for (Path file : entry.getValue()) {
-                texts.add(embedded(root, file, includeDirective));
+                Embedded text = embedded(root, file, includeDirective);
+                texts.add(
+                        commentMarker == null
+                                ? text
+                                : new Embedded(
+                                        text.fileName(),
+                                        withoutLineComments(text.text(), commentMarker),
+                                        text.included()));
             }
             written.add(writeClass(outDir, pkg + "." + simpleName, false, texts));
         }
@@ -214,6 +234,18 @@ public final class EmbedText {
         }
         java.append("}\n");
         return java.toString();
+    }
+
+    /** {@code text} without its blank lines, its lines holding only a comment, and indentation. */
+    public static String withoutLineComments(String text, String marker) {
+        StringBuilder kept = new StringBuilder(text.length());
+        for (String line : text.split("\n", -1)) {
+            String code = line.strip();
+            if (!code.isEmpty() && !code.startsWith(marker)) {
+                kept.append(code).append('\n');
+            }
+        }
+        return kept.toString();
     }
 
     /** {@code prefix-cache.v2.lua} → {@code PREFIX_CACHE_V2}. */

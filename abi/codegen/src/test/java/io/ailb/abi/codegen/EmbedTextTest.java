@@ -101,6 +101,26 @@ final class EmbedTextTest {
     }
 
     @Test
+    void commentLinesBlankLinesAndIndentationCanBeLeftOutOfTheAssembledText() throws Exception {
+        file(
+                "a/one/select.lua",
+                "-- select\n\n--#include \"_lease.lua\"\nif x then\n    -- why\n    return '--' -- end\nend\n");
+        file("a/one/_lease.lua", "  -- a lease\nlocal function lease() return 1 end\n");
+        List<Path> written = EmbedText.run(new String[] {
+            "--in", in.toString(),
+            "--glob", "*.lua",
+            "--out", out.toString(),
+            "--class-per-package", "LuaSources",
+            "--include-directive", "--#include",
+            "--strip-line-comments", "--"
+        });
+        assertEquals(
+                "local function lease() return 1 end\nif x then\nreturn '--' -- end\nend\n",
+                constant(compile(written), "a.one.LuaSources", "SELECT"),
+                "a comment after code stays");
+    }
+
+    @Test
     void anUnchangedOutputIsNotRewritten() throws Exception {
         file("a/x.lua", "return 1\n");
         String[] argv = {

@@ -1,5 +1,6 @@
 package io.ailb.lb.redis;
 
+import io.ailb.abi.codegen.EmbedText;
 import io.ailb.abi.codegen.TextIncludes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,12 +12,15 @@ import java.io.UncheckedIOException;
 public final class LuaResources {
     /** The include directive of the core's Lua sources. */
     public static final String INCLUDE_DIRECTIVE = "--#include";
+    /** The comment marker whose lines the build leaves out of the embedded scripts (plugin-src/core/pom.xml). */
+    public static final String COMMENT_MARKER = "--";
 
     private LuaResources() {}
 
-    /** {@code <name>.lua} of {@code owner}'s package, assembled, as a script called {@code name}. */
+    /** {@code <name>.lua} of {@code owner}'s package, assembled without comments as the build embeds it. */
     public static LuaScript script(Class<?> owner, String name) {
-        return new LuaScript(name, assemble(owner, name).text());
+        return new LuaScript(
+                name, EmbedText.withoutLineComments(assemble(owner, name).text(), COMMENT_MARKER));
     }
 
     /** {@code <name>.lua} of {@code owner}'s package, assembled, with the files it included. */
