@@ -66,10 +66,11 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     static final double MAX_OVERLOAD_QUEUE_REQUESTS = 1_000_000;
     static final NumberField INFLIGHT_TOKENS = NumberField.optional(
             "inflightTokens",
-            30,
+            60,
             0,
             MAX_INFLIGHT_TOKENS,
-            "queue cost of each request in flight on a host, in prompt tokens (its decode slows every batch step)");
+            "queue cost of each request in flight on a host, in prompt tokens: its decode slows every batch step, "
+                    + "and the count is the host's share of the conversations under way, which new ones even out");
     static final NumberField OVERLOAD_QUEUE_REQUESTS = NumberField.optional(
             "overloadQueueRequests",
             4,

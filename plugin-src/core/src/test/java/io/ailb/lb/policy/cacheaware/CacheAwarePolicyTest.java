@@ -106,7 +106,7 @@ class CacheAwarePolicyTest {
         // prompt ending at the user block holds 28 characters, 7 tokens.
         assertEquals(
                 list(
-                        "30",
+                        "60",
                         "4",
                         "8",
                         "8",

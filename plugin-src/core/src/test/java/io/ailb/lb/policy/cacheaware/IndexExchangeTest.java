@@ -33,7 +33,8 @@ class IndexExchangeTest {
     private final SharedDataStore store = new SharedDataStore();
 
     private static CacheAwarePolicy policy(String fields) throws ConfigException {
-        return new CacheAwarePolicy(TestConfig.view("{\"index\":\"local\",\"overloadQueueRequests\":0" + fields + "}"));
+        return new CacheAwarePolicy(TestConfig.view(
+                "{\"index\":\"local\",\"overloadQueueRequests\":0,\"inflightTokens\":30" + fields + "}"));
     }
 
     private static String conversation(String system, String... turns) {
