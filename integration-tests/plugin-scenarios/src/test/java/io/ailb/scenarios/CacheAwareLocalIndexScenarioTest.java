@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
+import io.ailb.emulator.HttpCallAnswer;
 import io.ailb.emulator.HttpStream;
 import io.ailb.emulator.PluginVm;
 import io.ailb.emulator.VirtualClock;
@@ -192,14 +193,39 @@ class CacheAwareLocalIndexScenarioTest {
         assertEquals("\"cache_hit\":\"true\"", lastTurnHit(ClusterHost.healthy(A)));
     }
 
+    /** The same instance without metrics in its host info: the plugin scrapes its /metrics page on a tick. */
+    @Test
+    void anInstanceWithoutMetricsInItsHostInfoIsScrapedForItsKvCacheSize() {
+        String page = "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"200\",model_name=\"m\"} 1.0\n";
+        List<String> paths = new ArrayList<>();
+        PluginVm vm = Gateway.builder(PluginFixture.plugin())
+                .withPluginConfig(CONFIG)
+                .withClock(VirtualClock.startingAt(Instant.parse("2026-11-24T00:00:00Z")))
+                .withUpstreamHosts(ShellFixture.CLUSTER, List.of(ClusterHost.healthy(A)))
+                .withHttpDispatcher(call -> {
+                    paths.add(call.headers().get(":authority").orElse("")
+                            + call.headers().get(":path").orElse(""));
+                    return HttpCallAnswer.status(200).withBody(page);
+                })
+                .build()
+                .startVm();
+        PluginFixture.send(vm, ShellFixture.chat("warm-up", "hello")).complete();
+        assertTrue(vm.tick(), "the plugin asked for ticks");
+        assertEquals(List.of(A + "/metrics"), paths);
+        assertEquals("\"cache_hit\":\"false\"", lastTurnHit(vm));
+    }
+
     /** The cache_hit log field of a document's second question after two other documents went to its only host. */
     private static String lastTurnHit(ClusterHost only) {
-        PluginVm vm = Gateway.builder(PluginFixture.plugin())
+        return lastTurnHit(Gateway.builder(PluginFixture.plugin())
                 .withPluginConfig(CONFIG)
                 .withClock(VirtualClock.startingAt(Instant.parse("2026-11-24T00:00:00Z")))
                 .withUpstreamHosts(ShellFixture.CLUSTER, List.of(only))
                 .build()
-                .startVm();
+                .startVm());
+    }
+
+    private static String lastTurnHit(PluginVm vm) {
         String log = "";
         for (String document : List.of("report", "memo", "letter", "report")) {
             HttpStream stream =

@@ -12,6 +12,7 @@ import io.ailb.lb.config.StringField;
 import io.ailb.lb.policy.LoadBalancingPolicy;
 import io.ailb.lb.policy.RequestContext;
 import io.ailb.lb.policy.ResponseObserver;
+import io.ailb.lb.policy.ScrapeRequest;
 import io.ailb.lb.policy.SharedState;
 import io.ailb.lb.policy.Step;
 import io.ailb.lb.policy.clusterheader.HeaderName;
@@ -87,10 +88,11 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             MAX_KV_CACHE_TOKENS,
             "KV cache of one instance in tokens; once more new prompt tokens were routed to an instance since a "
                     + "prefix's last use there, the prefix counts as evicted from it, as its LRU cache drops it; "
-                    + "0 = the smallest size the instances report in the metrics of their host info (vLLM "
-                    + "cache_config_info num_gpu_blocks × block_size, SGLang max_total_num_tokens), and when none "
-                    + "does, prefixes stay until redisKeyTTL; set it above the reported size when instances also "
-                    + "keep prefixes outside GPU memory (CPU offloading), 1e12 to never judge evictions");
+                    + "0 = the smallest size the instances report in their metrics (vLLM cache_config_info "
+                    + "num_gpu_blocks × block_size, SGLang max_total_num_tokens; from the host info, or scraped from "
+                    + "/metrics once a minute when the info has none), and when none does, prefixes stay until "
+                    + "redisKeyTTL; set it above the reported size when instances also keep prefixes outside GPU "
+                    + "memory (CPU offloading), 1e12 to never judge evictions");
     static final StringField SESSION_HEADER = StringField.optional(
             "sessionHeader",
             "",
@@ -128,6 +130,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
      * a worker's time.
      */
     static final long SHARE_PERIOD_MILLIS = 250;
+    /** How often a Redis-mode VM looks for due scrapes: a tick with none due walks a map of the hosts without metrics. */
+    static final long SCRAPE_TICK_MILLIS = 1000;
     /** Policies created in this VM: each gets its own name among the gateway's publishers. */
     private static int instancesCreated;
 
@@ -215,10 +219,13 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         return target == null ? Collections.<RedisTarget>emptyList() : Collections.singletonList(target);
     }
 
-    /** With index local, the exchange with the gateway's other VMs (see {@link IndexExchange}). */
+    /**
+     * With index local, the exchange with the gateway's other VMs (see {@link IndexExchange}); either way, the scrapes of
+     * hosts whose info carries no metrics, for their KV cache size.
+     */
     @Override
     public long tickPeriodMillis() {
-        return exchange == null ? 0 : SHARE_PERIOD_MILLIS;
+        return exchange == null ? SCRAPE_TICK_MILLIS : SHARE_PERIOD_MILLIS;
     }
 
     @Override
@@ -226,6 +233,17 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         if (exchange != null) {
             exchange.exchange(state, nowMillis);
         }
+    }
+
+    /** Due only for hosts seen without metrics while kvCacheTokens is 0 (each at most once a minute). */
+    @Override
+    public List<ScrapeRequest> onTick(long nowMillis) {
+        return reportedKvCache.dueScrapes(nowMillis);
+    }
+
+    @Override
+    public void onScrapeResult(String host, int httpStatus, String body, long nowMillis) {
+        reportedKvCache.onScrapeResult(host, httpStatus, body, nowMillis);
     }
 
     @Override
@@ -236,7 +254,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         }
         long kvCacheTokens = settings.kvCacheTokens() > 0
                 ? settings.kvCacheTokens()
-                : reportedKvCache.smallestTokens(ctx.healthy(), ctx.nowMillis());
+                : reportedKvCache.smallestTokens(ctx.clusterName(), ctx.healthy(), ctx.nowMillis());
         if (index != null) {
             index.judgeEvictionsWith(kvCacheTokens);
             return selectLocally(ctx, in);

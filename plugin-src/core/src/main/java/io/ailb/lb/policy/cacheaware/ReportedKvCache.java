@@ -1,21 +1,33 @@
 package io.ailb.lb.policy.cacheaware;
 
 import io.ailb.lb.metrics.EngineMetrics;
+import io.ailb.lb.metrics.MetricsStore;
 import io.ailb.lb.model.Endpoint;
+import io.ailb.lb.policy.ScrapeRequest;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The KV cache size instances report in the metrics of their host info, remembered per host: an instance's cache is
- * fixed for its lifetime, so its metrics page (tens of KiB on vLLM) is read again at most once per
- * {@link #REREAD_MILLIS}, not on every request.
+ * The KV cache size instances report in their metrics, remembered per host: an instance's cache is fixed for its
+ * lifetime, so its metrics page (tens of KiB on vLLM) is read at most once per {@link #REREAD_MILLIS}, not on every
+ * request. The page comes from the host info when Higress puts it there; for a host whose info has none, the policy
+ * scrapes {@link #METRICS_PATH} itself on its ticks, at the same pace.
  */
 final class ReportedKvCache {
     /** How long a host's reading holds; a restarted instance at the same address with another size waits this long. */
     static final long REREAD_MILLIS = 60_000;
     /** Hosts remembered; past it the memory starts over (a VM serving more hosts re-reads them). */
     static final int MAX_HOSTS = 4096;
+    /** vLLM's and SGLang's metrics path, on the serving port. */
+    static final String METRICS_PATH = "/metrics";
+
+    static final int SCRAPE_TIMEOUT_MILLIS = 3000;
+    /** vLLM's and SGLang's pages are 10-300 KiB; a longer answer is not parsed. */
+    static final int SCRAPE_MAX_BYTES = 4 << 20;
+    /** Failed scrapes in a row after which a host's last reading no longer counts. */
+    static final int SCRAPE_FAILURES = 3;
 
     private static final class Reading {
         final double tokens;
@@ -28,16 +40,18 @@ final class ReportedKvCache {
     }
 
     private final Map<String, Reading> byHost = new HashMap<>();
+    /** Hosts without metrics in their info: scraped by the policy. */
+    private final MetricsStore scraped = new MetricsStore(REREAD_MILLIS, SCRAPE_TIMEOUT_MILLIS, SCRAPE_FAILURES, null);
 
     /**
-     * The smallest KV cache in tokens that any of {@code hosts} reports, 0 when none does. The smallest, because one
-     * figure judges evictions on every instance: on a larger one a prefix may count as evicted early, which costs a
-     * hit, never a request sent to a prefix that is gone.
+     * The smallest KV cache in tokens that any of {@code hosts} (of {@code clusterName}) reports, 0 when none does. The
+     * smallest, because one figure judges evictions on every instance: on a larger one a prefix may count as evicted
+     * early, which costs a hit, never a request sent to a prefix that is gone.
      */
-    long smallestTokens(List<Endpoint> hosts, long nowMillis) {
+    long smallestTokens(String clusterName, List<Endpoint> hosts, long nowMillis) {
         double least = Double.NaN;
         for (Endpoint host : hosts) {
-            double tokens = tokensOf(host, nowMillis);
+            double tokens = tokensOf(clusterName, host, nowMillis);
             // NaN tested explicitly: in the TeaVM-compiled module !(x >= NaN) came out false.
             if (!Double.isNaN(tokens) && (Double.isNaN(least) || tokens < least)) {
                 least = tokens;
@@ -46,15 +60,30 @@ final class ReportedKvCache {
         return Double.isNaN(least) ? 0 : (long) Math.min(least, CacheAwarePolicy.MAX_KV_CACHE_TOKENS);
     }
 
-    private double tokensOf(Endpoint host, long nowMillis) {
+    /** The scrapes due now, for hosts whose info carries no metrics. */
+    List<ScrapeRequest> dueScrapes(long nowMillis) {
+        List<ScrapeRequest> out = new ArrayList<>();
+        for (MetricsStore.Due due : scraped.due(nowMillis)) {
+            out.add(new ScrapeRequest(
+                    due.clusterName(), due.host(), METRICS_PATH, SCRAPE_TIMEOUT_MILLIS, SCRAPE_MAX_BYTES));
+        }
+        return out;
+    }
+
+    void onScrapeResult(String host, int httpStatus, String body, long nowMillis) {
+        scraped.onResult(host, httpStatus, body, nowMillis);
+    }
+
+    private double tokensOf(String clusterName, Endpoint host, long nowMillis) {
+        String text = host.metricsText();
+        if (text == null || text.isEmpty()) {
+            scraped.saw(clusterName, host.address(), nowMillis);
+            EngineMetrics metrics = scraped.metrics(host.address());
+            return metrics == null ? Double.NaN : metrics.kvCacheTokens();
+        }
         Reading reading = byHost.get(host.address());
         if (reading != null && nowMillis - reading.readAtMillis < REREAD_MILLIS && nowMillis >= reading.readAtMillis) {
             return reading.tokens;
-        }
-        String text = host.metricsText();
-        if (text == null || text.isEmpty()) {
-            // Nothing to read: costs nothing to look again next time.
-            return Double.NaN;
         }
         double tokens = EngineMetrics.parse(text, null).kvCacheTokens();
         if (byHost.size() >= MAX_HOSTS && reading == null) {

@@ -147,6 +147,21 @@ class CacheAwarePolicyTest {
     }
 
     @Test
+    void theSizeOfAnInstanceWithoutMetricsInItsInfoComesFromScrapingIt() throws ConfigException {
+        CacheAwarePolicy policy = policy("");
+        RequestContext context =
+                ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build();
+        assertEquals("0", policy.select(context).redisCommand().args().get(13));
+        assertEquals(1000, policy.tickPeriodMillis());
+        assertEquals("10.0.0.1:8000", policy.onTick(1_000_500).get(0).host());
+        policy.onScrapeResult("10.0.0.1:8000", 200, "sglang:max_total_num_tokens 9000\n", 1_000_600);
+        assertEquals("9000", policy.select(context).redisCommand().args().get(13));
+        CacheAwarePolicy configured = policy(",\"kvCacheTokens\":5000");
+        assertEquals("5000", configured.select(context).redisCommand().args().get(13));
+        assertTrue(configured.onTick(1_000_500).isEmpty(), "a configured size scrapes nothing");
+    }
+
+    @Test
     void aSharedSystemPromptIsABlockOfItsOwn() throws ConfigException {
         assertEquals(
                 RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT,
