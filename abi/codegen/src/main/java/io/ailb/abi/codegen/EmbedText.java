@@ -98,9 +98,9 @@ public final class EmbedText {
             throw usage("--in, --glob, --out and one of --class, --class-per-package are required");
         }
         if (perPackage != null) {
-            return writePerPackage(Paths.get(in), glob, Paths.get(out), perPackage, directive, commentMarker);
+            return writeTree(Paths.get(in), glob, Paths.get(out), perPackage, directive, commentMarker);
         }
-        return List.of(write(Paths.get(in), glob, Paths.get(out), className, directive));
+        return List.of(writeFlat(Paths.get(in), glob, Paths.get(out), className, directive, commentMarker));
     }
 
     /** Generates the class and returns the path of the Java file. */
@@ -114,9 +114,15 @@ public final class EmbedText {
      */
     public static Path write(Path inDir, String glob, Path outDir, String className, String includeDirective)
             throws IOException {
+        return writeFlat(inDir, glob, outDir, className, includeDirective, null);
+    }
+
+    private static Path writeFlat(
+            Path inDir, String glob, Path outDir, String className, String includeDirective, String commentMarker)
+            throws IOException {
         List<Embedded> texts = new ArrayList<>();
         for (Path file : matching(inDir, glob, includeDirective != null)) {
-            texts.add(embedded(inDir, file, includeDirective));
+            texts.add(embedded(inDir, file, includeDirective, commentMarker));
         }
         return writeClass(outDir, className, true, texts);
     }
@@ -127,11 +133,10 @@ public final class EmbedText {
      */
     public static List<Path> writePerPackage(
             Path root, String glob, Path outDir, String simpleName, String includeDirective) throws IOException {
-        return writePerPackage(root, glob, outDir, simpleName, includeDirective, null);
+        return writeTree(root, glob, outDir, simpleName, includeDirective, null);
     }
 
-    /** As above, leaving out comment lines starting with {@code commentMarker} when it is not null (see the class). */
-    public static List<Path> writePerPackage(
+    private static List<Path> writeTree(
             Path root, String glob, Path outDir, String simpleName, String includeDirective, String commentMarker)
             throws IOException {
         Map<Path, List<Path>> byDirectory = new TreeMap<>();
@@ -152,28 +157,29 @@ public final class EmbedText {
             }
             List<Embedded> texts = new ArrayList<>();
             for (Path file : entry.getValue()) {
-                Embedded text = embedded(root, file, includeDirective);
-                texts.add(
-                        commentMarker == null
-                                ? text
-                                : new Embedded(
-                                        text.fileName(),
-                                        withoutLineComments(text.text(), commentMarker),
-                                        text.included()));
+                texts.add(embedded(root, file, includeDirective, commentMarker));
             }
             written.add(writeClass(outDir, pkg + "." + simpleName, false, texts));
         }
         return written;
     }
 
-    private static Embedded embedded(Path root, Path file, String includeDirective) throws IOException {
+    /** {@code file} assembled when {@code includeDirective} is set, then stripped when {@code commentMarker} is. */
+    private static Embedded embedded(Path root, Path file, String includeDirective, String commentMarker)
+            throws IOException {
         String name = file.getFileName().toString();
+        String text;
+        List<String> included;
         if (includeDirective == null) {
-            return new Embedded(name, new String(Files.readAllBytes(file), StandardCharsets.UTF_8), List.of());
+            text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+            included = List.of();
+        } else {
+            TextIncludes.Assembled assembled = new TextIncludes(includeDirective, TextIncludes.directory(root))
+                    .assemble(slashed(root.relativize(file)));
+            text = assembled.text();
+            included = assembled.included();
         }
-        TextIncludes.Assembled assembled = new TextIncludes(includeDirective, TextIncludes.directory(root))
-                .assemble(slashed(root.relativize(file)));
-        return new Embedded(name, assembled.text(), assembled.included());
+        return new Embedded(name, commentMarker == null ? text : withoutLineComments(text, commentMarker), included);
     }
 
     private static Path writeClass(Path outDir, String className, boolean isPublic, List<Embedded> texts)

@@ -121,6 +121,24 @@ final class EmbedTextTest {
     }
 
     @Test
+    void theFlatModeLeavesOutCommentLinesToo() throws Exception {
+        file("select.lua", "-- select\n  return 1\n");
+        List<Path> written = EmbedText.run(new String[] {
+            "--in",
+            in.toString(),
+            "--glob",
+            "*.lua",
+            "--out",
+            out.toString(),
+            "--class",
+            "p.Texts",
+            "--strip-line-comments",
+            "--"
+        });
+        assertEquals("return 1\n", constant(compile(written), "p.Texts", "SELECT"));
+    }
+
+    @Test
     void anUnchangedOutputIsNotRewritten() throws Exception {
         file("a/x.lua", "return 1\n");
         String[] argv = {
