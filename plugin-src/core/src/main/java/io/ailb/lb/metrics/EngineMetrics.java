@@ -135,11 +135,7 @@ public final class EngineMetrics {
             // Label values are Python reprs: "None" before the engine has profiled its memory.
             double blocks = positive(sample.labels().get("num_gpu_blocks"));
             double blockSize = positive(sample.labels().get("block_size"));
-            double tokens = blocks * blockSize;
-            // NaN tested explicitly: in the TeaVM-compiled module !(x >= NaN) came out false.
-            if (!Double.isNaN(tokens) && (Double.isNaN(least) || tokens < least)) {
-                least = tokens;
-            }
+            least = smallerKnown(least, blocks * blockSize);
         }
         return least;
     }
@@ -147,13 +143,20 @@ public final class EngineMetrics {
     private static double smallest(MetricFamilies families, String name) {
         double least = Double.NaN;
         for (MetricFamilies.Sample sample : families.samples(name)) {
-            if (sample.value() > 0
-                    && !Double.isInfinite(sample.value())
-                    && (Double.isNaN(least) || sample.value() < least)) {
-                least = sample.value();
+            if (sample.value() > 0 && !Double.isInfinite(sample.value())) {
+                least = smallerKnown(least, sample.value());
             }
         }
         return least;
+    }
+
+    /** The smaller of two figures where NaN means unknown: NaN only when both are. */
+    public static double smallerKnown(double least, double value) {
+        // NaN tested explicitly: in the TeaVM-compiled module !(x >= NaN) came out false.
+        if (Double.isNaN(value)) {
+            return least;
+        }
+        return Double.isNaN(least) || value < least ? value : least;
     }
 
     /** A positive label value, else NaN. */

@@ -88,6 +88,15 @@ class EngineMetricsTest {
     }
 
     @Test
+    void theSmallerKnownFigureIgnoresUnknownOnes() {
+        assertEquals(3.0, EngineMetrics.smallerKnown(Double.NaN, 3.0));
+        assertEquals(3.0, EngineMetrics.smallerKnown(3.0, Double.NaN));
+        assertEquals(2.0, EngineMetrics.smallerKnown(3.0, 2.0));
+        assertEquals(2.0, EngineMetrics.smallerKnown(2.0, 3.0));
+        assertTrue(Double.isNaN(EngineMetrics.smallerKnown(Double.NaN, Double.NaN)));
+    }
+
+    @Test
     void aPageWithoutEngineMetricsIsEmpty() {
         assertTrue(EngineMetrics.parse("<html>not metrics</html>\n", null).isEmpty());
     }

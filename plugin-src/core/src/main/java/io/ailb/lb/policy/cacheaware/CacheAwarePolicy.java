@@ -220,12 +220,15 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     }
 
     /**
-     * With index local, the exchange with the gateway's other VMs (see {@link IndexExchange}); either way, the scrapes of
-     * hosts whose info carries no metrics, for their KV cache size.
+     * With index local, the exchange with the gateway's other VMs (see {@link IndexExchange}); either way, unless
+     * kvCacheTokens is configured, the scrapes of hosts whose info carries no metrics, for their KV cache size.
      */
     @Override
     public long tickPeriodMillis() {
-        return exchange == null ? SCRAPE_TICK_MILLIS : SHARE_PERIOD_MILLIS;
+        if (exchange != null) {
+            return SHARE_PERIOD_MILLIS;
+        }
+        return settings.kvCacheTokens() > 0 ? 0 : SCRAPE_TICK_MILLIS;
     }
 
     @Override

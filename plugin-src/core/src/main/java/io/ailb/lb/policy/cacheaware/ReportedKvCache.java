@@ -51,11 +51,7 @@ final class ReportedKvCache {
     long smallestTokens(String clusterName, List<Endpoint> hosts, long nowMillis) {
         double least = Double.NaN;
         for (Endpoint host : hosts) {
-            double tokens = tokensOf(clusterName, host, nowMillis);
-            // NaN tested explicitly: in the TeaVM-compiled module !(x >= NaN) came out false.
-            if (!Double.isNaN(tokens) && (Double.isNaN(least) || tokens < least)) {
-                least = tokens;
-            }
+            least = EngineMetrics.smallerKnown(least, tokensOf(clusterName, host, nowMillis));
         }
         return Double.isNaN(least) ? 0 : (long) Math.min(least, CacheAwarePolicy.MAX_KV_CACHE_TOKENS);
     }

@@ -159,6 +159,7 @@ class CacheAwarePolicyTest {
         CacheAwarePolicy configured = policy(",\"kvCacheTokens\":5000");
         assertEquals("5000", configured.select(context).redisCommand().args().get(13));
         assertTrue(configured.onTick(1_000_500).isEmpty(), "a configured size scrapes nothing");
+        assertEquals(0, configured.tickPeriodMillis(), "nor asks for ticks");
     }
 
     @Test
