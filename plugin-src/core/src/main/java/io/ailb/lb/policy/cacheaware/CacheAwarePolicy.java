@@ -193,8 +193,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 settings.inflight().cleanIntervalSeconds(),
                 settings.inflight().prefixTtlSeconds(),
                 settings.inflightTokens(),
-                settings.overloadQueueRequests(),
-                settings.kvCacheTokens());
+                settings.overloadQueueRequests());
     }
 
     @Override

@@ -72,7 +72,7 @@ final class LocalCacheIndex {
     private long[] queued = new long[16];
     /** Per host: prompt tokens routed to it as work (written into its KV cache), cumulative. */
     private long[] written = new long[16];
-    /** KV cache of one instance in tokens; 0 = unknown, nothing is judged evicted. */
+    /** KV cache of one instance in tokens, set before each decision; 0 = unknown, nothing is judged evicted. */
     private long kvCacheTokens;
     /** Holder slots naming the host: its id stays while any block lists it. */
     private int[] holderRefs = new int[16];
@@ -132,8 +132,7 @@ final class LocalCacheIndex {
             long cleanIntervalSeconds,
             long blockTtlSeconds,
             double inflightTokens,
-            double overloadQueueRequests,
-            long kvCacheTokens) {
+            double overloadQueueRequests) {
         if (maxBlocks < 1 || maxHolders < 1 || maxHolders > Byte.MAX_VALUE) {
             throw new IllegalArgumentException("maxBlocks " + maxBlocks + ", maxHolders " + maxHolders);
         }
@@ -144,13 +143,13 @@ final class LocalCacheIndex {
         this.blockTtlSeconds = blockTtlSeconds;
         this.inflightTokens = inflightTokens;
         this.overloadQueueRequests = overloadQueueRequests;
-        this.kvCacheTokens = kvCacheTokens;
         allocateBlocks(Math.min(INITIAL_SLOTS, powerOfTwoAtLeast(maxBlocks)));
     }
 
     /**
-     * Judges evictions with an instance's KV cache of {@code tokens} from the next decision on (0 = none): the
-     * instances' reported size can arrive after the index was made. Written counts are kept either way.
+     * Judges evictions with an instance's KV cache of {@code tokens} from the next decision on (0 = none), the size
+     * the script gets with each call: the instances' reported size can arrive or change after the index was made.
+     * Written counts are kept either way.
      */
     void judgeEvictionsWith(long tokens) {
         kvCacheTokens = tokens;

@@ -2,6 +2,7 @@ package io.ailb.lb.policy.cacheaware;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.codec.resp.RespValue;
@@ -19,6 +20,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * The local index against cache_aware.lua on a real Redis: the same random sequence of requests (prefixes of a few
@@ -48,6 +50,11 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
             Arrays.asList("10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000", "10.0.0.4:8000", "10.0.0.5:8000");
     private static final int BLOCK_TTL = 90;
     private static final int YEAR = 31_536_000;
+    /**
+     * A KV cache about one conversation's size, so blocks are judged evicted within the run (with 3000, nothing a
+     * decision depends on ever was: the system prompts are used too often).
+     */
+    private static final long EVICTING_KV_CACHE = 1500;
 
     private static LuaScript withTestClock(LuaScript script) {
         String source = script.source();
@@ -91,10 +98,15 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         run(settings(0, 0, 0), 1500, 0xC3L);
     }
 
-    /** A KV cache of a few conversations' size: blocks are judged evicted all the time. */
     @Test
     void theLocalIndexJudgesEvictionsAsTheScript() {
-        run(settings(0, 30, 4, 3000), 2500, 0xD4L);
+        run(settings(0, 30, 4, EVICTING_KV_CACHE), 2500, 0xD4L);
+    }
+
+    /** The run above exercises evictions: an index that does not judge them parts from the script. */
+    @Test
+    void anIndexBlindToEvictionsDecidesOtherwiseOnThatRun() {
+        assertThrows(AssertionFailedError.class, () -> run(settings(0, 30, 4, EVICTING_KV_CACHE), 0, 2500, 0xD4L));
     }
 
     private static CacheAwareSelection.Settings settings(int cap, double inflightTokens, double overloadQueueRequests) {
@@ -113,8 +125,14 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     }
 
     private void run(CacheAwareSelection.Settings settings, int steps, long seed) {
+        run(settings, settings.kvCacheTokens(), steps, seed);
+    }
+
+    /** The script judges evictions with the settings' KV size, the local index with {@code localKvCacheTokens}. */
+    private void run(CacheAwareSelection.Settings settings, long localKvCacheTokens, int steps, long seed) {
         Rng traffic = new Rng(seed);
         LocalCacheIndex local = CacheAwarePolicy.localIndex(settings, CacheAwarePolicy.LOCAL_MAX_BLOCKS);
+        local.judgeEvictionsWith(localKvCacheTokens);
         List<List<String>> conversations = conversations(traffic);
         List<Open> open = new ArrayList<>();
         int routed = 0;
