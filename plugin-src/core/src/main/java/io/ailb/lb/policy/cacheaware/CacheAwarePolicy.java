@@ -16,6 +16,7 @@ import io.ailb.lb.policy.ScrapeRequest;
 import io.ailb.lb.policy.SharedState;
 import io.ailb.lb.policy.Step;
 import io.ailb.lb.policy.clusterheader.HeaderName;
+import io.ailb.lb.policy.endpointmetrics.MetricsPath;
 import io.ailb.lb.policy.inflight.InflightRouter;
 import io.ailb.lb.policy.inflight.RedisPolicyConfig;
 import io.ailb.lb.policy.inflight.SelectionInputs;
@@ -90,7 +91,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                     + "prefix's last use there, the prefix counts as evicted from it, as its LRU cache drops it; "
                     + "0 = the smallest size the instances report in their metrics (vLLM cache_config_info "
                     + "num_gpu_blocks × block_size, SGLang max_total_num_tokens; from the host info, or scraped from "
-                    + "/metrics once a minute when the info has none), and when none does, prefixes stay until "
+                    + "metricsPath once a minute when the info has none), and when none does, prefixes stay until "
                     + "redisKeyTTL; set it above the reported size when instances also keep prefixes outside GPU "
                     + "memory (CPU offloading), 1e12 to never judge evictions");
     static final StringField SESSION_HEADER = StringField.optional(
@@ -146,7 +147,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     /** Null with index redis. */
     private final IndexExchange exchange;
     /** Consulted when kvCacheTokens is 0. */
-    private final ReportedKvCache reportedKvCache = new ReportedKvCache();
+    private final ReportedKvCache reportedKvCache;
 
     public CacheAwarePolicy(ConfigView config) throws ConfigException {
         boolean local = INDEX_LOCAL.equals(INDEX.read(config));
@@ -157,6 +158,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         double overloadQueueRequests = OVERLOAD_QUEUE_REQUESTS.read(config);
         long kvCacheTokens = (long) KV_CACHE_TOKENS.read(config);
         this.sessionHeader = HeaderName.readOrEmpty(SESSION_HEADER, config);
+        this.reportedKvCache = new ReportedKvCache(MetricsPath.read(config));
         RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
         this.settings = new CacheAwareSelection.Settings(
                 redis.settings(), inflightTokens, overloadQueueRequests, MAX_HOLDERS, kvCacheTokens);
@@ -179,6 +181,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         all.add(INFLIGHT_TOKENS);
         all.add(OVERLOAD_QUEUE_REQUESTS);
         all.add(KV_CACHE_TOKENS);
+        all.add(MetricsPath.FIELD);
         all.add(SESSION_HEADER);
         all.add(RedisPolicyConfig.ENABLE_DETAIL_LOG);
         return Collections.unmodifiableList(all);

@@ -13,15 +13,13 @@ import java.util.Map;
  * The KV cache size instances report in their metrics, remembered per host: an instance's cache is fixed for its
  * lifetime, so its metrics page (tens of KiB on vLLM) is read at most once per {@link #REREAD_MILLIS}, not on every
  * request. The page comes from the host info when Higress puts it there; for a host whose info has none, the policy
- * scrapes {@link #METRICS_PATH} itself on its ticks, at the same pace.
+ * scrapes the configured metrics path itself on its ticks, at the same pace.
  */
 final class ReportedKvCache {
     /** How long a host's reading holds; a restarted instance at the same address with another size waits this long. */
     static final long REREAD_MILLIS = 60_000;
     /** Hosts remembered; past it the memory starts over (a VM serving more hosts re-reads them). */
     static final int MAX_HOSTS = 4096;
-    /** vLLM's and SGLang's metrics path, on the serving port. */
-    static final String METRICS_PATH = "/metrics";
 
     static final int SCRAPE_TIMEOUT_MILLIS = 3000;
     /** vLLM's and SGLang's pages are 10-300 KiB; a longer answer is not parsed. */
@@ -39,9 +37,15 @@ final class ReportedKvCache {
         }
     }
 
+    private final String metricsPath;
     private final Map<String, Reading> byHost = new HashMap<>();
     /** Hosts without metrics in their info: scraped by the policy. */
     private final MetricsStore scraped = new MetricsStore(REREAD_MILLIS, SCRAPE_TIMEOUT_MILLIS, SCRAPE_FAILURES, null);
+
+    /** {@code metricsPath}: where hosts without metrics in their info are scraped. */
+    ReportedKvCache(String metricsPath) {
+        this.metricsPath = metricsPath;
+    }
 
     /**
      * The smallest KV cache in tokens that any of {@code hosts} (of {@code clusterName}) reports, 0 when none does. The
@@ -61,7 +65,7 @@ final class ReportedKvCache {
         List<ScrapeRequest> out = new ArrayList<>();
         for (MetricsStore.Due due : scraped.due(nowMillis)) {
             out.add(new ScrapeRequest(
-                    due.clusterName(), due.host(), METRICS_PATH, SCRAPE_TIMEOUT_MILLIS, SCRAPE_MAX_BYTES));
+                    due.clusterName(), due.host(), metricsPath, SCRAPE_TIMEOUT_MILLIS, SCRAPE_MAX_BYTES));
         }
         return out;
     }

@@ -51,10 +51,6 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
             "target_metric",
             "",
             "a Prometheus gauge, e.g. vllm:num_requests_waiting; required when metric_policy is least or most");
-    static final StringField METRICS_PATH = StringField.optional(
-            "metricsPath",
-            "/metrics",
-            "scraped by the plugin when Higress gives no metrics in the host info; must start with /");
     static final IntField METRICS_REFRESH_INTERVAL =
             IntField.optional("metricsRefreshInterval", 5000, 100, 3_600_000, "ms", "scrape interval");
     static final IntField UNHEALTHY_THRESHOLD = IntField.optional(
@@ -72,7 +68,7 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
             METRIC_POLICY,
             TARGET_METRIC,
             ChoiceWindow.RATE_LIMIT,
-            METRICS_PATH,
+            MetricsPath.FIELD,
             METRICS_REFRESH_INTERVAL,
             METRICS_MAX_BYTES,
             UNHEALTHY_THRESHOLD);
@@ -127,11 +123,8 @@ public final class EndpointMetricsPolicy implements LoadBalancingPolicy {
                     config.fieldPath(TARGET_METRIC.name()), "is required when metric_policy is " + metricPolicy);
         }
         this.rateLimit = ChoiceWindow.RATE_LIMIT.read(config);
-        this.metricsPath = METRICS_PATH.read(config);
+        this.metricsPath = MetricsPath.read(config);
         this.metricsMaxBytes = METRICS_MAX_BYTES.read(config);
-        if (!metricsPath.startsWith("/")) {
-            throw new ConfigException(config.fieldPath(METRICS_PATH.name()), "must start with /");
-        }
         this.refreshMillis = METRICS_REFRESH_INTERVAL.read(config);
         int threshold = UNHEALTHY_THRESHOLD.read(config);
         this.scrapeTimeoutMillis = (int) Math.min(refreshMillis, MAX_SCRAPE_TIMEOUT_MILLIS);

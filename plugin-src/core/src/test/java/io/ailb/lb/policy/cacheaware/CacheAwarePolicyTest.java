@@ -163,6 +163,15 @@ class CacheAwarePolicyTest {
     }
 
     @Test
+    void instancesAreScrapedAtTheConfiguredMetricsPath() throws ConfigException {
+        CacheAwarePolicy policy = policy(",\"metricsPath\":\"/engine/metrics\"");
+        policy.select(ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build());
+        assertEquals("/engine/metrics", policy.onTick(1_000_500).get(0).path());
+        ConfigException refused = assertThrows(ConfigException.class, () -> policy(",\"metricsPath\":\"metrics\""));
+        assertEquals("lb_config.metricsPath", refused.path());
+    }
+
+    @Test
     void aSharedSystemPromptIsABlockOfItsOwn() throws ConfigException {
         assertEquals(
                 RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT,

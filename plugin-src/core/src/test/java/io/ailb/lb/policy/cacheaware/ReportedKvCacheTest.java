@@ -23,20 +23,20 @@ class ReportedKvCacheTest {
                 up("10.0.0.2:8000"),
                 up("10.0.0.3:8000", "vllm:num_requests_running 0\n"),
                 up("10.0.0.4:8000", vllm(800)));
-        assertEquals(12_800, new ReportedKvCache().smallestTokens(CLUSTER, hosts, 0));
+        assertEquals(12_800, new ReportedKvCache("/metrics").smallestTokens(CLUSTER, hosts, 0));
     }
 
     @Test
     void noReportedSizeIsZero() {
         assertEquals(
                 0,
-                new ReportedKvCache()
+                new ReportedKvCache("/metrics")
                         .smallestTokens(CLUSTER, Arrays.asList(up("10.0.0.1:8000"), up("10.0.0.2:8000", "")), 0));
     }
 
     @Test
     void aHostsPageIsReadAgainOnlyAfterAMinute() {
-        ReportedKvCache cache = new ReportedKvCache();
+        ReportedKvCache cache = new ReportedKvCache("/metrics");
         assertEquals(16_000, cache.smallestTokens(CLUSTER, Arrays.asList(up("10.0.0.1:8000", vllm(1000))), 0));
         List<Endpoint> resized = Arrays.asList(up("10.0.0.1:8000", vllm(500)));
         assertEquals(16_000, cache.smallestTokens(CLUSTER, resized, ReportedKvCache.REREAD_MILLIS - 1));
@@ -45,14 +45,14 @@ class ReportedKvCacheTest {
 
     @Test
     void aHostWithoutMetricsIsLookedAtAgainOnTheNextRequest() {
-        ReportedKvCache cache = new ReportedKvCache();
+        ReportedKvCache cache = new ReportedKvCache("/metrics");
         assertEquals(0, cache.smallestTokens(CLUSTER, Arrays.asList(up("10.0.0.1:8000")), 0));
         assertEquals(16_000, cache.smallestTokens(CLUSTER, Arrays.asList(up("10.0.0.1:8000", vllm(1000))), 1));
     }
 
     @Test
     void aHostWithoutMetricsInItsInfoIsScrapedOnceAMinuteAndItsPageCounts() {
-        ReportedKvCache cache = new ReportedKvCache();
+        ReportedKvCache cache = new ReportedKvCache("/metrics");
         List<Endpoint> hosts = Arrays.asList(up("10.0.0.1:8000"), up("10.0.0.2:8000", vllm(1000)));
         assertEquals(16_000, cache.smallestTokens(CLUSTER, hosts, 0));
         assertEquals(
@@ -72,7 +72,7 @@ class ReportedKvCacheTest {
 
     @Test
     void aFailingScrapeLeavesTheSizeUnknown() {
-        ReportedKvCache cache = new ReportedKvCache();
+        ReportedKvCache cache = new ReportedKvCache("/metrics");
         List<Endpoint> hosts = Arrays.asList(up("10.0.0.1:8000"));
         cache.smallestTokens(CLUSTER, hosts, 0);
         cache.dueScrapes(0);

@@ -283,7 +283,18 @@ class EndpointMetricsPolicyTest {
     @Test
     void aRelativeMetricsPathIsRejected() {
         ConfigException e = assertThrows(ConfigException.class, () -> policy("{\"metricsPath\":\"metrics\"}"));
-        assertEquals("lb_config.metricsPath: must start with /", e.getMessage());
+        assertEquals(
+                "lb_config.metricsPath=metrics: must start with / and hold no spaces or control characters",
+                e.getMessage());
+    }
+
+    @Test
+    void aMetricsPathThatCannotBeSentAsItIsIsRejected() {
+        for (String path : new String[] {"/my metrics", "/metrics\\r\\nx-injected: 1", "/\\u0000"}) {
+            ConfigException e =
+                    assertThrows(ConfigException.class, () -> policy("{\"metricsPath\":\"" + path + "\"}"), path);
+            assertEquals("lb_config.metricsPath", e.path(), path);
+        }
     }
 
     @Test
