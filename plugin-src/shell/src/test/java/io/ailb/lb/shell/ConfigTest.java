@@ -26,7 +26,7 @@ class ConfigTest {
                 "{\"lb_policy\":\"global_least_request\",\"lb_config\":{\"servicePort\":6379}}"
                         + "|lb_config.serviceFQDN: is required",
                 "{\"_rules_\":[{\"_match_route_\":[\"r\"],\"lb_policy\":\"least_busy\",\"lb_config\":{\"metricsPath\":\"m\"}}]}"
-                        + "|_rules_[0].lb_config.metricsPath: must start with /",
+                        + "|_rules_[0].lb_config.metricsPath=m: must start with /",
                 "not json" + "|plugin config is not valid JSON"
             })
     void anInvalidConfigurationIsRefusedWithOneLineNamingTheField(String config, String expected) {
