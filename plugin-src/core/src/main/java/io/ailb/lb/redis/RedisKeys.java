@@ -84,6 +84,14 @@ public final class RedisKeys {
     }
 
     /**
+     * cache_aware: HASH host → "work (prompt tokens routed to it, each fading by e^(-age / 5 s)) and the Unix seconds
+     * it was computed at".
+     */
+    public String cacheAwareRecent() {
+        return prefix + "ca-recent";
+    }
+
+    /**
      * cache_aware: HASH holder host → "last use (Unix seconds) and {@link #cacheAwareWritten()} of the host then" for
      * the conversation block with this chained hash, plus
      * {@code #u} (requests routed with the block) and {@code #t} ({@link #cacheAwareRouted()} when it was first seen).

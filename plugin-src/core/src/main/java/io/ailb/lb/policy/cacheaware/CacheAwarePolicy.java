@@ -94,6 +94,15 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                     + "metricsPath once a minute when the info has none), and when none does, prefixes stay until "
                     + "redisKeyTTL; set it above the reported size when instances also keep prefixes outside GPU "
                     + "memory (CPU offloading), 1e12 to never judge evictions");
+    static final double MAX_RECENT_WORK_SHARE = 10;
+    static final NumberField RECENT_WORK_SHARE = NumberField.optional(
+            "recentWorkShare",
+            0,
+            0,
+            MAX_RECENT_WORK_SHARE,
+            "share of the prompt work a host took on in the last seconds (fading with a 5 s time constant) beyond the "
+                    + "fleet's mean that counts against it: the conversations it just started come back for their next "
+                    + "turns, so new ones (and new prompt groups) even out across hosts; 0 = off");
     static final StringField SESSION_HEADER = StringField.optional(
             "sessionHeader",
             "",
@@ -157,11 +166,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         double inflightTokens = INFLIGHT_TOKENS.read(config);
         double overloadQueueRequests = OVERLOAD_QUEUE_REQUESTS.read(config);
         long kvCacheTokens = (long) KV_CACHE_TOKENS.read(config);
+        double recentWorkShare = RECENT_WORK_SHARE.read(config);
         this.sessionHeader = HeaderName.readOrEmpty(SESSION_HEADER, config);
         this.reportedKvCache = new ReportedKvCache(MetricsPath.read(config));
         RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
         this.settings = new CacheAwareSelection.Settings(
-                redis.settings(), inflightTokens, overloadQueueRequests, MAX_HOLDERS, kvCacheTokens);
+                redis.settings(), inflightTokens, overloadQueueRequests, MAX_HOLDERS, kvCacheTokens, recentWorkShare);
         this.target = local ? null : redis.target();
         this.index = local ? localIndex(settings, LOCAL_MAX_BLOCKS) : null;
         // VMs with the same lb_config route the same services: they pool under one key prefix.
@@ -181,6 +191,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         all.add(INFLIGHT_TOKENS);
         all.add(OVERLOAD_QUEUE_REQUESTS);
         all.add(KV_CACHE_TOKENS);
+        all.add(RECENT_WORK_SHARE);
         all.add(MetricsPath.FIELD);
         all.add(SESSION_HEADER);
         all.add(RedisPolicyConfig.ENABLE_DETAIL_LOG);
@@ -196,7 +207,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 settings.inflight().cleanIntervalSeconds(),
                 settings.inflight().prefixTtlSeconds(),
                 settings.inflightTokens(),
-                settings.overloadQueueRequests());
+                settings.overloadQueueRequests(),
+                settings.recentWorkShare());
     }
 
     @Override
@@ -273,7 +285,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                                 in.unhealthyHosts(),
                                 settings.withKvCacheTokens(kvCacheTokens),
                                 in.randomValue(),
-                                in.leaseId()),
+                                in.leaseId(),
+                                ctx.nowMillis()),
                         reply -> onReply(reply, in))
                 .withAttribute(Step.ATTR_POLICY, NAME)
                 .withRelease(target, CacheAwareSelection.release(in.keys(), in.leaseId()));

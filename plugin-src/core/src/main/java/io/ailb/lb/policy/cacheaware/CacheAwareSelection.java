@@ -33,23 +33,27 @@ public final class CacheAwareSelection extends SelectionReply {
         private final double overloadQueueRequests;
         private final int maxHolders;
         private final long kvCacheTokens;
+        private final double recentWorkShare;
 
         /**
          * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; {@code inflightTokens},
-         * {@code overloadQueueRequests}, {@code maxHolders} and {@code kvCacheTokens} (the KV cache of one instance,
-         * 0 = unknown: nothing is evicted) are cache_aware.lua's own (see the script).
+         * {@code overloadQueueRequests}, {@code maxHolders}, {@code kvCacheTokens} (the KV cache of one instance,
+         * 0 = unknown: nothing is evicted) and {@code recentWorkShare} (0 = none) are cache_aware.lua's own (see the
+         * script).
          */
         public Settings(
                 InflightSelection.Settings inflight,
                 double inflightTokens,
                 double overloadQueueRequests,
                 int maxHolders,
-                long kvCacheTokens) {
+                long kvCacheTokens,
+                double recentWorkShare) {
             this.inflight = inflight;
             this.inflightTokens = inflightTokens;
             this.overloadQueueRequests = overloadQueueRequests;
             this.maxHolders = maxHolders;
             this.kvCacheTokens = kvCacheTokens;
+            this.recentWorkShare = recentWorkShare;
         }
 
         /** KV cache of one instance in tokens; 0 = unknown. */
@@ -61,11 +65,17 @@ public final class CacheAwareSelection extends SelectionReply {
         public Settings withKvCacheTokens(long tokens) {
             return tokens == kvCacheTokens
                     ? this
-                    : new Settings(inflight, inflightTokens, overloadQueueRequests, maxHolders, tokens);
+                    : new Settings(
+                            inflight, inflightTokens, overloadQueueRequests, maxHolders, tokens, recentWorkShare);
         }
 
         public double inflightTokens() {
             return inflightTokens;
+        }
+
+        /** Share of a host's recent work beyond the fleet's mean that counts against it; 0 = none. */
+        public double recentWorkShare() {
+            return recentWorkShare;
         }
 
         /** The settings cache_aware.lua shares with select.lua. */
@@ -157,7 +167,10 @@ public final class CacheAwareSelection extends SelectionReply {
         }
     }
 
-    /** The cache_aware.lua call. {@code randomValue} in {@code [0, Integer.MAX_VALUE)}; {@code leaseId} as for select. */
+    /**
+     * The cache_aware.lua call. {@code randomValue} in {@code [0, Integer.MAX_VALUE)}; {@code leaseId} as for select;
+     * {@code nowMillis} the gateway's clock, which ages the hosts' recent work.
+     */
     public static RedisCommand command(
             RedisKeys keys,
             Demand demand,
@@ -165,9 +178,10 @@ public final class CacheAwareSelection extends SelectionReply {
             List<String> unhealthyHosts,
             Settings settings,
             int randomValue,
-            String leaseId) {
+            String leaseId,
+            long nowMillis) {
         boolean inSession = demand.sessionHash != null;
-        List<String> keyList = new ArrayList<>(8 + demand.blockHashes.size());
+        List<String> keyList = new ArrayList<>(9 + demand.blockHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.load());
         keyList.add(keys.cacheAwareCleaned());
@@ -175,6 +189,7 @@ public final class CacheAwareSelection extends SelectionReply {
         keyList.add(keys.cacheAwareLeaseInfo());
         keyList.add(keys.cacheAwareRouted());
         keyList.add(keys.cacheAwareWritten());
+        keyList.add(keys.cacheAwareRecent());
         if (inSession) {
             keyList.add(keys.cacheAwareSession(demand.sessionHash));
         }
@@ -182,7 +197,7 @@ public final class CacheAwareSelection extends SelectionReply {
             keyList.add(keys.holders(hash));
         }
         List<String> args = settings.inflight.leadingArgs(
-                randomValue, leaseId, 15 + 2 * demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
+                randomValue, leaseId, 17 + 2 * demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
         args.add(decimal(settings.inflightTokens));
         args.add(decimal(settings.overloadQueueRequests));
         args.add(Integer.toString(demand.promptTokens));
@@ -190,6 +205,8 @@ public final class CacheAwareSelection extends SelectionReply {
         args.add(inSession ? "1" : "0");
         args.add(Integer.toString(demand.blockTokens.size()));
         args.add(Long.toString(settings.kvCacheTokens));
+        args.add(decimal(settings.recentWorkShare));
+        args.add(Long.toString(Math.floorDiv(nowMillis, 1000L)));
         for (int tokens : demand.blockTokens) {
             args.add(Integer.toString(tokens));
         }

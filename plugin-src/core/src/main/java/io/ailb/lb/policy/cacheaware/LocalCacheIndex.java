@@ -37,6 +37,8 @@ final class LocalCacheIndex {
     private static final double HOT_SHARE = 1.5;
     /** Costs within this many tokens are equal, as in the script. */
     private static final double TIE = 0.01;
+    /** cache_aware.lua's RECENT_SECONDS: how fast a host's recent work fades. */
+    private static final double RECENT_SECONDS = 5;
 
     private static final int INITIAL_SLOTS = 1024;
     /**
@@ -53,6 +55,7 @@ final class LocalCacheIndex {
     private final long cleanIntervalSeconds;
     private final long blockTtlSeconds;
     private final double inflightTokens;
+    private final double recentWorkShare;
     private final double overloadQueueRequests;
 
     /** Service, a newline and the session's hash → the session's last host, in the order they were last routed. */
@@ -72,6 +75,10 @@ final class LocalCacheIndex {
     private long[] queued = new long[16];
     /** Per host: prompt tokens routed to it as work (written into its KV cache), cumulative. */
     private long[] written = new long[16];
+    /** Per host: its recent work as of {@link #recentAt} (rounded to a token, as the script stores it). */
+    private long[] recentWork = new long[16];
+
+    private int[] recentAt = new int[16];
     /** KV cache of one instance in tokens, set before each decision; 0 = unknown, nothing is judged evicted. */
     private long kvCacheTokens;
     /** Holder slots naming the host: its id stays while any block lists it. */
@@ -132,7 +139,8 @@ final class LocalCacheIndex {
             long cleanIntervalSeconds,
             long blockTtlSeconds,
             double inflightTokens,
-            double overloadQueueRequests) {
+            double overloadQueueRequests,
+            double recentWorkShare) {
         if (maxBlocks < 1 || maxHolders < 1 || maxHolders > Byte.MAX_VALUE) {
             throw new IllegalArgumentException("maxBlocks " + maxBlocks + ", maxHolders " + maxHolders);
         }
@@ -143,6 +151,7 @@ final class LocalCacheIndex {
         this.blockTtlSeconds = blockTtlSeconds;
         this.inflightTokens = inflightTokens;
         this.overloadQueueRequests = overloadQueueRequests;
+        this.recentWorkShare = recentWorkShare;
         allocateBlocks(Math.min(INITIAL_SLOTS, powerOfTwoAtLeast(maxBlocks)));
     }
 
@@ -333,9 +342,15 @@ final class LocalCacheIndex {
         int[] leastCounted = new int[hostCount];
         int leastCountedSize = 0;
         double queuedSum = 0;
+        double[] recentNow = new double[hostCount];
+        double recentSum = 0;
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
             queuedSum = queuedSum + queuedTotal(id);
+            if (recentWorkShare > 0) {
+                recentNow[i] = recentWork[id] * Math.exp(-Math.max(0, now - recentAt[id]) / RECENT_SECONDS);
+                recentSum = recentSum + recentNow[i];
+            }
             if (leastCount < 0 || inflightTotal(id) < leastCount) {
                 leastCount = inflightTotal(id);
                 leastCountedSize = 0;
@@ -355,8 +370,11 @@ final class LocalCacheIndex {
             weight = Math.min(weight, MAX_WEIGHT);
         }
 
+        double recentMean = hostCount > 0 ? recentSum / hostCount : 0;
+
         double bestCost = 0;
         int[] ties = new int[hostCount];
+        int[] tieIndex = new int[hostCount];
         int tieCount = 0;
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
@@ -365,12 +383,18 @@ final class LocalCacheIndex {
             }
             long matched = matchedOn(id, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
             double hot = Math.max(0, hotTokens - matched);
-            double cost = queuedTotal(id) + weight * (prompt - matched) - hot + inflightTokens * inflightTotal(id);
+            double cost = queuedTotal(id)
+                    + weight * (prompt - matched)
+                    - hot
+                    + inflightTokens * inflightTotal(id)
+                    + recentWorkShare * (recentNow[i] - recentMean);
             if (tieCount == 0 || cost < bestCost - TIE) {
                 bestCost = cost;
                 tieCount = 0;
+                tieIndex[tieCount] = i;
                 ties[tieCount++] = id;
             } else if (cost <= bestCost + TIE) {
+                tieIndex[tieCount] = i;
                 ties[tieCount++] = id;
             }
         }
@@ -379,11 +403,16 @@ final class LocalCacheIndex {
             return new Choice(true, hostNames[least], leastCount, 0, 0, 0, 0);
         }
 
-        int target = ties[randomValue % tieCount];
+        int chosen = randomValue % tieCount;
+        int target = ties[chosen];
         int depth = depthOf[target];
         long matched = matchedOn(target, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
         long work = Math.max(0, prompt - matched);
         written[target] += work;
+        if (recentWorkShare > 0) {
+            recentWork[target] = (long) Math.floor(recentNow[tieIndex[chosen]] + work + 0.5);
+            recentAt[target] = now;
+        }
         for (int d = 1; d <= levels; d++) {
             String hash = blockHashes.get(d - 1);
             recordHolder(findOrAdd(hexHigh(hash) ^ scope.salt, hexLow(hash), routed, now), target, now);
@@ -624,6 +653,7 @@ final class LocalCacheIndex {
         inflight[id] = 0;
         queued[id] = 0;
         written[id] = 0;
+        recentWork[id] = 0;
         holderRefs[id] = 0;
         healthyMark[id] = 0;
         knownMark[id] = 0;
@@ -637,6 +667,8 @@ final class LocalCacheIndex {
         inflight = Arrays.copyOf(inflight, size);
         queued = Arrays.copyOf(queued, size);
         written = Arrays.copyOf(written, size);
+        recentWork = Arrays.copyOf(recentWork, size);
+        recentAt = Arrays.copyOf(recentAt, size);
         holderRefs = Arrays.copyOf(holderRefs, size);
         healthyMark = Arrays.copyOf(healthyMark, size);
         knownMark = Arrays.copyOf(knownMark, size);
@@ -658,6 +690,7 @@ final class LocalCacheIndex {
             inflight[id] = 0;
             queued[id] = 0;
             written[id] = 0;
+            recentWork[id] = 0;
             if (holderRefs[id] == 0) {
                 hostIds.remove(hostNames[id]);
                 hostNames[id] = null;

@@ -15,7 +15,10 @@
 --                recent requests queued (sums decayed by 0.999 per request, about the last thousand)
 --   weight     = 1 + q + q^2 / overload_queue_requests (no q^2 term when it is 0), at most MAX_WEIGHT
 --   hot_h      = tokens of the request's known prefix that h lacks, when every block of that prefix is hot; else 0
+--   recent_h   = prompt tokens routed to h as work, each fading by e^(-age / RECENT_SECONDS), age on the gateways'
+--                clock (ARGV[16]: what the gateway sees, and what a simulated gateway simulates)
 --   cost_h     = queued_h + weight * uncached_h - hot_h + inflight_tokens * inflight_h
+--                + recent_share * (recent_h - mean over healthy hosts of recent_h)
 -- A block is hot when its share of the requests routed since it was first seen, times the number of hosts,
 -- exceeds 1.5 times the number of hosts holding it: its holders carry well over a fair share of the traffic.
 --
@@ -28,6 +31,10 @@
 -- many sessions share) is not charged its own prefill of them: copying them to another host pays back over the many
 -- requests that carry them, where charging them in full would pile all of those onto the first holder. A request
 -- with a conversation of its own cached somewhere is charged in full and stays with it.
+-- Work a host took on in the last seconds is partly load to come: the conversations it just started come back for
+-- their next turns, after their queue has emptied. With recent_share > 0 a host that took more of it than the fleet's
+-- mean is charged that share of the excess, so new conversations (and new prompt groups) even out across hosts
+-- instead of going wherever a prefill just finished.
 -- The request goes to argmin cost_h (uniform random tie-break)
 -- among the hosts below maxRequestCount and adds work = uncached_target to queued_target until its first token
 -- (cache_aware_first_token.lua) or its release. Its lease remembers the host and the work still queued, so release
@@ -46,8 +53,9 @@
 -- KEYS[6]      routed HASH: "n" requests routed so far, "w" and "c" the decayed sums of the work queued per request
 --              and of requests
 -- KEYS[7]      written HASH: host -> prompt tokens routed to it as work so far (new tokens in its KV cache)
--- KEYS[8]      with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
--- KEYS[8+S..]  block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
+-- KEYS[8]      recent HASH: host -> "<recent_h> <gateway seconds>", recent_h as of that time, rounded to a token
+-- KEYS[9]      with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
+-- KEYS[9+S..]  block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
 --              the host's written count then; a bare number: the last use alone, never judged evicted), "#u" -> requests
 --              routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
@@ -61,13 +69,15 @@
 -- ARGV[9]      overload_queue_requests: mean queue per host, in requests, at which the q^2 term equals q; 0 = none
 -- ARGV[10]     estimated prompt tokens of the request
 -- ARGV[11]     most holders one block key keeps
--- ARGV[12]     S = 1 when KEYS[8] is the request's session key, else 0
--- ARGV[13]     L = number of blocks (= #KEYS - 7 - S)
+-- ARGV[12]     S = 1 when KEYS[9] is the request's session key, else 0
+-- ARGV[13]     L = number of blocks (= #KEYS - 8 - S)
 -- ARGV[14]     KV cache of one instance in tokens; 0 = unknown, no block is judged evicted
--- ARGV[15..14+L]            cumulative estimated prompt tokens at the end of blocks 1..L
--- ARGV[15+L..14+2L]         the same plus the answer (assistant messages) that directly follows each block
--- ARGV[15+2L]               h = number of healthy hosts
--- ARGV[16+2L..15+2L+h]      healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
+-- ARGV[15]     recent_share; 0 = no recent term
+-- ARGV[16]     the gateway's clock in Unix seconds
+-- ARGV[17..16+L]            cumulative estimated prompt tokens at the end of blocks 1..L
+-- ARGV[17+L..16+2L]         the same plus the answer (assistant messages) that directly follows each block
+-- ARGV[17+2L]               h = number of healthy hosts
+-- ARGV[18+2L..17+2L+h]      healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
 --
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work}: count = the host's in-flight count after this
 -- request, depth = matched blocks on the host, cost rounded to a whole token; or {"full", host, count} when every
@@ -84,9 +94,10 @@ local leases = KEYS[4]
 local lease_info = KEYS[5]
 local routed_key = KEYS[6]
 local written_key = KEYS[7]
+local recent_key = KEYS[8]
 local has_session = ARGV[12] == '1'
-local session_key = has_session and KEYS[8] or nil
-local first_block = has_session and 9 or 8
+local session_key = has_session and KEYS[9] or nil
+local first_block = has_session and 10 or 9
 local rand = tonumber(ARGV[1])
 local cap = tonumber(ARGV[2])
 local clean_interval = tonumber(ARGV[3])
@@ -100,7 +111,9 @@ local prompt = tonumber(ARGV[10])
 local max_holders = tonumber(ARGV[11])
 local levels = tonumber(ARGV[13])
 local kv_tokens = non_negative(ARGV[14])
-local first_tokens = 15
+local recent_share = non_negative(ARGV[15])
+local gateway_now = non_negative(ARGV[16])
+local first_tokens = 17
 local first_answered = first_tokens + levels
 local healthy_count = tonumber(ARGV[first_answered + levels])
 local first_host = first_answered + levels + 1
@@ -254,11 +267,34 @@ local least_counted = {}
 local count_of = {}
 local queued_of = {}
 local queued_sum = 0
-hmget_in_chunks(hosts, 1, #hosts, { inflight, queue }, function(host, count, queued)
+-- How fast recent work fades: about a conversation's turn, a response and a think time.
+local RECENT_SECONDS = 5
+local recent_of = {}
+local recent_sum = 0
+-- A host's recent work as of now, from its "<work> <seconds>" value.
+local function recent_now(value)
+    if not value then
+        return 0
+    end
+    local work, at = string.match(value, '^(%S+) (%S+)$')
+    work = non_negative(work)
+    at = tonumber(at)
+    if at == nil then
+        return 0
+    end
+    return work * math.exp(-math.max(0, gateway_now - at) / RECENT_SECONDS)
+end
+local load_hashes = { inflight, queue }
+if recent_share > 0 then
+    load_hashes[3] = recent_key
+end
+hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, recent)
     local c = non_negative(count)
     count_of[host] = c
     queued_of[host] = non_negative(queued)
     queued_sum = queued_sum + queued_of[host]
+    recent_of[host] = recent_now(recent)
+    recent_sum = recent_sum + recent_of[host]
     if least_count == nil or c < least_count then
         least_count = c
         least_counted = { host }
@@ -283,6 +319,11 @@ if #hosts > 0 then
     weight = math.min(weight, MAX_WEIGHT)
 end
 
+local recent_mean = 0
+if #hosts > 0 then
+    recent_mean = recent_sum / #hosts
+end
+
 local best_cost = nil
 local ties = {}
 for _, host in ipairs(hosts) do
@@ -291,6 +332,7 @@ for _, host in ipairs(hosts) do
         local matched = matched_on(host)
         local hot =  math.max(0, hot_tokens - matched)
         local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_tokens * c
+            + recent_share * (recent_of[host] - recent_mean)
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then
             best_cost = cost
@@ -327,6 +369,10 @@ else
     written = written + work
     redis.call('HSET', written_key, target, written)
     redis.call('EXPIRE', written_key, state_ttl)
+    if recent_share > 0 then
+        redis.call('HSET', recent_key, target, round(recent_of[target] + work) .. ' ' .. gateway_now)
+        redis.call('EXPIRE', recent_key, state_ttl)
+    end
     redis.call('EXPIRE', inflight, state_ttl)
     redis.call('EXPIRE', queue, state_ttl)
     redis.call('EXPIRE', leases, state_ttl)
@@ -378,6 +424,6 @@ redis.call('HSET', routed_key, 'n', routed + 1, 'w', tostring(work_sum), 'c', to
 redis.call('EXPIRE', routed_key, state_ttl)
 
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.
-clean_up(marker, clean_interval, { inflight, queue, written_key }, first_host)
+clean_up(marker, clean_interval, { inflight, queue, written_key, recent_key }, first_host)
 
 return { 'ok', target, count, depth, matched, round(best_cost), work }

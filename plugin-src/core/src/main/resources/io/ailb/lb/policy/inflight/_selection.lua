@@ -73,7 +73,8 @@ local function hmget_in_chunks(items, first, last, hashes, visit)
 end
 
 -- Once per clean interval (on every call when it is 0), drops from each of the hashes the fields of hosts that left
--- the cluster (not in ARGV[first_known..]) and values that fell to zero or below.
+-- the cluster (not in ARGV[first_known..]) and values that fell to zero or below (a value's first word: "<n> <rest>"
+-- counts as n).
 local function clean_up(marker, clean_interval, hashes, first_known)
     local due = true
     if clean_interval > 0 then
@@ -89,7 +90,7 @@ local function clean_up(marker, clean_interval, hashes, first_known)
     for _, key in ipairs(hashes) do
         local fields = redis.call('HGETALL', key)
         for i = 1, #fields, 2 do
-            local n = tonumber(fields[i + 1])
+            local n = tonumber(string.match(fields[i + 1], '^%S+'))
             if not known[fields[i]] or n == nil or n <= 0 then
                 redis.call('HDEL', key, fields[i])
             end

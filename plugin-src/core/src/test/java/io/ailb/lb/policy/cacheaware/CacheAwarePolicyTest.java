@@ -93,7 +93,8 @@ class CacheAwarePolicyTest {
                 KEYS.cacheAwareLeases(),
                 KEYS.cacheAwareLeaseInfo(),
                 KEYS.cacheAwareRouted(),
-                KEYS.cacheAwareWritten()));
+                KEYS.cacheAwareWritten(),
+                KEYS.cacheAwareRecent()));
         for (String hash : request.prefixHashes()) {
             keys.add(KEYS.holders(hash));
         }
@@ -113,6 +114,8 @@ class CacheAwarePolicyTest {
                         "0",
                         "3",
                         "0",
+                        "0",
+                        "1000",
                         "4",
                         "5",
                         "8",
@@ -163,6 +166,16 @@ class CacheAwarePolicyTest {
     }
 
     @Test
+    void theRecentWorkShareGoesToTheScriptAndIsRefusedOutOfRange() throws ConfigException {
+        assertEquals("0", command("", chat(CONVERSATION)).args().get(14), "off by default");
+        assertEquals(
+                "0.25",
+                command(",\"recentWorkShare\":0.25", chat(CONVERSATION)).args().get(14));
+        ConfigException refused = assertThrows(ConfigException.class, () -> policy(",\"recentWorkShare\":11"));
+        assertEquals("lb_config.recentWorkShare=11: must be a number in [0, 10]", refused.getMessage());
+    }
+
+    @Test
     void instancesAreScrapedAtTheConfiguredMetricsPath() throws ConfigException {
         CacheAwarePolicy policy = policy(",\"metricsPath\":\"/engine/metrics\"");
         policy.select(ctx(up("10.0.0.1:8000")).request(chat(CONVERSATION)).build());
@@ -181,14 +194,15 @@ class CacheAwarePolicyTest {
     @Test
     void aBodylessRequestHasNoPromptAndNoBlocks() throws ConfigException {
         RedisCommand call = command("", RequestInfo.noBody());
-        assertEquals(7, call.keys().size());
-        assertEquals(list("0", "8", "0", "0", "0", "2"), call.args().subList(9, 15));
+        assertEquals(8, call.keys().size());
+        assertEquals(
+                list("0", "8", "0", "0", "0", "0", "1000", "2"), call.args().subList(9, 17));
     }
 
     @Test
     void anUnparseableBodyIsWeighedByItsSize() throws ConfigException {
         RedisCommand call = command("", RequestInfo.unparsed(4001));
-        assertEquals(7, call.keys().size());
+        assertEquals(8, call.keys().size());
         assertEquals(list("1001", "8", "0", "0"), call.args().subList(9, 13));
     }
 
@@ -208,10 +222,10 @@ class CacheAwarePolicyTest {
         RedisCommand call = commandWithHeaders(
                 ",\"sessionHeader\":\"X-Session-Id\"", RequestInfo.unparsed(4001), Map.of("x-session-id", session));
         byte[] id = session.getBytes(StandardCharsets.UTF_8);
-        assertEquals(8, call.keys().size());
+        assertEquals(9, call.keys().size());
         assertEquals(
                 KEYS.cacheAwareSession(PrefixHash.hexOf(id, 0, id.length)),
-                call.keys().get(7));
+                call.keys().get(8));
         assertEquals(list("1001", "8", "1", "0"), call.args().subList(9, 13));
     }
 
@@ -221,7 +235,7 @@ class CacheAwarePolicyTest {
                 commandWithHeaders(",\"sessionHeader\":\"x-session-id\"", RequestInfo.unparsed(40), Map.of());
         RedisCommand off = commandWithHeaders("", RequestInfo.unparsed(40), Map.of("x-session-id", "s"));
         for (RedisCommand call : List.of(absent, off)) {
-            assertEquals(7, call.keys().size());
+            assertEquals(8, call.keys().size());
             assertEquals("0", call.args().get(11));
         }
     }

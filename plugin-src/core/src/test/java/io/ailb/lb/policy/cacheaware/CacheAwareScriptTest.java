@@ -49,12 +49,23 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     private static CacheAwareSelection.Settings settings(
             int cap, double inflightTokens, double overloadQueueRequests, int maxHolders, long kvCacheTokens) {
+        return settings(cap, inflightTokens, overloadQueueRequests, maxHolders, kvCacheTokens, 0);
+    }
+
+    private static CacheAwareSelection.Settings settings(
+            int cap,
+            double inflightTokens,
+            double overloadQueueRequests,
+            int maxHolders,
+            long kvCacheTokens,
+            double recentWorkShare) {
         return new CacheAwareSelection.Settings(
                 new InflightSelection.Settings(cap, 3600, 3600, BLOCK_TTL, 600),
                 inflightTokens,
                 overloadQueueRequests,
                 maxHolders,
-                kvCacheTokens);
+                kvCacheTokens,
+                recentWorkShare);
     }
 
     private static final CacheAwareSelection.Settings PLAIN = settings(0, 0, 0, 8);
@@ -83,7 +94,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
             int random,
             String leaseId) {
         RedisCommand production =
-                CacheAwareSelection.command(KEYS, demand, healthy, unhealthy, settings, random, leaseId);
+                CacheAwareSelection.command(KEYS, demand, healthy, unhealthy, settings, random, leaseId, now() * 1000);
         return RedisCommand.script(SCRIPT, production.keys(), production.args());
     }
 
@@ -221,6 +232,37 @@ class CacheAwareScriptTest extends FreshRedisTest {
         CacheAwareSelection kept = run(demand("first", 600, 700), ab, PLAIN, 0, lease());
         assertEquals("a:1", kept.host());
         assertEquals(600, kept.matchedTokens());
+    }
+
+    @Test
+    void aHostThatJustTookMoreWorkThanTheMeanIsChargedTheConfiguredShareOfTheExcess() {
+        List<String> ab = Arrays.asList("a:1", "b:1");
+        CacheAwareSelection.Settings recent = settings(0, 0, 0, 8, 0, 0.5);
+        String started = lease();
+        long before = now();
+        assertEquals("a:1", run(demand("first", 4000), ab, recent, 0, started).host(), "an idle tie: the first");
+        firstToken(started);
+        String[] stored =
+                redis.call("HGET", KEYS.cacheAwareRecent(), "a:1").asString().split(" ");
+        assertEquals("4000", stored[0]);
+        assertTrue(Long.parseLong(stored[1]) >= before && Long.parseLong(stored[1]) <= now(), stored[1]);
+
+        // Nothing queued anywhere, but a took 4,000 tokens of new work a moment ago and b none: a is charged half of
+        // its 2,000 over the mean and b credited half of its 2,000 under it, about 2,000 tokens between them.
+        CacheAwareSelection next = run(demand("second", 100), ab, recent, 0, lease());
+        assertEquals("b:1", next.host());
+        assertTrue(next.cost() <= 100 - 0.5 * 2000 * Math.exp(-0.2 * 2), "cost " + next.cost());
+        flushAll();
+        String plain = lease();
+        run(demand("first", 4000), ab, PLAIN, 0, plain);
+        firstToken(plain);
+        assertEquals("a:1", run(demand("second", 100), ab, PLAIN, 0, lease()).host(), "without the share: a tie");
+        assertEquals(0, redis.call("HLEN", KEYS.cacheAwareRecent()).asLong(), "nor anything recorded");
+
+        // Work taken two minutes ago has faded (e^-24): a tie again.
+        flushAll();
+        redis.call("HSET", KEYS.cacheAwareRecent(), "a:1", "4000 " + (now() - 120));
+        assertEquals("a:1", run(demand("third", 100), ab, recent, 0, lease()).host());
     }
 
     @Test
@@ -776,11 +818,12 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     @Test
     void everyKeyOfACallSharesOneHashSlot() {
-        RedisCommand call = CacheAwareSelection.command(KEYS, demand("conv", 10, 20, 30), ABC, NONE, PLAIN, 0, lease());
+        RedisCommand call =
+                CacheAwareSelection.command(KEYS, demand("conv", 10, 20, 30), ABC, NONE, PLAIN, 0, lease(), 0);
         List<String> keys = new ArrayList<>(call.keys());
         keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
         keys.addAll(CacheAwareSelection.firstToken(KEYS, "0000000000000001").keys());
-        assertEquals(10, call.keys().size());
+        assertEquals(11, call.keys().size());
         for (String key : keys) {
             int open = key.indexOf('{');
             assertEquals(KEYS.hashTag(), key.substring(open, key.indexOf('}', open) + 1), key);

@@ -237,7 +237,7 @@ class IndexExchangeTest {
 
     @Test
     void aPublicationWithImpossibleCountsIsIgnoredWhole() {
-        IndexExchange exchange = new IndexExchange("ailb.test", 0, new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0));
+        IndexExchange exchange = new IndexExchange("ailb.test", 0, new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0, 0));
         assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2}))));
         assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2}))));
         assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, -2}))));

@@ -55,6 +55,8 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
      * decision depends on ever was: the system prompts are used too often).
      */
     private static final long EVICTING_KV_CACHE = 1500;
+    /** What the simulator sweeps measured as a start (docs/benchmarks.md). */
+    private static final double RECENT_WORK_SHARE = 0.25;
 
     private static LuaScript withTestClock(LuaScript script) {
         String source = script.source();
@@ -100,39 +102,55 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
 
     @Test
     void theLocalIndexJudgesEvictionsAsTheScript() {
-        run(settings(0, 30, 4, EVICTING_KV_CACHE), 2500, 0xD4L);
+        run(settings(0, 30, 4, EVICTING_KV_CACHE, 0), 2500, 0xD4L);
     }
 
     /** The run above exercises evictions: an index that does not judge them parts from the script. */
     @Test
     void anIndexBlindToEvictionsDecidesOtherwiseOnThatRun() {
-        assertThrows(AssertionFailedError.class, () -> run(settings(0, 30, 4, EVICTING_KV_CACHE), 0, 2500, 0xD4L));
+        CacheAwareSelection.Settings script = settings(0, 30, 4, EVICTING_KV_CACHE, 0);
+        assertThrows(AssertionFailedError.class, () -> run(script, script.withKvCacheTokens(0), 2500, 0xD4L));
+    }
+
+    @Test
+    void theLocalIndexWeighsRecentWorkAsTheScript() {
+        run(settings(0, 30, 4, 0, RECENT_WORK_SHARE), 2500, 0xE5L);
+    }
+
+    /** The run above exercises the recent term: an index without it parts from the script. */
+    @Test
+    void anIndexWithoutTheRecentTermDecidesOtherwiseOnThatRun() {
+        assertThrows(
+                AssertionFailedError.class,
+                () -> run(settings(0, 30, 4, 0, RECENT_WORK_SHARE), settings(0, 30, 4, 0, 0), 2500, 0xE5L));
     }
 
     private static CacheAwareSelection.Settings settings(int cap, double inflightTokens, double overloadQueueRequests) {
-        return settings(cap, inflightTokens, overloadQueueRequests, 0);
+        return settings(cap, inflightTokens, overloadQueueRequests, 0, 0);
     }
 
     private static CacheAwareSelection.Settings settings(
-            int cap, double inflightTokens, double overloadQueueRequests, long kvCacheTokens) {
+            int cap, double inflightTokens, double overloadQueueRequests, long kvCacheTokens, double recentWorkShare) {
         // cleanInterval 0: the script drops departed hosts at every call, as the local index does.
         return new CacheAwareSelection.Settings(
                 new InflightSelection.Settings(cap, 0, 3600, BLOCK_TTL, YEAR),
                 inflightTokens,
                 overloadQueueRequests,
                 CacheAwarePolicy.MAX_HOLDERS,
-                kvCacheTokens);
+                kvCacheTokens,
+                recentWorkShare);
     }
 
     private void run(CacheAwareSelection.Settings settings, int steps, long seed) {
-        run(settings, settings.kvCacheTokens(), steps, seed);
+        run(settings, settings, steps, seed);
     }
 
-    /** The script judges evictions with the settings' KV size, the local index with {@code localKvCacheTokens}. */
-    private void run(CacheAwareSelection.Settings settings, long localKvCacheTokens, int steps, long seed) {
+    /** The script decides with {@code settings}, the local index with {@code localSettings}. */
+    private void run(
+            CacheAwareSelection.Settings settings, CacheAwareSelection.Settings localSettings, int steps, long seed) {
         Rng traffic = new Rng(seed);
-        LocalCacheIndex local = CacheAwarePolicy.localIndex(settings, CacheAwarePolicy.LOCAL_MAX_BLOCKS);
-        local.judgeEvictionsWith(localKvCacheTokens);
+        LocalCacheIndex local = CacheAwarePolicy.localIndex(localSettings, CacheAwarePolicy.LOCAL_MAX_BLOCKS);
+        local.judgeEvictionsWith(localSettings.kvCacheTokens());
         List<List<String>> conversations = conversations(traffic);
         List<Open> open = new ArrayList<>();
         int routed = 0;
@@ -163,8 +181,8 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
             int randomValue = random.nextInt(InflightSelection.randomBound());
             String lease = InflightSelection.leaseId(0x3000_0000_0000L + leases++);
 
-            RedisCommand production =
-                    CacheAwareSelection.command(KEYS, demand, healthy, unhealthy, settings, randomValue, lease);
+            RedisCommand production = CacheAwareSelection.command(
+                    KEYS, demand, healthy, unhealthy, settings, randomValue, lease, now * 1000);
             RespValue reply = redis.run(RedisCommand.script(SCRIPT, production.keys(), production.args()));
             CacheAwareSelection lua = CacheAwareSelection.parse(reply);
             assertNotNull(lua, "step " + step + ": unexpected reply " + reply);
