@@ -79,6 +79,8 @@ final class LocalCacheIndex {
     private long[] recentWork = new long[16];
 
     private int[] recentAt = new int[16];
+    /** Per host: its recent work as of the current decision (set for the decision's hosts, as depthOf). */
+    private double[] recentNowOf = new double[16];
     /** KV cache of one instance in tokens, set before each decision; 0 = unknown, nothing is judged evicted. */
     private long kvCacheTokens;
     /** Holder slots naming the host: its id stays while any block lists it. */
@@ -342,14 +344,13 @@ final class LocalCacheIndex {
         int[] leastCounted = new int[hostCount];
         int leastCountedSize = 0;
         double queuedSum = 0;
-        double[] recentNow = new double[hostCount];
         double recentSum = 0;
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
             queuedSum = queuedSum + queuedTotal(id);
             if (recentWorkShare > 0) {
-                recentNow[i] = recentWork[id] * Math.exp(-Math.max(0, now - recentAt[id]) / RECENT_SECONDS);
-                recentSum = recentSum + recentNow[i];
+                recentNowOf[id] = recentWork[id] * Math.exp(-Math.max(0, now - recentAt[id]) / RECENT_SECONDS);
+                recentSum = recentSum + recentNowOf[id];
             }
             if (leastCount < 0 || inflightTotal(id) < leastCount) {
                 leastCount = inflightTotal(id);
@@ -374,7 +375,6 @@ final class LocalCacheIndex {
 
         double bestCost = 0;
         int[] ties = new int[hostCount];
-        int[] tieIndex = new int[hostCount];
         int tieCount = 0;
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
@@ -387,14 +387,12 @@ final class LocalCacheIndex {
                     + weight * (prompt - matched)
                     - hot
                     + inflightTokens * inflightTotal(id)
-                    + recentWorkShare * (recentNow[i] - recentMean);
+                    + recentWorkShare * (recentNowOf[id] - recentMean);
             if (tieCount == 0 || cost < bestCost - TIE) {
                 bestCost = cost;
                 tieCount = 0;
-                tieIndex[tieCount] = i;
                 ties[tieCount++] = id;
             } else if (cost <= bestCost + TIE) {
-                tieIndex[tieCount] = i;
                 ties[tieCount++] = id;
             }
         }
@@ -403,14 +401,13 @@ final class LocalCacheIndex {
             return new Choice(true, hostNames[least], leastCount, 0, 0, 0, 0);
         }
 
-        int chosen = randomValue % tieCount;
-        int target = ties[chosen];
+        int target = ties[randomValue % tieCount];
         int depth = depthOf[target];
         long matched = matchedOn(target, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
         long work = Math.max(0, prompt - matched);
         written[target] += work;
         if (recentWorkShare > 0) {
-            recentWork[target] = (long) Math.floor(recentNow[tieIndex[chosen]] + work + 0.5);
+            recentWork[target] = (long) Math.floor(recentNowOf[target] + work + 0.5);
             recentAt[target] = now;
         }
         for (int d = 1; d <= levels; d++) {
@@ -669,6 +666,7 @@ final class LocalCacheIndex {
         written = Arrays.copyOf(written, size);
         recentWork = Arrays.copyOf(recentWork, size);
         recentAt = Arrays.copyOf(recentAt, size);
+        recentNowOf = Arrays.copyOf(recentNowOf, size);
         holderRefs = Arrays.copyOf(holderRefs, size);
         healthyMark = Arrays.copyOf(healthyMark, size);
         knownMark = Arrays.copyOf(knownMark, size);
