@@ -97,12 +97,13 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     static final double MAX_RECENT_WORK_SHARE = 10;
     static final NumberField RECENT_WORK_SHARE = NumberField.optional(
             "recentWorkShare",
-            0,
+            0.25,
             0,
             MAX_RECENT_WORK_SHARE,
             "share of the prompt work a host took on in the last seconds (fading with a 5 s time constant) beyond the "
-                    + "fleet's mean that counts against it: the conversations it just started come back for their next "
-                    + "turns, so new ones (and new prompt groups) even out across hosts; 0 = off");
+                    + "fleet's mean that counts against it when a request starts a conversation (no block of it cached "
+                    + "anywhere): the conversations a host just started come back for their next turns, so new ones "
+                    + "(and new prompt groups) even out across hosts; 0 = off");
     static final StringField SESSION_HEADER = StringField.optional(
             "sessionHeader",
             "",

@@ -372,6 +372,8 @@ final class LocalCacheIndex {
         }
 
         double recentMean = hostCount > 0 ? recentSum / hostCount : 0;
+        // As the script: only a request starting a conversation of its own is charged the hosts' recent work.
+        double recentWeight = walked == 0 && sessionHost == NONE ? recentWorkShare : 0;
 
         double bestCost = 0;
         int[] ties = new int[hostCount];
@@ -387,7 +389,7 @@ final class LocalCacheIndex {
                     + weight * (prompt - matched)
                     - hot
                     + inflightTokens * inflightTotal(id)
-                    + recentWorkShare * (recentNowOf[id] - recentMean);
+                    + recentWeight * (recentNowOf[id] - recentMean);
             if (tieCount == 0 || cost < bestCost - TIE) {
                 bestCost = cost;
                 tieCount = 0;

@@ -18,7 +18,8 @@
 --   recent_h   = prompt tokens routed to h as work, each fading by e^(-age / RECENT_SECONDS), age on the gateways'
 --                clock (ARGV[16]: what the gateway sees, and what a simulated gateway simulates)
 --   cost_h     = queued_h + weight * uncached_h - hot_h + inflight_tokens * inflight_h
---                + recent_share * (recent_h - mean over healthy hosts of recent_h)
+--                + recent_share * (recent_h - mean over healthy hosts of recent_h), the last term only for a
+--                request nobody holds any block of and without a session host (it starts a conversation)
 -- A block is hot when its share of the requests routed since it was first seen, times the number of hosts,
 -- exceeds 1.5 times the number of hosts holding it: its holders carry well over a fair share of the traffic.
 --
@@ -32,9 +33,11 @@
 -- requests that carry them, where charging them in full would pile all of those onto the first holder. A request
 -- with a conversation of its own cached somewhere is charged in full and stays with it.
 -- Work a host took on in the last seconds is partly load to come: the conversations it just started come back for
--- their next turns, after their queue has emptied. With recent_share > 0 a host that took more of it than the fleet's
--- mean is charged that share of the excess, so new conversations (and new prompt groups) even out across hosts
--- instead of going wherever a prefill just finished.
+-- their next turns, after their queue has emptied. A request that starts a conversation of its own (no block of it
+-- held anywhere, no session host) is charged recent_share of each host's excess over the fleet's mean, so new
+-- conversations (and new prompt groups) even out across hosts instead of going wherever a prefill just finished. A
+-- request with a prefix held somewhere is not: its choice is between holders and copies, and the recent work of the
+-- others only pushed it off its best host (skewed prompt groups under overload).
 -- The request goes to argmin cost_h (uniform random tie-break)
 -- among the hosts below maxRequestCount and adds work = uncached_target to queued_target until its first token
 -- (cache_aware_first_token.lua) or its release. Its lease remembers the host and the work still queued, so release
@@ -323,6 +326,10 @@ local recent_mean = 0
 if #hosts > 0 then
     recent_mean = recent_sum / #hosts
 end
+local recent_weight = 0
+if walked == 0 and session_host == nil then
+    recent_weight = recent_share
+end
 
 local best_cost = nil
 local ties = {}
@@ -332,7 +339,7 @@ for _, host in ipairs(hosts) do
         local matched = matched_on(host)
         local hot =  math.max(0, hot_tokens - matched)
         local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_tokens * c
-            + recent_share * (recent_of[host] - recent_mean)
+            + recent_weight * (recent_of[host] - recent_mean)
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then
             best_cost = cost

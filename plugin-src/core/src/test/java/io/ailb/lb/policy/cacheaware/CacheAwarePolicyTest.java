@@ -114,7 +114,7 @@ class CacheAwarePolicyTest {
                         "0",
                         "3",
                         "0",
-                        "0",
+                        "0.25",
                         "1000",
                         "4",
                         "5",
@@ -167,10 +167,14 @@ class CacheAwarePolicyTest {
 
     @Test
     void theRecentWorkShareGoesToTheScriptAndIsRefusedOutOfRange() throws ConfigException {
-        assertEquals("0", command("", chat(CONVERSATION)).args().get(14), "off by default");
+        assertEquals("0.25", command("", chat(CONVERSATION)).args().get(14), "the default");
         assertEquals(
-                "0.25",
-                command(",\"recentWorkShare\":0.25", chat(CONVERSATION)).args().get(14));
+                "0",
+                command(",\"recentWorkShare\":0", chat(CONVERSATION)).args().get(14),
+                "off");
+        assertEquals(
+                "1.5",
+                command(",\"recentWorkShare\":1.5", chat(CONVERSATION)).args().get(14));
         ConfigException refused = assertThrows(ConfigException.class, () -> policy(",\"recentWorkShare\":11"));
         assertEquals("lb_config.recentWorkShare=11: must be a number in [0, 10]", refused.getMessage());
     }
@@ -196,7 +200,7 @@ class CacheAwarePolicyTest {
         RedisCommand call = command("", RequestInfo.noBody());
         assertEquals(8, call.keys().size());
         assertEquals(
-                list("0", "8", "0", "0", "0", "0", "1000", "2"), call.args().subList(9, 17));
+                list("0", "8", "0", "0", "0", "0.25", "1000", "2"), call.args().subList(9, 17));
     }
 
     @Test

@@ -235,7 +235,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     @Test
-    void aHostThatJustTookMoreWorkThanTheMeanIsChargedTheConfiguredShareOfTheExcess() {
+    void aRequestStartingAConversationIsChargedTheConfiguredShareOfAHostsRecentWorkOverTheMean() {
         List<String> ab = Arrays.asList("a:1", "b:1");
         CacheAwareSelection.Settings recent = settings(0, 0, 0, 8, 0, 0.5);
         String started = lease();
@@ -252,6 +252,15 @@ class CacheAwareScriptTest extends FreshRedisTest {
         CacheAwareSelection next = run(demand("second", 100), ab, recent, 0, lease());
         assertEquals("b:1", next.host());
         assertTrue(next.cost() <= 100 - 0.5 * 2000 * Math.exp(-0.2 * 2), "cost " + next.cost());
+
+        // A request whose prefix both hold chooses between holders: the recent work is not charged, a tie again.
+        long now = now();
+        hold("shared-1", "a:1", now);
+        hold("shared-1", "b:1", now);
+        redis.call("HSET", KEYS.cacheAwareRecent(), "a:1", "4000 " + now, "b:1", "0 " + now);
+        redis.call("DEL", KEYS.load(), KEYS.inflight());
+        assertEquals(
+                "a:1", run(demand("shared", 100, 200), ab, recent, 0, lease()).host(), "held: not charged");
         flushAll();
         String plain = lease();
         run(demand("first", 4000), ab, PLAIN, 0, plain);
