@@ -6,6 +6,7 @@ import io.ailb.lb.policy.SharedState;
 import io.ailb.lb.util.Decimal;
 import io.ailb.lb.util.Words;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.Map;
 /**
  * Pools the local indexes of one gateway's VMs (one per Envoy worker) through shared data, so that each decides over
  * what all of them routed. At each tick a VM publishes its last {@link #MAX_RECORDS} routed blocks and sessions and
- * its own per-host in-flight counts and queued tokens, and reads the other VMs' publications: their blocks and
+ * its own per-host in-flight counts, queued tokens and recent work, and reads the other VMs' publications: their blocks and
  * sessions are recorded in its index once each (records carry a sequence number), their counts are added to its own
  * at decision time but never published again, so nothing is counted twice.
  *
@@ -25,9 +26,9 @@ import java.util.Map;
  * deleted, and VMs are replaced over a gateway's life; a slot whose publisher stopped writing for
  * {@link #STALE_MILLIS} is reused, so the keys stay at most {@link #MAX_VMS}.
  *
- * <p>A publication, big-endian: magic {@code 'A' 'C'} and version 1; the publisher (u16 length, UTF-8); the sequence
+ * <p>A publication, big-endian: magic {@code 'A' 'C'} and version 2; the publisher (u16 length, UTF-8); the sequence
  * number of its first record (i64); a string table (u16 count, each u16 length and UTF-8); the loads (u16 count,
- * each: host string u16, in flight i64, queued tokens i64); the records (u16 count, each: kind u8, service string u16,
+ * each: host string u16, in flight i64, queued tokens i64, recent work i64 as of the epoch second i64); the records (u16 count, each: kind u8, service string u16,
  * host string u16, hash words i64 i64, routed at epoch seconds i64, prompt tokens i32). Anything that does not parse
  * completely, or is larger than {@link #MAX_PUBLICATION_BYTES}, is ignored.
  */
@@ -49,7 +50,7 @@ final class IndexExchange {
     private static final long MAX_COUNT = 1L << 48;
 
     private static final int CAS_ATTEMPTS = 3;
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
     private static final byte BLOCK = 0;
     private static final byte LAST_BLOCK = 1;
     private static final byte SESSION = 2;
@@ -145,8 +146,9 @@ final class IndexExchange {
         List<String[]> peers = new ArrayList<>();
         int slot = claimSlot(state, nowMillis, peers);
         if (slot >= 0) {
-            publish(state, slot);
+            publish(state, slot, nowMillis);
         }
+        Map<String, double[]> peerSums = new HashMap<>();
         Map<String, long[]> peerLoads = new HashMap<>();
         Map<String, PeerView> stillLive = new HashMap<>();
         long nowSeconds = Math.floorDiv(nowMillis, 1000L);
@@ -167,14 +169,19 @@ final class IndexExchange {
             }
             stillLive.put(peer[1], view);
             for (Map.Entry<String, long[]> entry : view.loads.entrySet()) {
-                long[] sum = peerLoads.get(entry.getKey());
-                if (sum == null) {
-                    peerLoads.put(entry.getKey(), new long[] {entry.getValue()[0], entry.getValue()[1]});
-                } else {
-                    sum[0] += entry.getValue()[0];
-                    sum[1] += entry.getValue()[1];
-                }
+                long[] load = entry.getValue();
+                double[] sum = peerSums.computeIfAbsent(entry.getKey(), host -> new double[3]);
+                sum[0] += load[0];
+                sum[1] += load[1];
+                // Each peer's recent work is as of its own last decision: faded to now before it is added.
+                sum[2] += LocalCacheIndex.recentAsOf(load[2], load[3], nowSeconds);
             }
+        }
+        for (Map.Entry<String, double[]> entry : peerSums.entrySet()) {
+            double[] sum = entry.getValue();
+            peerLoads.put(
+                    entry.getKey(),
+                    new long[] {(long) sum[0], (long) sum[1], (long) Math.floor(sum[2] + 0.5), nowSeconds});
         }
         peerViews = stillLive;
         index.peerLoads(peerLoads);
@@ -287,8 +294,8 @@ final class IndexExchange {
     }
 
     /** Writes this VM's publication to its slot unless it is what the slot already holds from this VM. */
-    private void publish(SharedState state, int slot) {
-        Map<String, long[]> loads = index.ownLoads(MAX_LOADS);
+    private void publish(SharedState state, int slot, long nowMillis) {
+        Map<String, long[]> loads = index.ownLoads(MAX_LOADS, Math.floorDiv(nowMillis, 1000L));
         if (slot == publishedSlot && nextSeq == publishedSeq && sameLoads(loads, publishedLoads)) {
             return;
         }
@@ -307,7 +314,7 @@ final class IndexExchange {
         }
         for (Map.Entry<String, long[]> entry : a.entrySet()) {
             long[] other = b.get(entry.getKey());
-            if (other == null || other[0] != entry.getValue()[0] || other[1] != entry.getValue()[1]) {
+            if (other == null || !Arrays.equals(other, entry.getValue())) {
                 return false;
             }
         }
@@ -346,8 +353,9 @@ final class IndexExchange {
         l = 0;
         for (long[] load : loads.values()) {
             out.u16(loadHost[l++]);
-            out.i64(load[0]);
-            out.i64(load[1]);
+            for (long value : load) {
+                out.i64(value);
+            }
         }
         out.u16(count);
         for (int i = 0; i < count; i++) {
@@ -416,14 +424,19 @@ final class IndexExchange {
                 int host = in.u16();
                 long inflight = in.i64();
                 long queued = in.i64();
+                long recent = in.i64();
+                long recentAt = in.i64();
                 if (host >= p.strings.length
                         || inflight < 0
                         || inflight > MAX_COUNT
                         || queued < 0
-                        || queued > MAX_COUNT) {
+                        || queued > MAX_COUNT
+                        || recent < 0
+                        || recent > MAX_COUNT
+                        || recentAt < 0) {
                     return null;
                 }
-                p.loads.put(p.strings[host], new long[] {inflight, queued});
+                p.loads.put(p.strings[host], new long[] {inflight, queued, recent, recentAt});
             }
             int count = in.u16();
             if (in.failed || count > MAX_RECORDS || p.firstSeq < 0) {

@@ -97,9 +97,12 @@ final class LocalCacheIndex {
     private long[] peerInflight = new long[16];
 
     private long[] peerQueued = new long[16];
+    /** Per decision: the host's recent work in the gateway's other VMs, as of the decision. */
+    private double[] peerRecent = new double[16];
     /**
-     * Host → {in flight, queued tokens} summed over the gateway's other VMs at the last exchange ({@link
-     * IndexExchange}); kept apart from this VM's own counts, which are the only ones it publishes. Empty with one VM.
+     * Host → {in flight, queued tokens, recent work, the epoch second it is as of} summed over the gateway's other VMs
+     * at the last exchange ({@link IndexExchange}); kept apart from this VM's own, which are the only ones it
+     * publishes. Empty with one VM.
      */
     private Map<String, long[]> peerLoads = new HashMap<>();
 
@@ -297,6 +300,7 @@ final class LocalCacheIndex {
                 long[] peer = peerLoads.isEmpty() ? null : peerLoads.get(name);
                 peerInflight[id] = peer == null ? 0 : peer[0];
                 peerQueued[id] = peer == null ? 0 : peer[1];
+                peerRecent[id] = peer == null ? 0 : recentAsOf(peer[2], peer[3], nowSeconds);
                 hosts[hostCount++] = id;
             }
         }
@@ -349,7 +353,7 @@ final class LocalCacheIndex {
             int id = hosts[i];
             queuedSum = queuedSum + queuedTotal(id);
             if (recentWorkShare > 0) {
-                recentNowOf[id] = recentWork[id] * Math.exp(-Math.max(0, now - recentAt[id]) / RECENT_SECONDS);
+                recentNowOf[id] = ownRecent(id, now) + peerRecent[id];
                 recentSum = recentSum + recentNowOf[id];
             }
             if (leastCount < 0 || inflightTotal(id) < leastCount) {
@@ -409,7 +413,8 @@ final class LocalCacheIndex {
         long work = Math.max(0, prompt - matched);
         written[target] += work;
         if (recentWorkShare > 0) {
-            recentWork[target] = (long) Math.floor(recentNowOf[target] + work + 0.5);
+            // Only this VM's own: the peers publish theirs.
+            recentWork[target] = (long) Math.floor(ownRecent(target, now) + work + 0.5);
             recentAt[target] = now;
         }
         for (int d = 1; d <= levels; d++) {
@@ -449,6 +454,16 @@ final class LocalCacheIndex {
 
     private long queuedTotal(int id) {
         return queued[id] + peerQueued[id];
+    }
+
+    /** This VM's recent work on host {@code id} as of {@code now} (seconds since the epoch of this index). */
+    private double ownRecent(int id, int now) {
+        return recentWork[id] * Math.exp(-Math.max(0, now - recentAt[id]) / RECENT_SECONDS);
+    }
+
+    /** Recent work of {@code tokens} as of {@code atSeconds}, faded to {@code nowSeconds} (both Unix seconds). */
+    static double recentAsOf(long tokens, long atSeconds, long nowSeconds) {
+        return tokens * Math.exp(-Math.max(0, nowSeconds - atSeconds) / RECENT_SECONDS);
     }
 
     private void startClock(long nowSeconds) {
@@ -503,20 +518,31 @@ final class LocalCacheIndex {
         }
     }
 
-    /** The other VMs' in-flight counts and queued tokens per host ({in flight, queued}), replacing the last ones. */
+    /**
+     * The other VMs' in-flight counts, queued tokens and recent work per host ({in flight, queued, recent work, the
+     * Unix second it is as of}), replacing the last ones.
+     */
     void peerLoads(Map<String, long[]> loads) {
         this.peerLoads = loads;
     }
 
     /**
-     * This VM's own counts, host → {in flight, queued tokens}, for the hosts where either is positive (at most
-     * {@code limit}): what it publishes to the other VMs.
+     * This VM's own counts, host → {in flight, queued tokens, recent work, the Unix second it is as of}, for the hosts
+     * where one is positive at {@code nowSeconds} (at most {@code limit}): what it publishes to the other VMs. Recent
+     * work faded below half a token is left out, so an idle VM's publication stops changing.
      */
-    Map<String, long[]> ownLoads(int limit) {
+    Map<String, long[]> ownLoads(int limit, long nowSeconds) {
         Map<String, long[]> loads = new LinkedHashMap<>();
+        int now = relative(nowSeconds);
         for (int id = 0; id < hostSlots && loads.size() < limit; id++) {
-            if (hostNames[id] != null && (inflight[id] > 0 || queued[id] > 0)) {
-                loads.put(hostNames[id], new long[] {inflight[id], queued[id]});
+            if (hostNames[id] == null) {
+                continue;
+            }
+            boolean recent = epochSet && ownRecent(id, now) >= 0.5;
+            if (inflight[id] > 0 || queued[id] > 0 || recent) {
+                loads.put(hostNames[id], new long[] {
+                    inflight[id], queued[id], recent ? recentWork[id] : 0, recent ? epoch + recentAt[id] : 0
+                });
             }
         }
         return loads;

@@ -152,6 +152,36 @@ class IndexExchangeTest {
     }
 
     @Test
+    void aPeersRecentWorkCountsAgainstTheHostWhenAConversationStartsFadedToTheDecision() throws ConfigException {
+        CacheAwarePolicy first = policy("");
+        CacheAwarePolicy second = policy("");
+        // Served on A by the first VM: nothing queued or in flight anywhere, only A's recent work.
+        long work = Long.parseLong(served(first, chat(conversation(SYSTEM, "q".repeat(800))), NOW, A)
+                .attributes()
+                .get(CacheAwarePolicy.ATTR_WORK));
+        first.shareState(store.vm("one"), NOW + 100);
+        second.shareState(store.vm("two"), NOW + 100);
+
+        // A conversation of its own in the second VM: A is charged a quarter of its work over the mean (half of it),
+        // B credited as much, so B, and its cost is the prompt less an eighth of the first request's work.
+        Step started = select(second, chat(conversation("t" + SYSTEM, "r".repeat(800))), NOW + 200, A, B);
+        assertEquals(B, started.host(), started.attributes().toString());
+        long prompt = Long.parseLong(started.attributes().get(CacheAwarePolicy.ATTR_WORK));
+        assertEquals(
+                Long.toString(Math.round(prompt - 0.25 * work / 2)),
+                started.attributes().get(CacheAwarePolicy.ATTR_COST));
+
+        // Ten seconds on (two time constants), exchanged again: the peer's recent work on A has faded by e^-2.
+        first.shareState(store.vm("one"), NOW + 10_000);
+        second.shareState(store.vm("two"), NOW + 10_000);
+        Step later = select(second, chat(conversation("u" + SYSTEM, "r".repeat(800))), NOW + 10_200, A, C);
+        assertEquals(C, later.host());
+        assertEquals(
+                Long.toString(Math.round(prompt - 0.25 * work * Math.exp(-2) / 2)),
+                later.attributes().get(CacheAwarePolicy.ATTR_COST));
+    }
+
+    @Test
     void aVmThatStoppedWritingStopsCountingAfterTheStaleTime() throws ConfigException {
         CacheAwarePolicy stopped = policy("");
         CacheAwarePolicy alive = policy("");
@@ -238,9 +268,11 @@ class IndexExchangeTest {
     @Test
     void aPublicationWithImpossibleCountsIsIgnoredWhole() {
         IndexExchange exchange = new IndexExchange("ailb.test", 0, new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0, 0));
-        assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, -2}))));
+        assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2, 3, 4}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, -2, 3, 4}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, -3, 4}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, -4}))));
     }
 
     /** The pool's directory key (one configuration: the only one in the store ending in ".vms"). */
