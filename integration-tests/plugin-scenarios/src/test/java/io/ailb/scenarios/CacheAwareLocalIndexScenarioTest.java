@@ -27,13 +27,14 @@ import org.junit.jupiter.api.Timeout;
 /**
  * cache_aware with {@code index: local} through the real .wasm, on a gateway with no Redis at all: decisions are made
  * in the VM at once, follow-ups find their first turn's host, and every routed request's count and queued prefill are
- * given back whichever way its stream ends. The in-flight term is 30 tokens per request and the weight 1, so a
- * bodyless request's cost is its host's queue plus 30 per request in flight there.
+ * given back whichever way its stream ends. The in-flight term is 30 tokens per request, the weight 1 and the recent
+ * work term off (it fades in seconds, where a count or queue left behind stays), so a bodyless request's cost is its
+ * host's queue plus 30 per request in flight there.
  */
 @Timeout(120)
 class CacheAwareLocalIndexScenarioTest {
     private static final String CONFIG = "{\"lb_policy\":\"cache_aware\",\"lb_config\":"
-            + "{\"index\":\"local\",\"inflightTokens\":30,\"overloadQueueRequests\":0}}";
+            + "{\"index\":\"local\",\"inflightTokens\":30,\"overloadQueueRequests\":0,\"recentWorkShare\":0}}";
 
     private static PluginVm vmWithoutRedis() {
         return gatewayWithoutRedis().startVm();

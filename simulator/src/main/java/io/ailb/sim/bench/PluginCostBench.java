@@ -400,9 +400,10 @@ public final class PluginCostBench {
                 + " the round trips. **ratio** = wasm cpu / jvm cpu.\n");
         md.append("- Bodies: `{\"model\",\"stream\",\"max_tokens\",\"messages\"}` with a system prompt and alternating"
                 + " user/assistant turns of ≈ size/8 (≤ 1 KiB) text each; the same body every request (prefix_cache"
-                + " then finds its whole path: the steady state of a long conversation). least_busy reads metrics"
-                + " from the host info (3 hosts) and needs no Redis; the others make 2 round trips per request"
-                + " (select.lua, release).\n\n");
+                + " and cache_aware then find their whole path: the steady state of a long conversation). least_busy"
+                + " reads metrics from the host info (3 hosts) and needs no Redis; the others make 2 round trips per"
+                + " request (the decision script, the release; no response arrives, so cache_aware makes no"
+                + " first-token call).\n\n");
         md.append("| policy | body | messages | wasm cpu | jvm cpu | **wasm/jvm** | wasm wall | jvm wall | samples"
                 + " wasm / jvm | routed wasm / jvm | Redis trips/req (wasm) | note |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");

@@ -8,7 +8,8 @@ import java.util.List;
 enum PolicyCase {
     LEAST_BUSY("least_busy"),
     GLOBAL_LEAST_REQUEST("global_least_request"),
-    PREFIX_CACHE("prefix_cache");
+    PREFIX_CACHE("prefix_cache"),
+    CACHE_AWARE("cache_aware");
 
     static final String ROUTE = "ai-route-chat.internal";
     static final String CLUSTER = "outbound|8000||llm.static";

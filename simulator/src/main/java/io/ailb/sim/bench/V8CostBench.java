@@ -32,17 +32,15 @@ import java.util.stream.Stream;
 public final class V8CostBench {
     static final String COMMAND = "mvn -q -pl simulator compile exec:java@v8-cost";
     static final int[] DEFAULT_SIZES = {1 << 10, 2 << 10, 32 << 10, 256 << 10, 1 << 20, 4 << 20};
-    static final String CACHE_AWARE_CONFIG = "{\"lb_policy\":\"cache_aware\",\"lb_config\":"
-            + "{\"serviceFQDN\":\"redis.static\",\"servicePort\":6379}}";
     /** cache_aware deciding in the VM (index local): no Redis round trip, the index in guest memory. */
     static final String CACHE_AWARE_LOCAL_CONFIG =
             "{\"lb_policy\":\"cache_aware\",\"lb_config\":{\"index\":\"local\"}}";
-    /** Every policy, as PolicyCase configures the first three for the emulator's benchmark. */
+    /** Every policy, as PolicyCase configures them for the emulator's benchmark, and cache_aware's local index. */
     static final List<V8Host.Policy> POLICIES = List.of(
             policy(PolicyCase.LEAST_BUSY),
             policy(PolicyCase.GLOBAL_LEAST_REQUEST),
             policy(PolicyCase.PREFIX_CACHE),
-            new V8Host.Policy("cache_aware", CACHE_AWARE_CONFIG),
+            policy(PolicyCase.CACHE_AWARE),
             new V8Host.Policy("cache_aware+local", CACHE_AWARE_LOCAL_CONFIG));
     /** Envoy's default level for Wasm plugin logs: the guest's debug lines are not built. */
     static final int LOG_LEVEL_INFO = 2;
