@@ -261,6 +261,12 @@ class CacheAwareScriptTest extends FreshRedisTest {
         redis.call("DEL", KEYS.load(), KEYS.inflight());
         assertEquals(
                 "a:1", run(demand("shared", 100, 200), ab, recent, 0, lease()).host(), "held: not charged");
+        // Nor is a request whose session names a host: it goes on with its conversation there.
+        redis.call("DEL", KEYS.load(), KEYS.inflight());
+        redis.call("HSET", KEYS.cacheAwareSession("s9"), "h", "a:1", "p", "100");
+        CacheAwareSelection resumed = run(blockless(100).inSession("s9"), ab, recent, 0, lease());
+        assertEquals("a:1", resumed.host(), "in a session: not charged");
+        assertEquals(0, resumed.cost());
         flushAll();
         String plain = lease();
         run(demand("first", 4000), ab, PLAIN, 0, plain);
