@@ -100,8 +100,8 @@ final class LocalCacheIndex {
     /** Per decision: the host's recent work in the gateway's other VMs, as of the decision. */
     private double[] peerRecent = new double[16];
     /**
-     * Host → {in flight, queued tokens, recent work, the epoch second it is as of} summed over the gateway's other VMs
-     * at the last exchange ({@link IndexExchange}); kept apart from this VM's own, which are the only ones it
+     * Host → {in flight, queued tokens, recent work, the Unix second it is as of} summed over the gateway's other
+     * VMs at the last exchange ({@link IndexExchange}); kept apart from this VM's own, which are the only ones it
      * publishes. Empty with one VM.
      */
     private Map<String, long[]> peerLoads = new HashMap<>();
@@ -527,9 +527,9 @@ final class LocalCacheIndex {
     }
 
     /**
-     * This VM's own counts, host → {in flight, queued tokens, recent work, the Unix second it is as of}, for the hosts
-     * where one is positive at {@code nowSeconds} (at most {@code limit}): what it publishes to the other VMs. Recent
-     * work faded below half a token is left out, so an idle VM's publication stops changing.
+     * This VM's own counts, host → {in flight, queued tokens, recent work, the Unix second it is as of}, for the
+     * hosts where one is positive at {@code nowSeconds} (at most {@code limit}): what it publishes to the other VMs.
+     * Recent work faded below half a token is left out, so an idle VM's publication stops changing.
      */
     Map<String, long[]> ownLoads(int limit, long nowSeconds) {
         Map<String, long[]> loads = new LinkedHashMap<>();
