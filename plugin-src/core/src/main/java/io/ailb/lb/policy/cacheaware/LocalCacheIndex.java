@@ -79,7 +79,7 @@ final class LocalCacheIndex {
     private long[] recentWork = new long[16];
 
     private int[] recentAt = new int[16];
-    /** Per host: its recent work as of the current decision (set for the decision's hosts, as depthOf). */
+    /** Per host: its recent work as of the current decision (set for its hosts when the decision charges it). */
     private double[] recentNowOf = new double[16];
     /** KV cache of one instance in tokens, set before each decision; 0 = unknown, nothing is judged evicted. */
     private long kvCacheTokens;
@@ -343,6 +343,9 @@ final class LocalCacheIndex {
             }
         }
         long hotTokens = allHot ? matchedTokens(blockTokens, walked, prompt) : 0;
+        // As the script: only a request starting a conversation of its own is charged the hosts' recent work, so only
+        // then is each host's computed.
+        double recentWeight = walked == 0 && sessionHost == NONE ? recentWorkShare : 0;
 
         long leastCount = -1;
         int[] leastCounted = new int[hostCount];
@@ -352,7 +355,7 @@ final class LocalCacheIndex {
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
             queuedSum = queuedSum + queuedTotal(id);
-            if (recentWorkShare > 0) {
+            if (recentWeight > 0) {
                 recentNowOf[id] = ownRecent(id, now) + peerRecent[id];
                 recentSum = recentSum + recentNowOf[id];
             }
@@ -376,8 +379,6 @@ final class LocalCacheIndex {
         }
 
         double recentMean = hostCount > 0 ? recentSum / hostCount : 0;
-        // As the script: only a request starting a conversation of its own is charged the hosts' recent work.
-        double recentWeight = walked == 0 && sessionHost == NONE ? recentWorkShare : 0;
 
         double bestCost = 0;
         int[] ties = new int[hostCount];
@@ -458,7 +459,7 @@ final class LocalCacheIndex {
 
     /** This VM's recent work on host {@code id} as of {@code now} (seconds since the epoch of this index). */
     private double ownRecent(int id, int now) {
-        return recentWork[id] * Math.exp(-Math.max(0, now - recentAt[id]) / RECENT_SECONDS);
+        return recentAsOf(recentWork[id], recentAt[id], now);
     }
 
     /** Recent work of {@code tokens} as of {@code atSeconds}, faded to {@code nowSeconds} (both Unix seconds). */

@@ -287,8 +287,14 @@ local function recent_now(value)
     end
     return work * math.exp(-math.max(0, gateway_now - at) / RECENT_SECONDS)
 end
+-- Only a request that starts a conversation of its own is charged the hosts' recent work: only then is every
+-- host's read (the target's is read for the update otherwise).
+local recent_weight = 0
+if walked == 0 and session_host == nil then
+    recent_weight = recent_share
+end
 local load_hashes = { inflight, queue }
-if recent_share > 0 then
+if recent_weight > 0 then
     load_hashes[3] = recent_key
 end
 hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, recent)
@@ -325,10 +331,6 @@ end
 local recent_mean = 0
 if #hosts > 0 then
     recent_mean = recent_sum / #hosts
-end
-local recent_weight = 0
-if walked == 0 and session_host == nil then
-    recent_weight = recent_share
 end
 
 local best_cost = nil
@@ -377,7 +379,11 @@ else
     redis.call('HSET', written_key, target, written)
     redis.call('EXPIRE', written_key, state_ttl)
     if recent_share > 0 then
-        redis.call('HSET', recent_key, target, round(recent_of[target] + work) .. ' ' .. gateway_now)
+        local recent = recent_of[target]
+        if recent_weight == 0 then
+            recent = recent_now(redis.call('HGET', recent_key, target))
+        end
+        redis.call('HSET', recent_key, target, round(recent + work) .. ' ' .. gateway_now)
         redis.call('EXPIRE', recent_key, state_ttl)
     end
     redis.call('EXPIRE', inflight, state_ttl)
