@@ -65,7 +65,7 @@ public final class RedisKeys {
         return prefix + "ca-leases";
     }
 
-    /** cache_aware: HASH lease id → {@code "<work> <host>"}, what the lease gives back. */
+    /** cache_aware: HASH lease id → {@code "<work> <held> <host>"}, what the lease gives back. */
     public String cacheAwareLeaseInfo() {
         return prefix + "ca-lease-info";
     }
@@ -89,6 +89,14 @@ public final class RedisKeys {
      */
     public String cacheAwareRecent() {
         return prefix + "ca-recent";
+    }
+
+    /**
+     * cache_aware: HASH host → prompt tokens routed to it as work by the requests in flight there (the KV cache they
+     * take up or will).
+     */
+    public String cacheAwareHeld() {
+        return prefix + "ca-held";
     }
 
     /**

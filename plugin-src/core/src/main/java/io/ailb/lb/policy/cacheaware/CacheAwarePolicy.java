@@ -88,12 +88,14 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             0,
             MAX_KV_CACHE_TOKENS,
             "KV cache of one instance in tokens; once more new prompt tokens were routed to an instance since a "
-                    + "prefix's last use there, the prefix counts as evicted from it, as its LRU cache drops it; "
+                    + "prefix's last use there, the prefix counts as evicted from it, as its LRU cache drops it, and "
+                    + "the new prompt tokens of the requests in flight there that leave no room for a request's own "
+                    + "count against the instance (it waits for them to end); "
                     + "0 = the smallest size the instances report in their metrics (vLLM cache_config_info "
                     + "num_gpu_blocks × block_size, SGLang max_total_num_tokens; from the host info, or scraped from "
                     + "metricsPath once a minute when the info has none), and when none does, prefixes stay until "
                     + "redisKeyTTL; set it above the reported size when instances also keep prefixes outside GPU "
-                    + "memory (CPU offloading), 1e12 to never judge evictions");
+                    + "memory (CPU offloading), 1e12 to never judge evictions or room");
     static final double MAX_RECENT_WORK_SHARE = 10;
     static final NumberField RECENT_WORK_SHARE = NumberField.optional(
             "recentWorkShare",
@@ -374,11 +376,13 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     private static final class LocalRequest implements ResponseObserver {
         private final LocalCacheIndex index;
         private final String host;
+        private final long work;
         private long queuedWork;
 
         LocalRequest(LocalCacheIndex index, String host, long work) {
             this.index = index;
             this.host = host;
+            this.work = work;
             this.queuedWork = work;
         }
 
@@ -398,7 +402,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         @Override
         public void onStreamEnd(long nowMillis) {
-            index.release(host, queuedWork);
+            index.release(host, queuedWork, work);
         }
     }
 }

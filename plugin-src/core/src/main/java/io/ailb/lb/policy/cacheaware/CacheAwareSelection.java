@@ -181,7 +181,7 @@ public final class CacheAwareSelection extends SelectionReply {
             String leaseId,
             long nowMillis) {
         boolean inSession = demand.sessionHash != null;
-        List<String> keyList = new ArrayList<>(9 + demand.blockHashes.size());
+        List<String> keyList = new ArrayList<>(10 + demand.blockHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.load());
         keyList.add(keys.cacheAwareCleaned());
@@ -190,6 +190,7 @@ public final class CacheAwareSelection extends SelectionReply {
         keyList.add(keys.cacheAwareRouted());
         keyList.add(keys.cacheAwareWritten());
         keyList.add(keys.cacheAwareRecent());
+        keyList.add(keys.cacheAwareHeld());
         if (inSession) {
             keyList.add(keys.cacheAwareSession(demand.sessionHash));
         }
@@ -229,13 +230,18 @@ public final class CacheAwareSelection extends SelectionReply {
     }
 
     /**
-     * cache_aware_release.lua for {@code leaseId}: gives back the count and the work cache_aware.lua took under that
+     * cache_aware_release.lua for {@code leaseId}: gives back the count, the work and the held KV cache_aware.lua took under that
      * lease, if it did and nothing gave them back yet. Safe when the call's outcome is unknown, and more than once.
      */
     public static RedisCommand release(RedisKeys keys, String leaseId) {
         return RedisCommand.script(
                 CacheAwareScripts.CACHE_AWARE_RELEASE,
-                Arrays.asList(keys.inflight(), keys.load(), keys.cacheAwareLeases(), keys.cacheAwareLeaseInfo()),
+                Arrays.asList(
+                        keys.inflight(),
+                        keys.load(),
+                        keys.cacheAwareLeases(),
+                        keys.cacheAwareLeaseInfo(),
+                        keys.cacheAwareHeld()),
                 Collections.singletonList(leaseId));
     }
 

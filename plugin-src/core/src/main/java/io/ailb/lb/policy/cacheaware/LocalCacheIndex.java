@@ -37,6 +37,8 @@ final class LocalCacheIndex {
     private static final double HOT_SHARE = 1.5;
     /** Costs within this many tokens are equal, as in the script. */
     private static final double TIE = 0.01;
+    /** cache_aware.lua's MAX_ROOM_WEIGHT. */
+    private static final double MAX_ROOM_WEIGHT = 4;
     /** cache_aware.lua's RECENT_SECONDS: how fast a host's recent work fades. */
     private static final double RECENT_SECONDS = 5;
 
@@ -73,6 +75,8 @@ final class LocalCacheIndex {
     private String[] hostNames = new String[16];
     private long[] inflight = new long[16];
     private long[] queued = new long[16];
+    /** Work of the requests in flight per host: the KV cache they take up or will (cache_aware.lua's held_h). */
+    private long[] held = new long[16];
     /** Per host: prompt tokens routed to it as work (written into its KV cache), cumulative. */
     private long[] written = new long[16];
     /** Per host: its recent work as of {@link #recentAt} (rounded to a token, as the script stores it). */
@@ -97,6 +101,8 @@ final class LocalCacheIndex {
     private long[] peerInflight = new long[16];
 
     private long[] peerQueued = new long[16];
+
+    private long[] peerHeld = new long[16];
     /** Per decision: the host's recent work in the gateway's other VMs, as of the decision. */
     private double[] peerRecent = new double[16];
     /**
@@ -300,6 +306,7 @@ final class LocalCacheIndex {
                 long[] peer = peerLoads.isEmpty() ? null : peerLoads.get(name);
                 peerInflight[id] = peer == null ? 0 : peer[0];
                 peerQueued[id] = peer == null ? 0 : peer[1];
+                peerHeld[id] = peer == null ? 0 : peer[4];
                 peerRecent[id] = peer == null ? 0 : recentAsOf(peer[2], peer[3], nowSeconds);
                 hosts[hostCount++] = id;
             }
@@ -379,6 +386,7 @@ final class LocalCacheIndex {
         }
 
         double recentMean = hostCount > 0 ? recentSum / hostCount : 0;
+        double roomWeight = Math.min(weight, MAX_ROOM_WEIGHT);
 
         double bestCost = 0;
         int[] ties = new int[hostCount];
@@ -395,6 +403,9 @@ final class LocalCacheIndex {
                     - hot
                     + inflightTokens * inflightTotal(id)
                     + recentWeight * (recentNowOf[id] - recentMean);
+            if (kvCacheTokens > 0) {
+                cost = cost + roomWeight * Math.max(0, heldTotal(id) + prompt - matched - kvCacheTokens);
+            }
             if (tieCount == 0 || cost < bestCost - TIE) {
                 bestCost = cost;
                 tieCount = 0;
@@ -455,6 +466,10 @@ final class LocalCacheIndex {
 
     private long queuedTotal(int id) {
         return queued[id] + peerQueued[id];
+    }
+
+    private long heldTotal(int id) {
+        return held[id] + peerHeld[id];
     }
 
     /** This VM's recent work on host {@code id} as of {@code now} (seconds since the epoch of this index). */
@@ -542,7 +557,7 @@ final class LocalCacheIndex {
             boolean recent = epochSet && ownRecent(id, now) >= 0.5;
             if (inflight[id] > 0 || queued[id] > 0 || recent) {
                 loads.put(hostNames[id], new long[] {
-                    inflight[id], queued[id], recent ? recentWork[id] : 0, recent ? epoch + recentAt[id] : 0
+                    inflight[id], queued[id], recent ? recentWork[id] : 0, recent ? epoch + recentAt[id] : 0, held[id]
                 });
             }
         }
@@ -555,6 +570,7 @@ final class LocalCacheIndex {
         if (id != null) {
             inflight[id]++;
             queued[id] += work;
+            held[id] += work;
         }
     }
 
@@ -566,12 +582,16 @@ final class LocalCacheIndex {
         }
     }
 
-    /** A request ended: its count and the {@code work} it still has queued are given back. */
-    void release(String host, long work) {
+    /**
+     * A request ended: its count, the {@code work} it still has queued and the {@code heldWork} it was admitted with
+     * are given back.
+     */
+    void release(String host, long work, long heldWork) {
         Integer id = hostIds.get(host);
         if (id != null) {
             inflight[id] = Math.max(0, inflight[id] - 1);
             queued[id] = Math.max(0, queued[id] - work);
+            held[id] = Math.max(0, held[id] - heldWork);
         }
     }
 
@@ -678,6 +698,7 @@ final class LocalCacheIndex {
         hostNames[id] = name;
         inflight[id] = 0;
         queued[id] = 0;
+        held[id] = 0;
         written[id] = 0;
         recentWork[id] = 0;
         holderRefs[id] = 0;
@@ -692,6 +713,7 @@ final class LocalCacheIndex {
         hostScope = Arrays.copyOf(hostScope, size);
         inflight = Arrays.copyOf(inflight, size);
         queued = Arrays.copyOf(queued, size);
+        held = Arrays.copyOf(held, size);
         written = Arrays.copyOf(written, size);
         recentWork = Arrays.copyOf(recentWork, size);
         recentAt = Arrays.copyOf(recentAt, size);
@@ -702,6 +724,7 @@ final class LocalCacheIndex {
         depthOf = Arrays.copyOf(depthOf, size);
         peerInflight = Arrays.copyOf(peerInflight, size);
         peerQueued = Arrays.copyOf(peerQueued, size);
+        peerHeld = Arrays.copyOf(peerHeld, size);
         freeHostIds = Arrays.copyOf(freeHostIds, size);
     }
 
@@ -716,6 +739,7 @@ final class LocalCacheIndex {
             }
             inflight[id] = 0;
             queued[id] = 0;
+            held[id] = 0;
             written[id] = 0;
             recentWork[id] = 0;
             if (holderRefs[id] == 0) {

@@ -15,11 +15,15 @@
 --                recent requests queued (sums decayed by 0.999 per request, about the last thousand)
 --   weight     = 1 + q + q^2 / overload_queue_requests (no q^2 term when it is 0), at most MAX_WEIGHT
 --   hot_h      = tokens of the request's known prefix that h lacks, when every block of that prefix is hot; else 0
+--   held_h     = prompt tokens routed to h as work by the requests in flight there: the KV cache they take up or will
+--                (a request is admitted only once its prompt fits next to the running requests' blocks)
 --   recent_h   = prompt tokens routed to h as work, each fading by e^(-age / RECENT_SECONDS), age on the gateways'
 --                clock (ARGV[16]: what the gateway sees, and what a simulated gateway simulates)
 --   cost_h     = queued_h + weight * uncached_h - hot_h + inflight_tokens * inflight_h
---                + recent_share * (recent_h - mean over healthy hosts of recent_h), the last term only for a
+--                + recent_share * (recent_h - mean over healthy hosts of recent_h), that term only for a
 --                request nobody holds any block of and without a session host (it starts a conversation)
+--                + min(weight, 4) * max(0, held_h + uncached_h - KV size), with the KV size known: the tokens that
+--                do not fit wait until running requests end and free theirs, holding up the requests queued behind
 -- A block is hot when its share of the requests routed since it was first seen, times the number of hosts,
 -- exceeds 1.5 times the number of hosts holding it: its holders carry well over a fair share of the traffic.
 --
@@ -57,8 +61,9 @@
 --              and of requests
 -- KEYS[7]      written HASH: host -> prompt tokens routed to it as work so far (new tokens in its KV cache)
 -- KEYS[8]      recent HASH: host -> "<recent_h> <gateway seconds>", recent_h as of that time, rounded to a token
--- KEYS[9]      with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
--- KEYS[9+S..]  block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
+-- KEYS[9]      held HASH: host -> prompt tokens routed as work by the requests in flight there (held_h)
+-- KEYS[10]     with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
+-- KEYS[10+S..] block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
 --              the host's written count then; a bare number: the last use alone, never judged evicted), "#u" -> requests
 --              routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
@@ -72,9 +77,9 @@
 -- ARGV[9]      overload_queue_requests: mean queue per host, in requests, at which the q^2 term equals q; 0 = none
 -- ARGV[10]     estimated prompt tokens of the request
 -- ARGV[11]     most holders one block key keeps
--- ARGV[12]     S = 1 when KEYS[9] is the request's session key, else 0
--- ARGV[13]     L = number of blocks (= #KEYS - 8 - S)
--- ARGV[14]     KV cache of one instance in tokens; 0 = unknown, no block is judged evicted
+-- ARGV[12]     S = 1 when KEYS[10] is the request's session key, else 0
+-- ARGV[13]     L = number of blocks (= #KEYS - 9 - S)
+-- ARGV[14]     KV cache of one instance in tokens; 0 = unknown, no block is judged evicted and no room is counted
 -- ARGV[15]     recent_share; 0 = no recent term
 -- ARGV[16]     the gateway's clock in Unix seconds
 -- ARGV[17..16+L]            cumulative estimated prompt tokens at the end of blocks 1..L
@@ -98,9 +103,10 @@ local lease_info = KEYS[5]
 local routed_key = KEYS[6]
 local written_key = KEYS[7]
 local recent_key = KEYS[8]
+local held_key = KEYS[9]
 local has_session = ARGV[12] == '1'
-local session_key = has_session and KEYS[9] or nil
-local first_block = has_session and 10 or 9
+local session_key = has_session and KEYS[10] or nil
+local first_block = has_session and 11 or 10
 local rand = tonumber(ARGV[1])
 local cap = tonumber(ARGV[2])
 local clean_interval = tonumber(ARGV[3])
@@ -138,10 +144,11 @@ local request_sum = non_negative(routed_state[3])
 
 -- Leases nobody released (crashed gateway, lost release) give back their count and their queued work.
 heal_expired(leases, lease_info, now, function(info)
-    local work, host = parse_work_lease(info)
+    local work, held, host = parse_work_lease(info)
     if host then
         subtract(inflight, host, 1)
         subtract(queue, host, work)
+        subtract(held_key, host, held)
     end
 end)
 
@@ -274,6 +281,7 @@ local queued_sum = 0
 local RECENT_SECONDS = 5
 local recent_of = {}
 local recent_sum = 0
+local held_of = {}
 -- A host's recent work as of now, from its "<work> <seconds>" value.
 local function recent_now(value)
     if not value then
@@ -293,12 +301,11 @@ local recent_weight = 0
 if walked == 0 and session_host == nil then
     recent_weight = recent_share
 end
-local load_hashes = { inflight, queue }
-if recent_weight > 0 then
-    load_hashes[3] = recent_key
-end
-hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, recent)
+-- Room is counted only with the KV size known.
+local load_hashes = { inflight, queue, kv_tokens > 0 and held_key, recent_weight > 0 and recent_key }
+hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, held, recent)
     local c = non_negative(count)
+    held_of[host] = non_negative(held)
     count_of[host] = c
     queued_of[host] = non_negative(queued)
     queued_sum = queued_sum + queued_of[host]
@@ -332,6 +339,11 @@ local recent_mean = 0
 if #hosts > 0 then
     recent_mean = recent_sum / #hosts
 end
+-- Tokens without room wait as uncached ones do, but the overload's growth of the weight is left out past this: with
+-- every instance short of room the held estimate is at its roughest (prefixes that requests pin again are not in
+-- it), and a large weight on it would move conversations off their caches.
+local MAX_ROOM_WEIGHT = 4
+local room_weight = math.min(weight, MAX_ROOM_WEIGHT)
 
 local best_cost = nil
 local ties = {}
@@ -342,6 +354,9 @@ for _, host in ipairs(hosts) do
         local hot =  math.max(0, hot_tokens - matched)
         local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_tokens * c
             + recent_weight * (recent_of[host] - recent_mean)
+        if kv_tokens > 0 then
+            cost = cost + room_weight * math.max(0, held_of[host] + prompt - matched - kv_tokens)
+        end
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then
             best_cost = cost
@@ -374,7 +389,12 @@ else
     -- Set rather than HINCRBY: a corrupt or negative stored value restarts from zero.
     redis.call('HSET', inflight, target, count)
     redis.call('HSET', queue, target, queued_of[target] + work)
-    hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, target))
+    local held = held_of[target]
+    if kv_tokens == 0 then
+        held = non_negative(redis.call('HGET', held_key, target))
+    end
+    redis.call('HSET', held_key, target, held + work)
+    hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, work, target))
     written = written + work
     redis.call('HSET', written_key, target, written)
     redis.call('EXPIRE', written_key, state_ttl)
@@ -388,6 +408,7 @@ else
     end
     redis.call('EXPIRE', inflight, state_ttl)
     redis.call('EXPIRE', queue, state_ttl)
+    redis.call('EXPIRE', held_key, state_ttl)
     redis.call('EXPIRE', leases, state_ttl)
     redis.call('EXPIRE', lease_info, state_ttl)
 end
@@ -437,6 +458,6 @@ redis.call('HSET', routed_key, 'n', routed + 1, 'w', tostring(work_sum), 'c', to
 redis.call('EXPIRE', routed_key, state_ttl)
 
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.
-clean_up(marker, clean_interval, { inflight, queue, written_key, recent_key }, first_host)
+clean_up(marker, clean_interval, { inflight, queue, written_key, recent_key, held_key }, first_host)
 
 return { 'ok', target, count, depth, matched, round(best_cost), work }

@@ -5,7 +5,7 @@
 --
 -- KEYS[1] queue HASH: host -> prefill tokens routed and not yet answered
 -- KEYS[2] lease ZSET: lease id -> expiry
--- KEYS[3] lease HASH: lease id -> "<work> <host>"
+-- KEYS[3] lease HASH: lease id -> "<work> <held> <host>"
 -- ARGV[1] lease id
 --
 -- Returns the tokens taken off the queue, or -1 when the lease is not held.
@@ -17,15 +17,15 @@ if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
     return -1
 end
 local info = redis.call('HGET', KEYS[3], ARGV[1])
-local work, host = nil, nil
+local work, held, host = nil, nil, nil
 if info then
-    work, host = parse_work_lease(info)
+    work, held, host = parse_work_lease(info)
 end
 if not host then
     return -1
 end
 if work > 0 then
     subtract(KEYS[1], host, work)
-    redis.call('HSET', KEYS[3], ARGV[1], work_lease(0, host))
+    redis.call('HSET', KEYS[3], ARGV[1], work_lease(0, held, host))
 end
 return work

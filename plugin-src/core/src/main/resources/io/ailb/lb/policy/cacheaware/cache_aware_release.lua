@@ -1,12 +1,13 @@
 -- Ends one cache_aware request by taking its lease (written by cache_aware.lua): only a lease still held gives back
--- its host's in-flight count and exactly the prefill tokens it still has in the host's queue, so a release is idempotent — sending
--- it twice, for a call that counted nothing (full, error, never executed), or after the lease expired and was
--- healed changes nothing. Values never go below zero; a value reaching zero is removed. Creates no key.
+-- its host's in-flight count, exactly the prefill tokens it still has in the host's queue and the KV it counts as
+-- held there, so a release is idempotent — sending it twice, for a call that counted nothing (full, error, never
+-- executed), or after the lease expired and was healed changes nothing. Values never go below zero; a value reaching zero is removed. Creates no key.
 --
 -- KEYS[1] in-flight HASH: host -> count
 -- KEYS[2] queue HASH: host -> prefill tokens routed and not yet answered
 -- KEYS[3] lease ZSET: lease id -> expiry
--- KEYS[4] lease HASH: lease id -> "<work> <host>"
+-- KEYS[4] lease HASH: lease id -> "<work> <held> <host>"
+-- KEYS[5] held HASH: host -> prompt tokens routed as work by the requests in flight there
 -- ARGV[1] lease id
 --
 -- Returns the host's remaining work units, or -1 when the lease was not held (nothing was given back).
@@ -18,9 +19,10 @@ local info = take_lease(KEYS[3], KEYS[4], ARGV[1])
 if not info then
     return -1
 end
-local work, host = parse_work_lease(info)
+local work, held, host = parse_work_lease(info)
 if not host then
     return -1
 end
 subtract(KEYS[1], host, 1)
+subtract(KEYS[5], host, held)
 return subtract(KEYS[2], host, work)

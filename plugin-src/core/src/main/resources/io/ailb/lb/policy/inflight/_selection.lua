@@ -50,7 +50,7 @@ local function heal_expired(leases, values, now, give_back)
 end
 
 -- Calls visit(item, its value in hashes[1], its value in hashes[2], ...) for items[first..last] in order, reading
--- with one HMGET per HASH and chunk of items.
+-- with one HMGET per HASH and chunk of items; a hashes[k] of false is not read (its values are nil).
 local function hmget_in_chunks(items, first, last, hashes, visit)
     for from = first, last, HMGET_CHUNK do
         local to = math.min(from + HMGET_CHUNK - 1, last)
@@ -60,7 +60,7 @@ local function hmget_in_chunks(items, first, last, hashes, visit)
         end
         local replies = {}
         for k = 1, #hashes do
-            replies[k] = redis.call('HMGET', hashes[k], unpack(part))
+            replies[k] = hashes[k] and redis.call('HMGET', hashes[k], unpack(part)) or {}
         end
         for i, item in ipairs(part) do
             local values = {}

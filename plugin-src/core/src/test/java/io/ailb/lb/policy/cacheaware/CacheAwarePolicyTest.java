@@ -94,7 +94,8 @@ class CacheAwarePolicyTest {
                 KEYS.cacheAwareLeaseInfo(),
                 KEYS.cacheAwareRouted(),
                 KEYS.cacheAwareWritten(),
-                KEYS.cacheAwareRecent()));
+                KEYS.cacheAwareRecent(),
+                KEYS.cacheAwareHeld()));
         for (String hash : request.prefixHashes()) {
             keys.add(KEYS.holders(hash));
         }
@@ -198,7 +199,7 @@ class CacheAwarePolicyTest {
     @Test
     void aBodylessRequestHasNoPromptAndNoBlocks() throws ConfigException {
         RedisCommand call = command("", RequestInfo.noBody());
-        assertEquals(8, call.keys().size());
+        assertEquals(9, call.keys().size());
         assertEquals(
                 list("0", "8", "0", "0", "0", "0.25", "1000", "2"), call.args().subList(9, 17));
     }
@@ -206,7 +207,7 @@ class CacheAwarePolicyTest {
     @Test
     void anUnparseableBodyIsWeighedByItsSize() throws ConfigException {
         RedisCommand call = command("", RequestInfo.unparsed(4001));
-        assertEquals(8, call.keys().size());
+        assertEquals(9, call.keys().size());
         assertEquals(list("1001", "8", "0", "0"), call.args().subList(9, 13));
     }
 
@@ -226,10 +227,10 @@ class CacheAwarePolicyTest {
         RedisCommand call = commandWithHeaders(
                 ",\"sessionHeader\":\"X-Session-Id\"", RequestInfo.unparsed(4001), Map.of("x-session-id", session));
         byte[] id = session.getBytes(StandardCharsets.UTF_8);
-        assertEquals(9, call.keys().size());
+        assertEquals(10, call.keys().size());
         assertEquals(
                 KEYS.cacheAwareSession(PrefixHash.hexOf(id, 0, id.length)),
-                call.keys().get(8));
+                call.keys().get(9));
         assertEquals(list("1001", "8", "1", "0"), call.args().subList(9, 13));
     }
 
@@ -239,7 +240,7 @@ class CacheAwarePolicyTest {
                 commandWithHeaders(",\"sessionHeader\":\"x-session-id\"", RequestInfo.unparsed(40), Map.of());
         RedisCommand off = commandWithHeaders("", RequestInfo.unparsed(40), Map.of("x-session-id", "s"));
         for (RedisCommand call : List.of(absent, off)) {
-            assertEquals(8, call.keys().size());
+            assertEquals(9, call.keys().size());
             assertEquals("0", call.args().get(11));
         }
     }
@@ -269,7 +270,12 @@ class CacheAwarePolicyTest {
         RedisCommand release = step.releases().get(0).command();
         assertEquals(CacheAwareScripts.CACHE_AWARE_RELEASE, release.script());
         assertEquals(
-                list(KEYS.inflight(), KEYS.load(), KEYS.cacheAwareLeases(), KEYS.cacheAwareLeaseInfo()),
+                list(
+                        KEYS.inflight(),
+                        KEYS.load(),
+                        KEYS.cacheAwareLeases(),
+                        KEYS.cacheAwareLeaseInfo(),
+                        KEYS.cacheAwareHeld()),
                 release.keys());
         assertEquals(step.redisCommand().args().get(5), release.args().get(0));
     }

@@ -191,6 +191,59 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     private static final CacheAwareSelection.Settings KV_1000 = settings(0, 0, 0, 8, 1000);
 
+    private long heldOf(String host) {
+        RespValue v = redis.call("HGET", KEYS.cacheAwareHeld(), host);
+        return v.isNull() ? 0 : Long.parseLong(v.asString());
+    }
+
+    /**
+     * A request in flight holds its work in its host's KV cache until its release, not only until its first token: a
+     * request that would not fit next to it there (held + uncached above the KV size) is charged the excess, which it
+     * would wait for running requests to free. Without a KV size no room is counted.
+     */
+    @Test
+    void aHostWhoseHeldKvLeavesNoRoomForThePromptIsChargedTheExcess() {
+        String running = lease();
+        run(demand("long", 900), Collections.singletonList("a:1"), KV_1000, 0, running);
+        assertEquals(900, heldOf("a:1"));
+        firstToken(running);
+        assertEquals(0, loadOf("a:1"), "its prefill is done");
+        assertEquals(900, heldOf("a:1"), "its KV is still held");
+
+        List<String> ab = Arrays.asList("a:1", "b:1");
+        // 900 held + 300 new on a: 200 over the 1000-token cache; b is empty. Each is released before the next.
+        for (int random = 0; random < 4; random++) {
+            String fresh = lease();
+            CacheAwareSelection s = run(demand("fresh" + random, 300), ab, KV_1000, random, fresh);
+            assertEquals("b:1", s.host(), "random " + random);
+            assertEquals(300, s.cost());
+            release(fresh);
+        }
+        // Exactly fitting is no excess: 900 + 100 on a costs its 100 uncached tokens alone.
+        assertEquals(
+                100,
+                run(demand("small", 100), Collections.singletonList("a:1"), KV_1000, 0, lease())
+                        .cost());
+
+        // Without a KV size, held KV is not counted: a and b tie on a fresh request (random 0 takes the first).
+        flushAll();
+        String plain = lease();
+        run(demand("long", 900), Collections.singletonList("a:1"), PLAIN, 0, plain);
+        firstToken(plain);
+        assertEquals(900, heldOf("a:1"), "tracked all the same, for when the size becomes known");
+        String fresh = lease();
+        assertEquals("a:1", run(demand("fresh", 300), ab, PLAIN, 0, fresh).host());
+        assertEquals(1200, heldOf("a:1"));
+
+        // A release gives back its own request's held KV, once.
+        release(plain);
+        assertEquals(300, heldOf("a:1"));
+        release(plain);
+        assertEquals(300, heldOf("a:1"));
+        release(fresh);
+        assertEquals(0, heldOf("a:1"));
+    }
+
     /** Routed to the only host given, answered and ended: only its blocks and its written count remain. */
     private void served(CacheAwareSelection.Demand demand, String host, CacheAwareSelection.Settings settings) {
         String lease = lease();
@@ -838,7 +891,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         List<String> keys = new ArrayList<>(call.keys());
         keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
         keys.addAll(CacheAwareSelection.firstToken(KEYS, "0000000000000001").keys());
-        assertEquals(11, call.keys().size());
+        assertEquals(12, call.keys().size());
         for (String key : keys) {
             int open = key.indexOf('{');
             assertEquals(KEYS.hashTag(), key.substring(open, key.indexOf('}', open) + 1), key);

@@ -124,6 +124,44 @@ class IndexExchangeTest {
         assertEquals("200", next.attributes().get(CacheAwarePolicy.ATTR_MATCHED_TOKENS));
     }
 
+    /**
+     * A peer's request in flight past its first token has no work queued but still holds its KV: with the KV size
+     * known, a host whose held KV (the peers' included) and this prompt's uncached tokens exceed it is charged the
+     * excess.
+     */
+    @Test
+    void aPeersHeldKvCountsAgainstTheRoomOnTheHost() throws ConfigException {
+        RequestInfo running = chat(conversation(SYSTEM, "q".repeat(800)));
+        RequestInfo fresh = chat(conversation("other " + SYSTEM, "r".repeat(800)));
+        long work =
+                Long.parseLong(select(policy(""), running, NOW, A).attributes().get(CacheAwarePolicy.ATTR_WORK));
+        long uncached =
+                Long.parseLong(select(policy(""), fresh, NOW, A).attributes().get(CacheAwarePolicy.ATTR_WORK));
+        long kv = work + uncached / 2;
+        CacheAwarePolicy first = policy(",\"kvCacheTokens\":" + kv);
+        CacheAwarePolicy second = policy(",\"kvCacheTokens\":" + kv);
+        Step step = held(first, running, NOW, A);
+        step.responseObserver().onFirstResponseBody(NOW);
+        first.shareState(store.vm("one"), NOW + 100);
+        second.shareState(store.vm("two"), NOW + 100);
+
+        Step next = select(second, fresh, NOW + 200, A);
+        assertEquals(
+                Long.toString(uncached + 30 + (work + uncached - kv)),
+                next.attributes().get(CacheAwarePolicy.ATTR_COST),
+                "its prefill, the peer's request in flight, and what does not fit next to the peer's held KV");
+
+        step.responseObserver().onStreamEnd(NOW + 300);
+        first.shareState(store.vm("one"), NOW + 400);
+        second.shareState(store.vm("two"), NOW + 400);
+        assertEquals(
+                Long.toString(uncached),
+                select(second, chat(conversation("third " + SYSTEM, "r".repeat(800))), NOW + 500, A)
+                        .attributes()
+                        .get(CacheAwarePolicy.ATTR_COST),
+                "released: room again");
+    }
+
     @Test
     void eachVmAddsThePeersOwnCountsAndQueuesToItsOwnAndPublishesOnlyItsOwn() throws ConfigException {
         CacheAwarePolicy first = policy("");
@@ -268,11 +306,13 @@ class IndexExchangeTest {
     @Test
     void aPublicationWithImpossibleCountsIsIgnoredWhole() {
         IndexExchange exchange = new IndexExchange("ailb.test", 0, new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0, 0));
-        assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2, 3, 4}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, -2, 3, 4}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, -3, 4}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, -4}))));
+        assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, 5}))));
+        assertNull(
+                IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2, 3, 4, 5}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, -2, 3, 4, 5}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, -3, 4, 5}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, -4, 5}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, -5}))));
     }
 
     /** The pool's directory key (one configuration: the only one in the store ending in ".vms"). */

@@ -71,11 +71,13 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     private static final class Open {
         final String lease;
         final String host;
+        final long admitted;
         long work;
 
         Open(String lease, String host, long work) {
             this.lease = lease;
             this.host = host;
+            this.admitted = work;
             this.work = work;
         }
     }
@@ -101,7 +103,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     }
 
     @Test
-    void theLocalIndexJudgesEvictionsAsTheScript() {
+    void theLocalIndexJudgesEvictionsAndRoomAsTheScript() {
         run(settings(0, 30, 4, EVICTING_KV_CACHE, 0), 2500, 0xD4L);
     }
 
@@ -259,7 +261,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
             } else {
                 RedisCommand production = CacheAwareSelection.release(KEYS, request.lease);
                 redis.run(RedisCommand.script(RELEASE, production.keys(), production.args()));
-                local.release(request.host, request.work);
+                local.release(request.host, request.work, request.admitted);
                 open.remove(request);
             }
         }
