@@ -90,7 +90,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "KV cache of one instance in tokens; once more new prompt tokens were routed to an instance since a "
                     + "prefix's last use there, the prefix counts as evicted from it, as its LRU cache drops it, and "
                     + "the new prompt tokens of the requests in flight there that leave no room for a request's own "
-                    + "count against the instance (it waits for them to end); "
+                    + "count against the instance when another has room (it waits for them to end); "
                     + "0 = the smallest size the instances report in their metrics (vLLM cache_config_info "
                     + "num_gpu_blocks × block_size, SGLang max_total_num_tokens; from the host info, or scraped from "
                     + "metricsPath once a minute when the info has none), and when none does, prefixes stay until "

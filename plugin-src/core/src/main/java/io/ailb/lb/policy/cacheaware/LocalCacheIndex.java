@@ -391,6 +391,16 @@ final class LocalCacheIndex {
         double bestCost = 0;
         int[] ties = new int[hostCount];
         int tieCount = 0;
+        boolean someRoom = false;
+        if (kvCacheTokens > 0) {
+            for (int i = 0; i < hostCount && !someRoom; i++) {
+                int id = hosts[i];
+                if (maxRequestCount <= 0 || inflightTotal(id) < maxRequestCount) {
+                    long matched = matchedOn(id, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
+                    someRoom = heldTotal(id) + prompt - matched <= kvCacheTokens;
+                }
+            }
+        }
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
             if (maxRequestCount > 0 && inflightTotal(id) >= maxRequestCount) {
@@ -403,7 +413,7 @@ final class LocalCacheIndex {
                     - hot
                     + inflightTokens * inflightTotal(id)
                     + recentWeight * (recentNowOf[id] - recentMean);
-            if (kvCacheTokens > 0) {
+            if (someRoom) {
                 cost = cost + roomWeight * Math.max(0, heldTotal(id) + prompt - matched - kvCacheTokens);
             }
             if (tieCount == 0 || cost < bestCost - TIE) {

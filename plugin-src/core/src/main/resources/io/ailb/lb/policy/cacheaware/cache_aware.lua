@@ -22,8 +22,9 @@
 --   cost_h     = queued_h + weight * uncached_h - hot_h + inflight_tokens * inflight_h
 --                + recent_share * (recent_h - mean over healthy hosts of recent_h), that term only for a
 --                request nobody holds any block of and without a session host (it starts a conversation)
---                + min(weight, 4) * max(0, held_h + uncached_h - KV size), with the KV size known: the tokens that
---                do not fit wait until running requests end and free theirs, holding up the requests queued behind
+--                + min(weight, 4) * max(0, held_h + uncached_h - KV size), with the KV size known and some host
+--                with room for the request: the tokens that do not fit wait until running requests end and free
+--                theirs, holding up the requests queued behind
 -- A block is hot when its share of the requests routed since it was first seen, times the number of hosts,
 -- exceeds 1.5 times the number of hosts holding it: its holders carry well over a fair share of the traffic.
 --
@@ -345,6 +346,18 @@ end
 local MAX_ROOM_WEIGHT = 4
 local room_weight = math.min(weight, MAX_ROOM_WEIGHT)
 
+-- The room term only where some host has room for the request: when none has, it waits wherever it goes, and the
+-- term would only even out the held estimates at the cost of prefixes.
+local some_room = false
+if kv_tokens > 0 then
+    for _, host in ipairs(hosts) do
+        if (cap <= 0 or count_of[host] < cap) and held_of[host] + prompt - matched_on(host) <= kv_tokens then
+            some_room = true
+            break
+        end
+    end
+end
+
 local best_cost = nil
 local ties = {}
 for _, host in ipairs(hosts) do
@@ -354,7 +367,7 @@ for _, host in ipairs(hosts) do
         local hot =  math.max(0, hot_tokens - matched)
         local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_tokens * c
             + recent_weight * (recent_of[host] - recent_mean)
-        if kv_tokens > 0 then
+        if some_room then
             cost = cost + room_weight * math.max(0, held_of[host] + prompt - matched - kv_tokens)
         end
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.

@@ -220,10 +220,24 @@ class CacheAwareScriptTest extends FreshRedisTest {
             release(fresh);
         }
         // Exactly fitting is no excess: 900 + 100 on a costs its 100 uncached tokens alone.
+        String small = lease();
         assertEquals(
                 100,
-                run(demand("small", 100), Collections.singletonList("a:1"), KV_1000, 0, lease())
+                run(demand("small", 100), Collections.singletonList("a:1"), KV_1000, 0, small)
                         .cost());
+        release(small);
+
+        // With no room anywhere the request waits wherever it goes: no excess is charged, a and b tie.
+        String other = lease();
+        run(demand("other", 900), Collections.singletonList("b:1"), KV_1000, 0, other);
+        firstToken(other);
+        for (int random = 0; random < 2; random++) {
+            String fresh = lease();
+            CacheAwareSelection s = run(demand("none" + random, 300), ab, KV_1000, random, fresh);
+            assertEquals(ab.get(random), s.host());
+            assertEquals(300, s.cost());
+            release(fresh);
+        }
 
         // Without a KV size, held KV is not counted: a and b tie on a fresh request (random 0 takes the first).
         flushAll();

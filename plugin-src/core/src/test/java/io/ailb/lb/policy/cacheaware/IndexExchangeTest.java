@@ -126,40 +126,44 @@ class IndexExchangeTest {
 
     /**
      * A peer's request in flight past its first token has no work queued but still holds its KV: with the KV size
-     * known, a host whose held KV (the peers' included) and this prompt's uncached tokens exceed it is charged the
-     * excess.
+     * known, a host whose held KV (the peers' included) leaves no room for this prompt loses to one with room, here
+     * against a queue of its own.
      */
     @Test
     void aPeersHeldKvCountsAgainstTheRoomOnTheHost() throws ConfigException {
         RequestInfo running = chat(conversation(SYSTEM, "q".repeat(800)));
-        RequestInfo fresh = chat(conversation("other " + SYSTEM, "r".repeat(800)));
-        long work =
-                Long.parseLong(select(policy(""), running, NOW, A).attributes().get(CacheAwarePolicy.ATTR_WORK));
-        long uncached =
-                Long.parseLong(select(policy(""), fresh, NOW, A).attributes().get(CacheAwarePolicy.ATTR_WORK));
-        long kv = work + uncached / 2;
+        RequestInfo small = chat(conversation("small " + SYSTEM, "s".repeat(100)));
+        long work = workOf(running);
+        long prompt = workOf(chat(conversation("fresh " + SYSTEM, "r".repeat(800))));
+        long queued = workOf(small);
+        long kv = work + prompt / 2;
+        assertTrue(queued < prompt / 2 && queued + prompt <= kv, work + " " + prompt + " " + queued);
         CacheAwarePolicy first = policy(",\"kvCacheTokens\":" + kv);
         CacheAwarePolicy second = policy(",\"kvCacheTokens\":" + kv);
         Step step = held(first, running, NOW, A);
         step.responseObserver().onFirstResponseBody(NOW);
+        held(second, small, NOW, B);
         first.shareState(store.vm("one"), NOW + 100);
         second.shareState(store.vm("two"), NOW + 100);
 
-        Step next = select(second, fresh, NOW + 200, A);
+        // A: the peer's held KV and this prompt exceed the KV size by half the prompt; B: room, and a short queue.
         assertEquals(
-                Long.toString(uncached + 30 + (work + uncached - kv)),
-                next.attributes().get(CacheAwarePolicy.ATTR_COST),
-                "its prefill, the peer's request in flight, and what does not fit next to the peer's held KV");
+                B,
+                select(second, chat(conversation("fresh " + SYSTEM, "r".repeat(800))), NOW + 200, A, B)
+                        .host());
 
         step.responseObserver().onStreamEnd(NOW + 300);
         first.shareState(store.vm("one"), NOW + 400);
         second.shareState(store.vm("two"), NOW + 400);
         assertEquals(
-                Long.toString(uncached),
-                select(second, chat(conversation("third " + SYSTEM, "r".repeat(800))), NOW + 500, A)
-                        .attributes()
-                        .get(CacheAwarePolicy.ATTR_COST),
-                "released: room again");
+                A,
+                select(second, chat(conversation("third " + SYSTEM, "r".repeat(800))), NOW + 500, A, B)
+                        .host(),
+                "released: room again on A, and B's queue");
+    }
+
+    private static long workOf(RequestInfo request) throws ConfigException {
+        return Long.parseLong(select(policy(""), request, NOW, A).attributes().get(CacheAwarePolicy.ATTR_WORK));
     }
 
     @Test
