@@ -230,8 +230,8 @@ public final class CacheAwareSelection extends SelectionReply {
     }
 
     /**
-     * cache_aware_release.lua for {@code leaseId}: gives back the count, the work and the held KV cache_aware.lua took under that
-     * lease, if it did and nothing gave them back yet. Safe when the call's outcome is unknown, and more than once.
+     * cache_aware_release.lua for {@code leaseId}: gives back the count, the work and the held KV cache_aware.lua took
+     * under that lease, if it did and nothing gave them back yet. Safe when the call's outcome is unknown, and more than once.
      */
     public static RedisCommand release(RedisKeys keys, String leaseId) {
         return RedisCommand.script(

@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * Pools the local indexes of one gateway's VMs (one per Envoy worker) through shared data, so that each decides over
  * what all of them routed. At each tick a VM publishes its last {@link #MAX_RECORDS} routed blocks and sessions and
- * its own per-host in-flight counts, queued tokens and recent work, and reads the other VMs' publications: their
+ * its own per-host in-flight counts, queued tokens, recent work and held KV, and reads the other VMs' publications: their
  * blocks and sessions are recorded in its index once each (records carry a sequence number), their counts are added
  * to its own at decision time but never published again, so nothing is counted twice.
  *
@@ -29,10 +29,9 @@ import java.util.Map;
  * <p>A publication, big-endian: magic {@code 'A' 'C'} and version 3; the publisher (u16 length, UTF-8); the sequence
  * number of its first record (i64); a string table (u16 count, each u16 length and UTF-8); the loads (u16 count,
  * each: host string u16, in flight i64, queued tokens i64, recent work i64, the Unix second it is as of i64, held KV
- * tokens i64); the
- * records (u16 count, each: kind u8, service string u16, host string u16, hash words i64 i64, routed at epoch seconds
- * i64, prompt tokens i32). Anything that does not parse completely, or is larger than {@link #MAX_PUBLICATION_BYTES},
- * is ignored.
+ * tokens i64); the records (u16 count, each: kind u8, service string u16, host string u16, hash words i64 i64, routed
+ * at epoch seconds i64, prompt tokens i32). Anything that does not parse completely, or is larger than
+ * {@link #MAX_PUBLICATION_BYTES}, is ignored.
  */
 final class IndexExchange {
     /** Routed blocks and sessions a VM keeps for its peers: ≈ 33 bytes each in the publication, so ≈ 66 KiB. */

@@ -106,8 +106,8 @@ final class LocalCacheIndex {
     /** Per decision: the host's recent work in the gateway's other VMs, as of the decision. */
     private double[] peerRecent = new double[16];
     /**
-     * Host → {in flight, queued tokens, recent work, the Unix second it is as of} summed over the gateway's other
-     * VMs at the last exchange ({@link IndexExchange}); kept apart from this VM's own, which are the only ones it
+     * Host → {in flight, queued tokens, recent work, the Unix second it is as of, held KV tokens} summed over the
+     * gateway's other VMs at the last exchange ({@link IndexExchange}); kept apart from this VM's own, which are the only ones it
      * publishes. Empty with one VM.
      */
     private Map<String, long[]> peerLoads = new HashMap<>();
@@ -397,7 +397,7 @@ final class LocalCacheIndex {
                 int id = hosts[i];
                 if (maxRequestCount <= 0 || inflightTotal(id) < maxRequestCount) {
                     long matched = matchedOn(id, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
-                    someRoom = heldTotal(id) + prompt - matched <= kvCacheTokens;
+                    someRoom = roomShort(id, prompt, matched) == 0;
                 }
             }
         }
@@ -414,7 +414,7 @@ final class LocalCacheIndex {
                     + inflightTokens * inflightTotal(id)
                     + recentWeight * (recentNowOf[id] - recentMean);
             if (someRoom) {
-                cost = cost + roomWeight * Math.max(0, heldTotal(id) + prompt - matched - kvCacheTokens);
+                cost = cost + roomWeight * roomShort(id, prompt, matched);
             }
             if (tieCount == 0 || cost < bestCost - TIE) {
                 bestCost = cost;
@@ -478,8 +478,9 @@ final class LocalCacheIndex {
         return queued[id] + peerQueued[id];
     }
 
-    private long heldTotal(int id) {
-        return held[id] + peerHeld[id];
+    /** Tokens of a {@code prompt} with {@code matched} cached on host {@code id} that do not fit next to its held KV. */
+    private long roomShort(int id, int prompt, long matched) {
+        return Math.max(0, held[id] + peerHeld[id] + prompt - matched - kvCacheTokens);
     }
 
     /** This VM's recent work on host {@code id} as of {@code now} (seconds since the epoch of this index). */
@@ -553,8 +554,8 @@ final class LocalCacheIndex {
     }
 
     /**
-     * This VM's own counts, host → {in flight, queued tokens, recent work, the Unix second it is as of}, for the
-     * hosts where one is positive at {@code nowSeconds} (at most {@code limit}): what it publishes to the other VMs.
+     * This VM's own counts, host → {in flight, queued tokens, recent work, the Unix second it is as of, held KV
+     * tokens}, for the hosts where one is positive at {@code nowSeconds} (at most {@code limit}): what it publishes to the other VMs.
      * Recent work faded below half a token is left out, so an idle VM's publication stops changing.
      */
     Map<String, long[]> ownLoads(int limit, long nowSeconds) {

@@ -143,7 +143,8 @@ local routed = non_negative(routed_state[1])
 local work_sum = non_negative(routed_state[2])
 local request_sum = non_negative(routed_state[3])
 
--- Leases nobody released (crashed gateway, lost release) give back their count and their queued work.
+-- Leases nobody released (crashed gateway, lost release) give back their count, their queued work and their held
+-- KV.
 heal_expired(leases, lease_info, now, function(info)
     local work, held, host = parse_work_lease(info)
     if host then
@@ -346,14 +347,16 @@ end
 local MAX_ROOM_WEIGHT = 4
 local room_weight = math.min(weight, MAX_ROOM_WEIGHT)
 
--- The room term only where some host has room for the request: when none has, it waits wherever it goes, and the
--- term would only even out the held estimates at the cost of prefixes.
+-- Per host, the request's tokens that would not fit next to the held KV. The room term only where some host has
+-- room for the request: when none has, it waits wherever it goes, and the term would only even out the held
+-- estimates at the cost of prefixes.
+local short_of = {}
 local some_room = false
 if kv_tokens > 0 then
     for _, host in ipairs(hosts) do
-        if (cap <= 0 or count_of[host] < cap) and held_of[host] + prompt - matched_on(host) <= kv_tokens then
+        short_of[host] = math.max(0, held_of[host] + prompt - matched_on(host) - kv_tokens)
+        if short_of[host] == 0 and (cap <= 0 or count_of[host] < cap) then
             some_room = true
-            break
         end
     end
 end
@@ -368,7 +371,7 @@ for _, host in ipairs(hosts) do
         local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_tokens * c
             + recent_weight * (recent_of[host] - recent_mean)
         if some_room then
-            cost = cost + room_weight * math.max(0, held_of[host] + prompt - matched - kv_tokens)
+            cost = cost + room_weight * short_of[host]
         end
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then
