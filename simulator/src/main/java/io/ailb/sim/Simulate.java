@@ -23,6 +23,7 @@ import io.ailb.sim.workload.ChatWorkload;
 import io.ailb.sim.workload.IntRange;
 import io.ailb.sim.workload.MooncakeTrace;
 import io.ailb.sim.workload.RagWorkload;
+import io.ailb.sim.workload.ToolFormat;
 import io.ailb.sim.workload.UserLog;
 import io.ailb.sim.workload.Workload;
 import java.io.IOException;
@@ -112,7 +113,8 @@ public final class Simulate {
               --system-tokens A-B (4000-8000, drawn once per kind) --task-tokens A-B (100-400)
               --steps A-B (4-12 per session) --call-tokens A-B (50-200: each step's output, a tool call)
               --result-tokens A-B (200-2000) --sessions N (600) --rate X (5 sessions/s) --think-ms X (200:
-              the tool's running time)
+              the tool's running time) --tool-format openai|inline (openai: the definitions in the body's
+              tools array and calls as tool_calls, as OpenAI's SDKs send them; inline: both in message text)
             rag: [system, user: top-k documents of a shared corpus in rank order + a question], follow-ups resend it
               --documents N (1000) --doc-tokens A-B (1000-4000) --zipf X (1.0: top document d has weight
               1/(d+1)^X) --top-k N (4) --rank-noise X (0.3: chance each further document is not the top
@@ -247,6 +249,7 @@ public final class Simulate {
             "steps",
             "call-tokens",
             "result-tokens",
+            "tool-format",
             "documents",
             "doc-tokens",
             "zipf",
@@ -595,7 +598,7 @@ public final class Simulate {
                 "concurrency")) {
             f.put(key, List.of("chat"));
         }
-        for (String key : List.of("task-tokens", "steps", "call-tokens", "result-tokens")) {
+        for (String key : List.of("task-tokens", "steps", "call-tokens", "result-tokens", "tool-format")) {
             f.put(key, List.of("agent"));
         }
         for (String key : List.of(
@@ -1075,7 +1078,8 @@ public final class Simulate {
                 range(o, "result-tokens", d.resultTokens()),
                 number(o, "think-ms", d.thinkMs()),
                 decodeMsPerToken,
-                d.blockTokens());
+                d.blockTokens(),
+                o.containsKey("tool-format") ? ToolFormat.fromCli(o.get("tool-format")) : d.toolFormat());
     }
 
     static RagWorkload.Spec ragSpec(Map<String, String> o, double decodeMsPerToken) {

@@ -2,6 +2,7 @@ package io.ailb.sim.workload;
 
 import io.ailb.sim.workload.TextBlocks.Segment;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Random;
 
 /**
@@ -12,6 +13,7 @@ import java.util.Random;
  * step. Sessions start as a Poisson process of {@code sessionsPerSecond}; a step follows the previous one after its
  * call is decoded ({@code decodeMsPerToken} per output token) plus {@code thinkMs}, the tool's running time
  * ({@link Pacing}). Lengths are drawn uniformly from their ranges; the system prompt's length once per kind.
+ * {@code toolFormat} says how the bodies carry the definitions and calls; the prompt (tokens, blocks) is the same.
  */
 public final class AgentWorkload {
     private static final long NAMESPACE = 0xA6E7L;
@@ -28,7 +30,8 @@ public final class AgentWorkload {
             IntRange resultTokens,
             double thinkMs,
             double decodeMsPerToken,
-            int blockTokens) {
+            int blockTokens,
+            ToolFormat toolFormat) {
         public Spec {
             Checks.count("--groups (agent kinds)", kinds, 1, 100_000);
             Checks.count("--sessions", sessions, 1, Checks.MAX_SESSIONS);
@@ -41,6 +44,7 @@ public final class AgentWorkload {
             Checks.number("--think-ms", thinkMs, 0, Checks.MAX_THINK_MS);
             Checks.number("--itl-ms (pace of answers)", decodeMsPerToken, 0, 60_000);
             Checks.count("block tokens", blockTokens, 1, 1 << 20);
+            Objects.requireNonNull(toolFormat, "toolFormat");
             Checks.prompt(
                     "an agent's last step",
                     (long) systemTokens.max()
@@ -60,7 +64,8 @@ public final class AgentWorkload {
                     resultTokens,
                     thinkMs,
                     decodeMsPerToken,
-                    blockTokens);
+                    blockTokens,
+                    toolFormat);
         }
 
         public Spec withSessionsPerSecond(double value) {
@@ -75,7 +80,8 @@ public final class AgentWorkload {
                     resultTokens,
                     thinkMs,
                     decodeMsPerToken,
-                    blockTokens);
+                    blockTokens,
+                    toolFormat);
         }
     }
 
@@ -91,7 +97,8 @@ public final class AgentWorkload {
             new IntRange(200, 2000),
             200,
             12,
-            ChatWorkload.BLOCK_TOKENS);
+            ChatWorkload.BLOCK_TOKENS,
+            ToolFormat.OPENAI);
 
     private AgentWorkload() {}
 
@@ -111,7 +118,7 @@ public final class AgentWorkload {
                 start = pacing.nextStart(random, start);
             }
             long sessionKey = TextBlocks.mix(namespace, s);
-            Transcript transcript = new Transcript();
+            Transcript transcript = new Transcript(spec.toolFormat());
             if (systemTokens[kind] > 0) {
                 transcript.add(
                         Transcript.SYSTEM, new Segment(TextBlocks.mix(namespace, -1 - kind), systemTokens[kind]));
@@ -147,10 +154,11 @@ public final class AgentWorkload {
         }
         return requests.workload(String.format(
                 Locale.ROOT,
-                "agent %d sessions x %s steps, %d kinds, poisson %s sessions/s",
+                "agent %d sessions x %s steps, %d kinds, poisson %s sessions/s%s",
                 spec.sessions(),
                 spec.steps(),
                 spec.kinds(),
-                MooncakeTrace.trim(spec.sessionsPerSecond())));
+                MooncakeTrace.trim(spec.sessionsPerSecond()),
+                spec.toolFormat() == ToolFormat.INLINE ? ", tools inline" : ""));
     }
 }

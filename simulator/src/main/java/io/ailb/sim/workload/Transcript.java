@@ -27,6 +27,17 @@ final class Transcript {
     }
 
     private final List<Message> messages = new ArrayList<>();
+    private final ToolFormat toolFormat;
+
+    /** A transcript whose tool definitions and calls are written into its bodies as {@code format} says. */
+    Transcript(ToolFormat format) {
+        this.toolFormat = format;
+    }
+
+    /** Tools written {@link ToolFormat#INLINE}. */
+    Transcript() {
+        this(ToolFormat.INLINE);
+    }
 
     Transcript add(String role, List<Segment> segments) {
         messages.add(new Message(role, List.copyOf(segments), null));
@@ -72,33 +83,61 @@ final class Transcript {
         return out;
     }
 
-    /** The chat-completions body of the first {@code count} messages. */
+    /**
+     * The chat-completions body of the first {@code count} messages. {@link ToolFormat#OPENAI}: a leading system
+     * prompt (the instructions and tool definitions) is sent as the top-level {@code tools} array instead, after the
+     * messages where OpenAI's SDKs put it, and a tool call is the assistant's {@code tool_calls} with null content; an
+     * engine renders the same prompt either way (the definitions first).
+     */
     String body(int count, int maxTokens) {
-        StringBuilder body = new StringBuilder(tokens(count) * TextBlocks.CHARS_PER_TOKEN + 96 * count + 64);
+        StringBuilder body = new StringBuilder(tokens(count) * TextBlocks.CHARS_PER_TOKEN + 128 * count + 160);
         body.append("{\"model\":\"sim\",\"stream\":true,\"max_tokens\":")
                 .append(maxTokens)
                 .append(",\"messages\":[");
+        String definitions = null;
+        boolean openAi = toolFormat == ToolFormat.OPENAI;
         for (int i = 0; i < count; i++) {
             Message m = messages.get(i);
-            if (i > 0) {
+            String text = text(m);
+            if (openAi && i == 0 && m.role().equals(SYSTEM)) {
+                definitions = text;
+                continue;
+            }
+            if (i > (definitions == null ? 0 : 1)) {
                 body.append(',');
             }
             body.append("{\"role\":\"").append(m.role()).append('"');
             if (m.role().equals(TOOL)) {
                 body.append(",\"tool_call_id\":\"").append(m.callId()).append('"');
             }
-            body.append(",\"content\":\"");
-            for (Segment s : m.segments()) {
-                body.append(TextBlocks.text(s.id(), s.tokens() * TextBlocks.CHARS_PER_TOKEN));
-            }
-            body.append('"');
             if (m.role().equals(ASSISTANT) && m.callId() != null) {
-                body.append(",\"tool_calls\":[{\"id\":\"")
+                String arguments = openAi ? "{\\\"input\\\":\\\"" + text + "\\\"}" : "{}";
+                body.append(",\"content\":")
+                        .append(openAi ? "null" : '"' + text + '"')
+                        .append(",\"tool_calls\":[{\"id\":\"")
                         .append(m.callId())
-                        .append("\",\"type\":\"function\",\"function\":{\"name\":\"tool\",\"arguments\":\"{}\"}}]");
+                        .append("\",\"type\":\"function\",\"function\":{\"name\":\"tool\",\"arguments\":\"")
+                        .append(arguments)
+                        .append("\"}}]");
+            } else {
+                body.append(",\"content\":\"").append(text).append('"');
             }
             body.append('}');
         }
-        return body.append("]}").toString();
+        body.append(']');
+        if (definitions != null) {
+            body.append(",\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"tools\",\"description\":\"")
+                    .append(definitions)
+                    .append("\",\"parameters\":{\"type\":\"object\"}}}]");
+        }
+        return body.append('}').toString();
+    }
+
+    private static String text(Message m) {
+        StringBuilder text = new StringBuilder(m.tokens() * TextBlocks.CHARS_PER_TOKEN);
+        for (Segment s : m.segments()) {
+            text.append(TextBlocks.text(s.id(), s.tokens() * TextBlocks.CHARS_PER_TOKEN));
+        }
+        return text.toString();
     }
 }

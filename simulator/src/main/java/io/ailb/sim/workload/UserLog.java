@@ -22,8 +22,10 @@ import java.util.Map;
  * A user's own request log, one JSON object per line:
  * {@code {"arrival_ms": 1200, "output_tokens": 150, "body": {"model": "…", "messages": [...]}}} ({@code body} may
  * also be the request JSON as a string; optional {@code "session_id"}). Prompt tokens are estimated as characters / 4
- * per message; each message is a segment identified by its role and text, so requests sharing leading messages share
- * leading blocks, as {@link ChatWorkload} derives them.
+ * per message; each message is a segment identified by its role and text (an assistant's {@code tool_calls} JSON
+ * included), so requests sharing leading messages share leading blocks, as {@link ChatWorkload} derives them. Tool
+ * definitions ({@code tools}, else {@code functions}) are a segment of their JSON after a leading system message, else
+ * first, where chat templates render them.
  */
 public final class UserLog {
     public static final int BLOCK_TOKENS = 16;
@@ -88,14 +90,28 @@ public final class UserLog {
         List<Segment> segments = new ArrayList<>();
         Object messages = request.get("messages");
         if (messages instanceof List<?> list) {
+            Object tools = request.get("tools") != null ? request.get("tools") : request.get("functions");
+            String definitions =
+                    tools instanceof List<?> defined && !defined.isEmpty() ? JSON.std.asString(tools) : null;
             for (Object m : list) {
-                if (m instanceof Map<?, ?> message) {
-                    String role = String.valueOf(message.get("role"));
-                    String text = contentText(message.get("content"));
-                    int tokens =
-                            Math.max(1, (text.length() + TextBlocks.CHARS_PER_TOKEN - 1) / TextBlocks.CHARS_PER_TOKEN);
-                    segments.add(new Segment(TextBlocks.hash(role + "\u0000" + text), tokens));
+                if (!(m instanceof Map<?, ?> message)) {
+                    continue;
                 }
+                String role = String.valueOf(message.get("role"));
+                boolean leadingSystem = segments.isEmpty() && role.equals("system");
+                if (definitions != null && !leadingSystem) {
+                    segments.add(textSegment("tools", definitions));
+                    definitions = null;
+                }
+                String text = contentText(message.get("content"));
+                Object calls = message.get("tool_calls");
+                if (calls != null) {
+                    text = text + JSON.std.asString(calls);
+                }
+                segments.add(textSegment(role, text));
+            }
+            if (definitions != null) {
+                segments.add(textSegment("tools", definitions));
             }
         } else if (request.get("prompt") instanceof String prompt) {
             segments.add(
@@ -116,6 +132,12 @@ public final class UserLog {
                 BLOCK_TOKENS,
                 TextBlocks.chainIds(segments, BLOCK_TOKENS),
                 body);
+    }
+
+    /** A piece of prompt identified by its {@code kind} and text, characters / 4 tokens (at least one). */
+    private static Segment textSegment(String kind, String text) {
+        int tokens = Math.max(1, (text.length() + TextBlocks.CHARS_PER_TOKEN - 1) / TextBlocks.CHARS_PER_TOKEN);
+        return new Segment(TextBlocks.hash(kind + "\u0000" + text), tokens);
     }
 
     private static long wholeNumber(String field, Number value) throws IOException {

@@ -23,7 +23,8 @@ class AgentWorkloadTest {
             new IntRange(200, 2000),
             150,
             12,
-            16);
+            16,
+            ToolFormat.INLINE);
 
     @Test
     void theSameSeedGivesTheSameWorkloadAndAnotherSeedAnother() {
@@ -90,6 +91,48 @@ class AgentWorkloadTest {
     }
 
     @Test
+    void theOpenAiFormatCarriesTheSamePromptInTheToolsArrayAndToolCalls() throws Exception {
+        AgentWorkload.Spec openAi = new AgentWorkload.Spec(
+                SMALL.kinds(),
+                SMALL.sessions(),
+                SMALL.sessionsPerSecond(),
+                SMALL.systemTokens(),
+                SMALL.taskTokens(),
+                SMALL.steps(),
+                SMALL.callTokens(),
+                SMALL.resultTokens(),
+                SMALL.thinkMs(),
+                SMALL.decodeMsPerToken(),
+                SMALL.blockTokens(),
+                ToolFormat.OPENAI);
+        Workload inline = AgentWorkload.generate(SMALL, 4);
+        Workload tools = AgentWorkload.generate(openAi, 4);
+        assertEquals(inline.requests().size(), tools.requests().size());
+        for (int i = 0; i < inline.requests().size(); i++) {
+            SimRequest a = inline.requests().get(i);
+            SimRequest b = tools.requests().get(i);
+            assertEquals(a.blockIds(), b.blockIds(), "the engine's prompt is the same");
+            assertEquals(a.inputTokens(), b.inputTokens());
+        }
+        SimRequest lastStep =
+                Sessions.of(tools).get("a0").get(Sessions.of(tools).get("a0").size() - 1);
+        SimRequest lastInline =
+                Sessions.of(inline).get("a0").get(Sessions.of(inline).get("a0").size() - 1);
+        Map<String, Object> body = Sessions.materialized(tools, lastStep);
+        List<Map<String, Object>> inlineMessages = Sessions.messages(inline, lastInline);
+        List<Map<String, Object>> messages = Sessions.messages(tools, lastStep);
+        Map<?, ?> definition = (Map<?, ?>) ((Map<?, ?>) ((List<?>) body.get("tools")).get(0)).get("function");
+        assertEquals(inlineMessages.get(0).get("content"), definition.get("description"), "the system prompt");
+        assertEquals(inlineMessages.size() - 1, messages.size());
+        assertEquals(inlineMessages.get(1), messages.get(0), "the task");
+        Map<String, Object> call = messages.get(1);
+        assertEquals(null, call.get("content"));
+        Map<?, ?> function = (Map<?, ?>) ((Map<?, ?>) ((List<?>) call.get("tool_calls")).get(0)).get("function");
+        assertEquals("{\"input\":\"" + inlineMessages.get(2).get("content") + "\"}", function.get("arguments"));
+        assertEquals(inlineMessages.get(3), messages.get(2), "tool results are alike");
+    }
+
+    @Test
     void aStepIsSentAfterThePreviousCallIsDecodedPlusTheThinkTime() {
         for (List<SimRequest> steps :
                 Sessions.of(AgentWorkload.generate(SMALL, 9)).values()) {
@@ -138,7 +181,18 @@ class AgentWorkloadTest {
 
     private static AgentWorkload.Spec spec(IntRange steps, IntRange results, double rate) {
         return new AgentWorkload.Spec(
-                2, 10, rate, IntRange.of(1000), IntRange.of(100), steps, IntRange.of(100), results, 0, 12, 16);
+                2,
+                10,
+                rate,
+                IntRange.of(1000),
+                IntRange.of(100),
+                steps,
+                IntRange.of(100),
+                results,
+                0,
+                12,
+                16,
+                ToolFormat.INLINE);
     }
 
     static void assertFlag(String expected, org.junit.jupiter.api.function.Executable bad) {

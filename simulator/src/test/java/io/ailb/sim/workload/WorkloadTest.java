@@ -290,4 +290,41 @@ class WorkloadTest {
         assertEquals(first.blockIds().subList(0, shared), second.blockIds().subList(0, shared));
         assertTrue(first.body().contains("hello there"));
     }
+
+    @Test
+    void aUserLogCountsToolDefinitionsAfterTheSystemPromptAndToolCalls(@TempDir Path dir) throws Exception {
+        String system = "You are an agent. ".repeat(40);
+        String tools = "[{\"type\":\"function\",\"function\":{\"name\":\"weather\",\"description\":\""
+                + "Looks the weather up. ".repeat(40) + "\"}}]";
+        String otherTools = tools.replace("weather", "clock");
+        String call = "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c\",\"type\":\"function\","
+                + "\"function\":{\"name\":\"weather\",\"arguments\":\"{}\"}}]}";
+        String messages =
+                "[{\"role\":\"system\",\"content\":\"" + system + "\"},{\"role\":\"user\",\"content\":\"hi\"}";
+        Path log = dir.resolve("tools.jsonl");
+        Files.writeString(
+                log,
+                "{\"arrival_ms\":1,\"output_tokens\":5,\"body\":{\"messages\":" + messages + "]}}\n"
+                        + "{\"arrival_ms\":2,\"output_tokens\":5,\"body\":{\"messages\":" + messages
+                        + "],\"tools\":" + tools + "}}\n"
+                        + "{\"arrival_ms\":3,\"output_tokens\":5,\"body\":{\"messages\":" + messages
+                        + "],\"tools\":" + otherTools + "}}\n"
+                        + "{\"arrival_ms\":4,\"output_tokens\":5,\"body\":{\"messages\":" + messages + "," + call
+                        + "],\"tools\":" + tools + "}}\n");
+        List<SimRequest> r = UserLog.load(log, 1.0, 0).requests();
+        int systemBlocks = system.length() / 4 / 16;
+        assertEquals(
+                r.get(0).blockIds().subList(0, systemBlocks),
+                r.get(1).blockIds().subList(0, systemBlocks));
+        assertTrue(
+                r.get(1).inputTokens() >= r.get(0).inputTokens() + tools.length() / 4,
+                "the definitions are prompt tokens: " + r.get(1).inputTokens());
+        assertNotEquals(
+                r.get(1).blockIds().get(systemBlocks), r.get(0).blockIds().get(systemBlocks));
+        assertNotEquals(
+                r.get(1).blockIds().get(systemBlocks), r.get(2).blockIds().get(systemBlocks), "other tools");
+        int prompt = r.get(1).blockIds().size() - 1;
+        assertEquals(r.get(1).blockIds().subList(0, prompt), r.get(3).blockIds().subList(0, prompt));
+        assertTrue(r.get(3).inputTokens() >= r.get(1).inputTokens() + 15, "the tool call's JSON is prompt text");
+    }
 }

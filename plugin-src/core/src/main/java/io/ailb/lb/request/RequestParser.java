@@ -27,7 +27,16 @@ import java.util.Locale;
  *       content, a stable identity for "the same image";</li>
  *   <li>{@code M}: empty, ends the message.</li>
  * </ul>
- * A missing or null content is empty text; a non-object message is a message with empty role and content.
+ * A missing or null content is empty text; a non-object message is a message with empty role and content. An
+ * assistant's {@code tool_calls} (or legacy {@code function_call}) is a {@code C} piece of its raw JSON bytes after the
+ * content, counted as prompt text: the engine renders the call into the prompt.
+ *
+ * <p>Tool definitions ({@code tools}, or legacy {@code functions} without it; a null or empty list is none) are
+ * rendered into the prompt near its start, where chat templates put them: an {@code F} piece of their raw JSON bytes,
+ * counted as prompt text, right after a leading {@code system} or {@code developer} message, else before the first
+ * message. They close a block like a non-assistant message, so agents sharing tool sets share those blocks. The member
+ * may come anywhere in the body: when it follows the messages (as OpenAI's SDKs send it), the messages are hashed
+ * again from their byte range, at most twice the work of a body without tools.
  *
  * <p>Completions: the prompt string (or each element of a prompt array, as {@code T} or {@code B} pieces) forms one
  * byte stream cut into blocks of {@value #PROMPT_CHUNK_BYTES} bytes, plus the final partial block, so long prompts
@@ -62,10 +71,15 @@ public final class RequestParser {
     private static final byte TEXT = 'T';
     private static final byte RAW = 'B';
     private static final byte END_OF_MESSAGE = 'M';
+    private static final byte TOOL_CALLS = 'C';
+    private static final byte TOOL_DEFINITIONS = 'F';
+    private static final long ABSENT = -1;
 
     private final byte[] body;
     /** False: the messages / prompt are skipped unread (no hashes, no sizes). */
     private final boolean readPrompt;
+
+    private final int maxJsonDepth;
 
     private final BlockBoundaries boundaries;
     /** Reused for role, part type and part text, which are read one after the other. */
@@ -81,6 +95,14 @@ public final class RequestParser {
     private int maxCompletionTokens = -1;
     private boolean stream;
     private int messageCount;
+    /** Byte ranges ({@link #capture}) of the {@code tools} and {@code functions} values, or {@link #ABSENT}. */
+    private long tools = ABSENT;
+
+    private long functions = ABSENT;
+    /** The messages' byte range once hashed, and the tool definitions hashed with them (or {@link #ABSENT}). */
+    private long messages = ABSENT;
+
+    private long hashedDefinitions = ABSENT;
 
     /** Where chat prefix blocks close (completion prompts are always cut into fixed chunks). */
     public enum BlockBoundaries {
@@ -93,6 +115,7 @@ public final class RequestParser {
     private RequestParser(byte[] body, int length, boolean readPrompt, BlockBoundaries boundaries, int maxJsonDepth) {
         this.body = body;
         this.readPrompt = readPrompt;
+        this.maxJsonDepth = maxJsonDepth;
         this.boundaries = boundaries;
         this.valueReader = new JsonReader(body, 0, length, maxJsonDepth);
         this.contentReader = new JsonReader(body, 0, length, maxJsonDepth);
@@ -214,11 +237,25 @@ public final class RequestParser {
                 maxCompletionTokens = nonNegativeInt(r);
             } else if (r.stringEquals("stream")) {
                 stream = readTrue(r);
+            } else if (readPrompt && r.stringEquals("tools")) {
+                tools = captureUnlessEmpty(r);
+            } else if (readPrompt && r.stringEquals("functions")) {
+                functions = captureUnlessEmpty(r);
             } else {
                 r.skipValue();
             }
         }
         r.next();
+        if (messages != ABSENT && hashedDefinitions != toolDefinitions()) {
+            // The definitions came after the messages: hash those again with the definitions in their place.
+            messageCount = 0;
+            readMessages(new JsonReader(body, start(messages), end(messages) - start(messages), maxJsonDepth));
+        }
+    }
+
+    /** The tool definitions the prompt renders: {@code tools}, else legacy {@code functions}. */
+    private long toolDefinitions() {
+        return tools != ABSENT ? tools : functions;
     }
 
     private void readMessages(JsonReader r) {
@@ -227,7 +264,10 @@ public final class RequestParser {
             skipRest(r, t);
             return;
         }
+        int listStart = r.tokenStart();
         hasher = new BlockHasher(boundaries == BlockBoundaries.AFTER_USER ? 0 : MESSAGE_CHUNK_BYTES, MAX_PREFIX_BLOCKS);
+        long definitions = toolDefinitions();
+        hashedDefinitions = definitions;
         // The block a run of assistant messages follows: the prompt the engine answered with them ended there.
         int answered = -1;
         boolean afterAnswer = false;
@@ -236,11 +276,24 @@ public final class RequestParser {
             // Before the message: a long one may close chunk blocks of its own.
             int closedBefore = hasher.closedBlocks();
             boolean closes;
-            if (t == Token.BEGIN_OBJECT) {
+            boolean definitionsAfter = false;
+            if (definitions != ABSENT) {
+                // The first message, read from its range: the definitions go before it unless it is the instructions.
+                int start = r.tokenStart();
+                skipRest(r, t);
+                definitionsAfter = t == Token.BEGIN_OBJECT && isInstructions(start, r.tokenEnd());
+                if (!definitionsAfter) {
+                    writeToolDefinitions(definitions);
+                    closedBefore = hasher.closedBlocks();
+                }
+                closes = t == Token.BEGIN_OBJECT
+                        ? writeMessage(messageReader, start, r.tokenEnd())
+                        : writeMessage(ABSENT, ABSENT, ABSENT);
+            } else if (t == Token.BEGIN_OBJECT) {
                 closes = readMessage(r);
             } else {
                 skipRest(r, t);
-                closes = writeMessage(-1, -1);
+                closes = writeMessage(ABSENT, ABSENT, ABSENT);
             }
             if (closes) {
                 hasher.closeBlock();
@@ -255,8 +308,46 @@ public final class RequestParser {
                     hasher.answerFollows(answered);
                 }
             }
+            if (definitionsAfter) {
+                writeToolDefinitions(definitions);
+            }
+            definitions = ABSENT;
+        }
+        if (definitions != ABSENT) {
+            writeToolDefinitions(definitions);
         }
         hasher.finish();
+        messages = ((long) listStart << 32) | r.tokenEnd();
+    }
+
+    /** Whether the message object in {@code body[start, end)} has the role {@code system} or {@code developer}. */
+    private boolean isInstructions(int start, int end) {
+        JsonReader m = messageReader;
+        m.reset(start, end - start);
+        m.next();
+        boolean instructions = false;
+        while (m.next() != Token.END_OBJECT) {
+            if (m.stringEquals("role")) {
+                Token v = m.next();
+                instructions = v == Token.STRING && (m.stringEquals("system") || m.stringEquals("developer"));
+                skipRest(m, v);
+            } else {
+                m.skipValue();
+            }
+        }
+        return instructions;
+    }
+
+    /** The tool definitions in {@code range}: prompt text that closes a block as a non-assistant message does. */
+    private void writeToolDefinitions(long range) {
+        hasher.tag(TOOL_DEFINITIONS);
+        hasher.textMode(true);
+        hasher.write(body, start(range), end(range) - start(range));
+        hasher.textMode(false);
+        hasher.length(end(range) - start(range));
+        if (closesBlockWithoutRole()) {
+            hasher.closeBlock();
+        }
     }
 
     /**
@@ -271,6 +362,7 @@ public final class RequestParser {
         boolean contentSeen = false;
         boolean inOrder = true;
         boolean closes = closesBlockWithoutRole();
+        long calls = ABSENT;
         while (r.next() != Token.END_OBJECT) {
             if (r.stringEquals("role")) {
                 Token v = r.next();
@@ -292,6 +384,8 @@ public final class RequestParser {
                 }
                 contentSeen = true;
                 writeContent(r, v);
+            } else if (r.stringEquals("tool_calls") || r.stringEquals("function_call")) {
+                calls = captureUnlessEmpty(r);
             } else {
                 r.skipValue();
             }
@@ -304,6 +398,7 @@ public final class RequestParser {
             hasher.tag(ROLE);
             hasher.length(0);
         }
+        writeToolCalls(calls);
         hasher.tag(END_OF_MESSAGE);
         hasher.length(0);
         return closes;
@@ -313,22 +408,25 @@ public final class RequestParser {
     private boolean writeMessage(JsonReader m, int start, int end) {
         m.reset(start, end - start);
         m.next();
-        long role = -1;
-        long content = -1;
+        long role = ABSENT;
+        long content = ABSENT;
+        long calls = ABSENT;
         while (m.next() != Token.END_OBJECT) {
             if (m.stringEquals("role")) {
                 role = capture(m);
             } else if (m.stringEquals("content")) {
                 content = capture(m);
+            } else if (m.stringEquals("tool_calls") || m.stringEquals("function_call")) {
+                calls = captureUnlessEmpty(m);
             } else {
                 m.skipValue();
             }
         }
-        return writeMessage(role, content);
+        return writeMessage(role, content, calls);
     }
 
     /** Writes one message's pieces; returns whether it closes a block. */
-    private boolean writeMessage(long role, long content) {
+    private boolean writeMessage(long role, long content, long calls) {
         boolean closes = closesBlockWithoutRole();
         hasher.tag(ROLE);
         if (role >= 0) {
@@ -346,9 +444,22 @@ public final class RequestParser {
             JsonReader c = at(contentReader, content);
             writeContent(c, c.next());
         }
+        writeToolCalls(calls);
         hasher.tag(END_OF_MESSAGE);
         hasher.length(0);
         return closes;
+    }
+
+    /** The tool calls in {@code range} (none when {@link #ABSENT}), as prompt text. */
+    private void writeToolCalls(long range) {
+        if (range == ABSENT) {
+            return;
+        }
+        hasher.tag(TOOL_CALLS);
+        hasher.textMode(true);
+        hasher.write(body, start(range), end(range) - start(range));
+        hasher.textMode(false);
+        hasher.length(end(range) - start(range));
     }
 
     /** Whether a message without a string role closes a block: its role reads as "", not assistant. */
@@ -448,6 +559,28 @@ public final class RequestParser {
         Token t = r.next();
         int start = r.tokenStart();
         skipRest(r, t);
+        return ((long) start << 32) | r.tokenEnd();
+    }
+
+    /** Like {@link #capture}, but {@link #ABSENT} for null and for an empty array or object. */
+    private static long captureUnlessEmpty(JsonReader r) {
+        Token t = r.next();
+        int start = r.tokenStart();
+        if (t == Token.NULL) {
+            return ABSENT;
+        }
+        if (t != Token.BEGIN_OBJECT && t != Token.BEGIN_ARRAY) {
+            return ((long) start << 32) | r.tokenEnd();
+        }
+        int target = r.depth() - 1;
+        Token first = r.next();
+        if (first == Token.END_OBJECT || first == Token.END_ARRAY) {
+            return ABSENT;
+        }
+        skipRest(r, first);
+        while (r.depth() > target) {
+            r.next();
+        }
         return ((long) start << 32) | r.tokenEnd();
     }
 

@@ -243,6 +243,109 @@ class RequestParserTest {
         assertEquals(cap + 50, info.messageCount());
     }
 
+    private static final String WEATHER_TOOL =
+            "[{\"type\":\"function\",\"function\":{\"name\":\"weather\",\"parameters\":{\"type\":\"object\"}}}]";
+    private static final String CLOCK_TOOL =
+            "[{\"type\":\"function\",\"function\":{\"name\":\"clock\",\"parameters\":{\"type\":\"object\"}}}]";
+
+    private static String chatWithTools(String toolsMember, boolean toolsFirst, String... messages) {
+        String list = "\"messages\":[" + String.join(",", messages) + "]";
+        return toolsFirst ? "{" + toolsMember + "," + list + "}" : "{" + list + "," + toolsMember + "}";
+    }
+
+    @Test
+    void toolDefinitionsAreABlockAfterTheSystemPromptWhereverTheMemberIs() {
+        String[] conversation = {msg("system", "s"), msg("user", "u1"), msg("assistant", "a"), msg("user", "u2")};
+        RequestInfo none = parseByMessage(chat(conversation));
+        RequestInfo after = parseByMessage(chatWithTools("\"tools\":" + WEATHER_TOOL, false, conversation));
+        RequestInfo before = parseByMessage(chatWithTools("\"tools\":" + WEATHER_TOOL, true, conversation));
+        RequestInfo other = parseByMessage(chatWithTools("\"tools\":" + CLOCK_TOOL, false, conversation));
+        assertEquals(after.prefixHashes(), before.prefixHashes(), "the member's place in the body");
+        assertEquals(3, none.prefixHashes().size(), "(system), (user), (assistant+user)");
+        assertEquals(4, after.prefixHashes().size(), "(system), (tools), (user), (assistant+user)");
+        assertEquals(none.prefixHashes().get(0), after.prefixHashes().get(0));
+        assertEquals(other.prefixHashes().get(0), after.prefixHashes().get(0));
+        for (int i = 1; i < 4; i++) {
+            assertNotEquals(other.prefixHashes().get(i), after.prefixHashes().get(i), "block " + i);
+            assertNotEquals(none.prefixHashes().get(i - 1), after.prefixHashes().get(i), "block " + i);
+        }
+        assertEquals(none.promptChars() + WEATHER_TOOL.length(), after.promptChars());
+        assertEquals(
+                ("s".length() + WEATHER_TOOL.length() + 3) / 4,
+                (int) after.prefixTokens().get(1),
+                "the definitions are prompt text of their block");
+        assertEquals(
+                after.prefixHashes().subList(0, 2),
+                hashesByMessage(chatWithTools("\"tools\":" + WEATHER_TOOL, false, msg("system", "s"), msg("user", "x")))
+                        .subList(0, 2),
+                "another conversation with the same instructions and tools shares both blocks");
+        assertEquals(
+                hashesByMessage(chatWithTools(
+                                "\"tools\":" + WEATHER_TOOL, true, msg("developer", "s"), msg("user", "q")))
+                        .size(),
+                3,
+                "(developer), (tools), (user)");
+    }
+
+    @Test
+    void withoutASystemPromptTheDefinitionsComeFirstAndConversationsWithTheSameToolsShareThem() {
+        List<String> a = hashesByMessage(chatWithTools("\"tools\":" + WEATHER_TOOL, false, msg("user", "task one")));
+        List<String> b = hashesByMessage(chatWithTools("\"tools\":" + WEATHER_TOOL, false, msg("user", "task two")));
+        List<String> c = hashesByMessage(chatWithTools("\"tools\":" + CLOCK_TOOL, false, msg("user", "task one")));
+        assertEquals(2, a.size(), "(tools), (user)");
+        assertEquals(a.get(0), b.get(0));
+        assertNotEquals(a.get(1), b.get(1));
+        assertNotEquals(a.get(0), c.get(0));
+        List<String> afterUser = hashes(chatWithTools("\"tools\":" + WEATHER_TOOL, false, msg("user", "task one")));
+        assertEquals(1, afterUser.size(), "by user turn the definitions join the first block");
+        assertNotEquals(hashes(chat(msg("user", "task one"))), afterUser);
+    }
+
+    @Test
+    void nullOrEmptyToolDefinitionsAreNoneAndLegacyFunctionsCountWithoutTools() {
+        List<String> none = hashes(chat(msg("system", "s"), msg("user", "u")));
+        assertEquals(none, hashes(chatWithTools("\"tools\":null", false, msg("system", "s"), msg("user", "u"))));
+        assertEquals(none, hashes(chatWithTools("\"tools\":[]", true, msg("system", "s"), msg("user", "u"))));
+        List<String> functions =
+                hashes(chatWithTools("\"functions\":" + WEATHER_TOOL, false, msg("system", "s"), msg("user", "u")));
+        assertNotEquals(none, functions);
+        assertEquals(
+                hashes(chatWithTools("\"tools\":" + CLOCK_TOOL, false, msg("system", "s"), msg("user", "u"))),
+                hashes(chatWithTools(
+                        "\"tools\":" + CLOCK_TOOL + ",\"functions\":" + WEATHER_TOOL,
+                        false,
+                        msg("system", "s"),
+                        msg("user", "u"))),
+                "tools wins over functions");
+    }
+
+    @Test
+    void anAssistantsToolCallsArePromptTextOfItsBlockWhateverTheMemberOrder() {
+        String weatherCall = "[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"weather\","
+                + "\"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"}}]";
+        String clockCall = weatherCall.replace("weather", "clock");
+        String callsAfter = "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":" + weatherCall + "}";
+        String callsBefore = "{\"tool_calls\":" + weatherCall + ",\"role\":\"assistant\",\"content\":null}";
+        String otherCall = "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":" + clockCall + "}";
+        String noCall = "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":null}";
+        String result = "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"sunny\"}";
+        RequestInfo usual = parseByMessage(chat(msg("system", "s"), msg("user", "u"), callsAfter, result));
+        RequestInfo reordered = parseByMessage(chat(msg("system", "s"), msg("user", "u"), callsBefore, result));
+        RequestInfo other = parseByMessage(chat(msg("system", "s"), msg("user", "u"), otherCall, result));
+        RequestInfo without = parseByMessage(chat(msg("system", "s"), msg("user", "u"), noCall, result));
+        assertEquals(usual.prefixHashes(), reordered.prefixHashes());
+        assertEquals(3, usual.prefixHashes().size(), "(system), (user), (assistant + tool result)");
+        assertEquals(usual.prefixHashes().subList(0, 2), other.prefixHashes().subList(0, 2));
+        assertNotEquals(usual.prefixHashes().get(2), other.prefixHashes().get(2));
+        assertNotEquals(usual.prefixHashes().get(2), without.prefixHashes().get(2));
+        assertEquals(without.promptChars() + weatherCall.length(), usual.promptChars());
+        assertEquals(
+                hashesByMessage(chat(
+                        msg("system", "s"), msg("user", "u"), "{\"role\":\"assistant\",\"content\":null}", result)),
+                without.prefixHashes(),
+                "null tool calls are none");
+    }
+
     @Test
     void stringContentEqualsASingleTextPart() {
         assertEquals(
