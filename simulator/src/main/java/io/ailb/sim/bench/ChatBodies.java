@@ -84,6 +84,63 @@ final class ChatBodies {
         return bytes;
     }
 
+    /**
+     * An OpenAI function-calling agent's body of exactly {@code targetBytes} UTF-8 bytes (at least 400): a task, then
+     * tool calls (null content, the call in {@code tool_calls}) and tool results of about an eighth of the body, at
+     * most 1 KiB each, and the tool definitions, a quarter of the body, in {@code tools} after the messages, where
+     * OpenAI's SDKs put them (the parser then hashes the messages a second time).
+     */
+    static byte[] agent(int targetBytes, long seed) {
+        if (targetBytes < 400) {
+            throw new IllegalArgumentException("agent bodies start at 400 bytes: " + targetBytes);
+        }
+        long state = seed;
+        StringBuilder tools = new StringBuilder(targetBytes / 4 + 128);
+        tools.append("],\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"search\",\"description\":\"");
+        state = appendText(tools, targetBytes / 4, state);
+        tools.append("\",\"parameters\":{\"type\":\"object\"}}}]}");
+        int textLength = Math.max(16, Math.min(MAX_MESSAGE_TEXT, targetBytes / 8 - 40));
+        StringBuilder body = new StringBuilder(targetBytes + 64);
+        body.append("{\"model\":\"qwen2.5-7b-instruct\",\"stream\":true,\"max_tokens\":512,\"messages\":[");
+        int turn = 0;
+        while (true) {
+            String head;
+            String end;
+            if (turn == 0) {
+                head = "{\"role\":\"user\",\"content\":\"";
+                end = "\"}";
+            } else if (turn % 2 == 1) {
+                head = ",{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_" + turn
+                        + "\",\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"";
+                end = "\"}}]}";
+            } else {
+                head = ",{\"role\":\"tool\",\"tool_call_id\":\"call_" + (turn - 1) + "\",\"content\":\"";
+                end = "\"}";
+            }
+            int room = targetBytes - body.length() - tools.length() - head.length() - end.length();
+            if (room < 1) {
+                break;
+            }
+            int length = Math.min(turn % 2 == 1 ? textLength / 4 : textLength, room);
+            if (room - length < head.length() + end.length() + 16) {
+                length = room;
+            }
+            body.append(head);
+            state = appendText(body, length, state);
+            body.append(end);
+            turn++;
+        }
+        while (body.length() + tools.length() < targetBytes) {
+            body.append(' ');
+        }
+        body.append(tools);
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        if (bytes.length != targetBytes) {
+            throw new IllegalStateException("built " + bytes.length + " bytes for " + targetBytes);
+        }
+        return bytes;
+    }
+
     /** Number of messages in a body built by {@link #chat}. */
     static int messageCount(byte[] body) {
         String text = new String(body, StandardCharsets.UTF_8);

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 /**
  * Guest time per request of every policy on V8, the engine Envoy runs Wasm plugins on by default: the real .wasm in
  * Node through whole requests ({@code v8-host.js}, our proxy-wasm host) against a real Redis, at body sizes from 1 KiB
- * to 4 MiB in two chat shapes. Prints a table and writes section {@code v8-cost} of docs/benchmarks.md, with the Go
+ * to 4 MiB in three chat shapes. Prints a table and writes section {@code v8-cost} of docs/benchmarks.md, with the Go
  * plugin's reference figures from issue 9. With {@code --profile NAMED.wasm} it profiles one case with V8's sampling
  * profiler instead and writes section {@code v8-profile}.
  *
@@ -68,7 +68,7 @@ public final class V8CostBench {
             "prefix_cache", Map.of(2 << 10, 1.0, 32 << 10, 1.2, 256 << 10, 4.0),
             "global_least_request", Map.of(2 << 10, 0.5, 32 << 10, 0.5, 256 << 10, 1.1));
 
-    /** The two body shapes. */
+    /** The body shapes. */
     enum Shape {
         CONVERSATION(
                 "conversation",
@@ -79,7 +79,13 @@ public final class V8CostBench {
                 "many-messages",
                 "a system prompt and alternating turns of ≈ size/8, at most 1 KiB of text"
                         + " each, so ≈ size/1 KiB messages (`ChatBodies`, the plugin-cost section's bodies)",
-                size -> ChatBodies.chat(size, BODY_SEED));
+                size -> ChatBodies.chat(size, BODY_SEED)),
+        AGENT(
+                "agent",
+                "an OpenAI function-calling agent: a task, tool calls (`tool_calls`, null content) and tool results"
+                        + " of ≈ size/8, at most 1 KiB each, and tool definitions of a quarter of the body in `tools`"
+                        + " after the messages, which the parser then hashes twice (`ChatBodies.agent`)",
+                size -> ChatBodies.agent(size, BODY_SEED));
 
         final String label;
         final String description;
@@ -152,7 +158,7 @@ public final class V8CostBench {
 
         private static void usage() {
             System.err.println("usage: V8CostBench [--quick] [--wasm path] [--doc path|-] [--node executable]"
-                    + " [--sizes 1k,2k,...] [--shapes conversation,many-messages] [--policies least_busy,...]"
+                    + " [--sizes 1k,2k,...] [--shapes conversation,many-messages,agent] [--policies least_busy,...]"
                     + " [--warmup-seconds s] [--warmup-max n] [--measure-seconds s] [--max-samples n]"
                     + " [--min-samples n] [--hang-seconds s] [--work-dir path] [--profile named.wasm]\n"
                     + "  --quick    short run (≤ 0.5 s warm-up and ≤ 0.5 s / 200 samples per cell); prints the"

@@ -26,6 +26,25 @@ class ChatBodiesTest {
     }
 
     @Test
+    void everyAgentBodyIsExactAndParsesWithItsToolDefinitionsAsPrompt() {
+        for (int size : V8CostBench.DEFAULT_SIZES) {
+            byte[] body = ChatBodies.agent(size, 7);
+            assertEquals(size, body.length);
+            RequestInfo info = RequestParser.parse(
+                    "application/json",
+                    null,
+                    body,
+                    body.length,
+                    true,
+                    RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT);
+            assertTrue(info.parsed(), "size " + size);
+            assertEquals(ChatBodies.messageCount(body), info.messageCount(), "size " + size);
+            assertTrue(info.messageCount() >= 3, "size " + size + ": " + info.messageCount());
+            assertTrue(info.promptChars() > size / 2, "definitions and calls are prompt text: " + info.promptChars());
+        }
+    }
+
+    @Test
     void bodiesAreDeterministic() {
         assertArrayEquals(ChatBodies.chat(16 << 10, 7), ChatBodies.chat(16 << 10, 7));
     }
