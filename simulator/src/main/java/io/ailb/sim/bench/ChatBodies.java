@@ -41,6 +41,9 @@ final class ChatBodies {
         "load"
     };
 
+    private static final String MESSAGES_START =
+            "{\"model\":\"qwen2.5-7b-instruct\",\"stream\":true,\"max_tokens\":512,\"messages\":[";
+
     private ChatBodies() {}
 
     /** A body of exactly {@code targetBytes} UTF-8 bytes (at least 200). */
@@ -49,39 +52,24 @@ final class ChatBodies {
             throw new IllegalArgumentException("bodies start at 200 bytes: " + targetBytes);
         }
         int textLength = Math.max(16, Math.min(MAX_MESSAGE_TEXT, targetBytes / 8 - 40));
-        long state = seed;
-        StringBuilder body = new StringBuilder(targetBytes + 64);
-        body.append("{\"model\":\"qwen2.5-7b-instruct\",\"stream\":true,\"max_tokens\":512,\"messages\":[");
-        String tail = "]}";
-        int turn = 0;
-        while (true) {
-            String role = turn == 0 ? "system" : turn % 2 == 1 ? "user" : "assistant";
-            String head = (turn == 0 ? "" : ",") + "{\"role\":\"" + role + "\",\"content\":\"";
-            String end = "\"}";
-            int room = targetBytes - body.length() - tail.length() - head.length() - end.length();
-            if (room < 1) {
-                break;
+        Turns turns = new Turns() {
+            @Override
+            public String head(int turn) {
+                String role = turn == 0 ? "system" : turn % 2 == 1 ? "user" : "assistant";
+                return (turn == 0 ? "" : ",") + "{\"role\":\"" + role + "\",\"content\":\"";
             }
-            int length = Math.min(textLength, room);
-            // The last message takes what is left if another full one would not fit.
-            if (room - length < head.length() + end.length() + 16) {
-                length = room;
+
+            @Override
+            public String end(int turn) {
+                return "\"}";
             }
-            body.append(head);
-            state = appendText(body, length, state);
-            body.append(end);
-            turn++;
-        }
-        // Pad to the exact size with spaces inside the JSON (whitespace between tokens is valid).
-        while (body.length() + tail.length() < targetBytes) {
-            body.append(' ');
-        }
-        body.append(tail);
-        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
-        if (bytes.length != targetBytes) {
-            throw new IllegalStateException("built " + bytes.length + " bytes for " + targetBytes);
-        }
-        return bytes;
+
+            @Override
+            public int maxText(int turn) {
+                return textLength;
+            }
+        };
+        return fill(targetBytes, MESSAGES_START, "]}", turns, seed);
     }
 
     /**
@@ -100,40 +88,67 @@ final class ChatBodies {
         state = appendText(tools, targetBytes / 4, state);
         tools.append("\",\"parameters\":{\"type\":\"object\"}}}]}");
         int textLength = Math.max(16, Math.min(MAX_MESSAGE_TEXT, targetBytes / 8 - 40));
-        StringBuilder body = new StringBuilder(targetBytes + 64);
-        body.append("{\"model\":\"qwen2.5-7b-instruct\",\"stream\":true,\"max_tokens\":512,\"messages\":[");
-        int turn = 0;
-        while (true) {
-            String head;
-            String end;
-            if (turn == 0) {
-                head = "{\"role\":\"user\",\"content\":\"";
-                end = "\"}";
-            } else if (turn % 2 == 1) {
-                head = ",{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_" + turn
-                        + "\",\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"";
-                end = "\"}}]}";
-            } else {
-                head = ",{\"role\":\"tool\",\"tool_call_id\":\"call_" + (turn - 1) + "\",\"content\":\"";
-                end = "\"}";
+        Turns turns = new Turns() {
+            @Override
+            public String head(int turn) {
+                if (turn == 0) {
+                    return "{\"role\":\"user\",\"content\":\"";
+                }
+                return turn % 2 == 1
+                        ? ",{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_" + turn
+                                + "\",\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\""
+                        : ",{\"role\":\"tool\",\"tool_call_id\":\"call_" + (turn - 1) + "\",\"content\":\"";
             }
-            int room = targetBytes - body.length() - tools.length() - head.length() - end.length();
+
+            @Override
+            public String end(int turn) {
+                return turn % 2 == 1 ? "\"}}]}" : "\"}";
+            }
+
+            @Override
+            public int maxText(int turn) {
+                return turn % 2 == 1 ? textLength / 4 : textLength;
+            }
+        };
+        return fill(targetBytes, MESSAGES_START, tools.toString(), turns, state);
+    }
+
+    /** How the n-th message of a body opens and closes, and at most how much text it holds. */
+    private interface Turns {
+        String head(int turn);
+
+        String end(int turn);
+
+        int maxText(int turn);
+    }
+
+    /**
+     * {@code start}, then messages as {@code turns} shape them while they fit, spaces and {@code tail}: exactly
+     * {@code targetBytes} bytes of ASCII.
+     */
+    private static byte[] fill(int targetBytes, String start, String tail, Turns turns, long state) {
+        StringBuilder body = new StringBuilder(targetBytes + 64).append(start);
+        for (int turn = 0; ; turn++) {
+            String head = turns.head(turn);
+            String end = turns.end(turn);
+            int room = targetBytes - body.length() - tail.length() - head.length() - end.length();
             if (room < 1) {
                 break;
             }
-            int length = Math.min(turn % 2 == 1 ? textLength / 4 : textLength, room);
+            int length = Math.min(turns.maxText(turn), room);
+            // The last message takes what is left if another full one would not fit.
             if (room - length < head.length() + end.length() + 16) {
                 length = room;
             }
             body.append(head);
             state = appendText(body, length, state);
             body.append(end);
-            turn++;
         }
-        while (body.length() + tools.length() < targetBytes) {
+        // Pad to the exact size with spaces inside the JSON (whitespace between tokens is valid).
+        while (body.length() + tail.length() < targetBytes) {
             body.append(' ');
         }
-        body.append(tools);
+        body.append(tail);
         byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
         if (bytes.length != targetBytes) {
             throw new IllegalStateException("built " + bytes.length + " bytes for " + targetBytes);

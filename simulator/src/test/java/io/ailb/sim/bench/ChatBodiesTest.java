@@ -1,5 +1,6 @@
 package io.ailb.sim.bench;
 
+import static io.ailb.lb.request.RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,13 +11,14 @@ import io.ailb.lb.request.RequestParser;
 import org.junit.jupiter.api.Test;
 
 class ChatBodiesTest {
+    private static final String JSON = "application/json";
 
     @Test
     void everyBenchmarkSizeIsExactAndParsesAsAChatWithManyMessages() {
         for (int size : PluginCostBench.DEFAULT_SIZES) {
             byte[] body = ChatBodies.chat(size, 7);
             assertEquals(size, body.length);
-            RequestInfo info = RequestParser.parse("application/json", null, body, body.length);
+            RequestInfo info = RequestParser.parse(JSON, null, body, body.length);
             assertTrue(info.parsed(), "size " + size);
             assertEquals(ChatBodies.messageCount(body), info.messageCount(), "size " + size);
             assertFalse(info.prefixHashes().isEmpty(), "size " + size);
@@ -30,13 +32,7 @@ class ChatBodiesTest {
         for (int size : V8CostBench.DEFAULT_SIZES) {
             byte[] body = ChatBodies.agent(size, 7);
             assertEquals(size, body.length);
-            RequestInfo info = RequestParser.parse(
-                    "application/json",
-                    null,
-                    body,
-                    body.length,
-                    true,
-                    RequestParser.BlockBoundaries.EVERY_MESSAGE_BUT_ASSISTANT);
+            RequestInfo info = RequestParser.parse(JSON, null, body, body.length, true, EVERY_MESSAGE_BUT_ASSISTANT);
             assertTrue(info.parsed(), "size " + size);
             assertEquals(ChatBodies.messageCount(body), info.messageCount(), "size " + size);
             assertTrue(info.messageCount() >= 3, "size " + size + ": " + info.messageCount());
