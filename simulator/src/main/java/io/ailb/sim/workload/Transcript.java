@@ -96,6 +96,7 @@ final class Transcript {
                 .append(",\"messages\":[");
         String definitions = null;
         boolean openAi = toolFormat == ToolFormat.OPENAI;
+        int written = 0;
         for (int i = 0; i < count; i++) {
             Message m = messages.get(i);
             String text = text(m);
@@ -103,7 +104,7 @@ final class Transcript {
                 definitions = text;
                 continue;
             }
-            if (i > (definitions == null ? 0 : 1)) {
+            if (written++ > 0) {
                 body.append(',');
             }
             body.append("{\"role\":\"").append(m.role()).append('"');

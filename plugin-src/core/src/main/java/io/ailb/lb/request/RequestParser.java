@@ -340,11 +340,7 @@ public final class RequestParser {
 
     /** The tool definitions in {@code range}: prompt text that closes a block as a non-assistant message does. */
     private void writeToolDefinitions(long range) {
-        hasher.tag(TOOL_DEFINITIONS);
-        hasher.textMode(true);
-        hasher.write(body, start(range), end(range) - start(range));
-        hasher.textMode(false);
-        hasher.length(end(range) - start(range));
+        writeRawText(TOOL_DEFINITIONS, range);
         if (closesBlockWithoutRole()) {
             hasher.closeBlock();
         }
@@ -452,10 +448,14 @@ public final class RequestParser {
 
     /** The tool calls in {@code range} (none when {@link #ABSENT}), as prompt text. */
     private void writeToolCalls(long range) {
-        if (range == ABSENT) {
-            return;
+        if (range != ABSENT) {
+            writeRawText(TOOL_CALLS, range);
         }
-        hasher.tag(TOOL_CALLS);
+    }
+
+    /** A piece tagged {@code tag} of the raw JSON bytes in {@code range}, counted as prompt text. */
+    private void writeRawText(byte tag, long range) {
+        hasher.tag(tag);
         hasher.textMode(true);
         hasher.write(body, start(range), end(range) - start(range));
         hasher.textMode(false);
@@ -563,25 +563,14 @@ public final class RequestParser {
     }
 
     /** Like {@link #capture}, but {@link #ABSENT} for null and for an empty array or object. */
-    private static long captureUnlessEmpty(JsonReader r) {
-        Token t = r.next();
-        int start = r.tokenStart();
-        if (t == Token.NULL) {
-            return ABSENT;
-        }
-        if (t != Token.BEGIN_OBJECT && t != Token.BEGIN_ARRAY) {
-            return ((long) start << 32) | r.tokenEnd();
-        }
-        int target = r.depth() - 1;
-        Token first = r.next();
-        if (first == Token.END_OBJECT || first == Token.END_ARRAY) {
-            return ABSENT;
-        }
-        skipRest(r, first);
-        while (r.depth() > target) {
-            r.next();
-        }
-        return ((long) start << 32) | r.tokenEnd();
+    private long captureUnlessEmpty(JsonReader r) {
+        long range = capture(r);
+        JsonReader value = at(valueReader, range);
+        Token t = value.next();
+        boolean container = t == Token.BEGIN_OBJECT || t == Token.BEGIN_ARRAY;
+        Token first = container ? value.next() : t;
+        boolean empty = t == Token.NULL || first == Token.END_OBJECT || first == Token.END_ARRAY;
+        return empty ? ABSENT : range;
     }
 
     /** Finishes a value whose first token {@code t} was already read. */
