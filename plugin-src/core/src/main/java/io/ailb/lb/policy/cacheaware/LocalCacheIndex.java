@@ -358,10 +358,12 @@ final class LocalCacheIndex {
         int[] leastCounted = new int[hostCount];
         int leastCountedSize = 0;
         double queuedSum = 0;
+        double queuedMax = 0;
         double recentSum = 0;
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
             queuedSum = queuedSum + queuedTotal(id);
+            queuedMax = Math.max(queuedMax, queuedTotal(id));
             if (recentWeight > 0) {
                 recentNowOf[id] = ownRecent(id, now) + peerRecent[id];
                 recentSum = recentSum + recentNowOf[id];
@@ -377,7 +379,10 @@ final class LocalCacheIndex {
         double weight = 1;
         if (hostCount > 0) {
             double meanWork = scope.requestSum > 0 ? scope.workSum / scope.requestSum : prompt;
-            double queuedRequests = queuedSum / hostCount / Math.max(1, meanWork);
+            // As the script: the mean queue over the hosts but the longest, so that one host falling behind does not
+            // make copies of its prefixes dearer.
+            double typicalQueue = hostCount > 1 ? (queuedSum - queuedMax) / (hostCount - 1) : queuedSum;
+            double queuedRequests = typicalQueue / Math.max(1, meanWork);
             weight = 1 + queuedRequests;
             if (overloadQueueRequests > 0) {
                 weight = weight + queuedRequests * queuedRequests / overloadQueueRequests;

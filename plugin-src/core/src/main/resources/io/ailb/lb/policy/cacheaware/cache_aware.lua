@@ -11,8 +11,9 @@
 --                cache drops it): blocks of requests still queued there count, they will be cached when this one runs;
 --                when assistant messages follow that prefix, h answered it and holds them too (engines cache
 --                generated tokens), so they count as matched on h
---   q          = mean over healthy hosts of queued_h, in requests: divided by the mean work (uncached tokens) that
---                recent requests queued (sums decayed by 0.999 per request, about the last thousand)
+--   q          = mean of queued_h over healthy hosts but the one with the longest queue (over the one host when
+--                alone), in requests: divided by the mean work (uncached tokens) that recent requests queued (sums
+--                decayed by 0.999 per request, about the last thousand)
 --   weight     = 1 + q + q^2 / overload_queue_requests (no q^2 term when it is 0), at most MAX_WEIGHT
 --   hot_h      = tokens of the request's known prefix that h lacks, when every block of that prefix is hot; else 0
 --   held_h     = prompt tokens routed to h as work by the requests in flight there: the KV cache they take up or will
@@ -279,6 +280,7 @@ local least_counted = {}
 local count_of = {}
 local queued_of = {}
 local queued_sum = 0
+local queued_max = 0
 -- How fast recent work fades: about a conversation's turn, a response and a think time.
 local RECENT_SECONDS = 5
 local recent_of = {}
@@ -311,6 +313,7 @@ hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, hel
     count_of[host] = c
     queued_of[host] = non_negative(queued)
     queued_sum = queued_sum + queued_of[host]
+    queued_max = math.max(queued_max, queued_of[host])
     recent_of[host] = recent_now(recent)
     recent_sum = recent_sum + recent_of[host]
     if least_count == nil or c < least_count then
@@ -329,7 +332,13 @@ if #hosts > 0 then
     if request_sum > 0 then
         mean_work = work_sum / request_sum
     end
-    local queued_requests = queued_sum / #hosts / math.max(1, mean_work)
+    -- The typical queue: the mean over the hosts but the longest. A host that falls behind (holding a prefix alone)
+    -- must not make copies of its prefixes dearer the further it falls behind.
+    local typical_queue = queued_sum
+    if #hosts > 1 then
+        typical_queue = (queued_sum - queued_max) / (#hosts - 1)
+    end
+    local queued_requests = typical_queue / math.max(1, mean_work)
     weight = 1 + queued_requests
     if overload_queue_requests > 0 then
         weight = weight + queued_requests * queued_requests / overload_queue_requests

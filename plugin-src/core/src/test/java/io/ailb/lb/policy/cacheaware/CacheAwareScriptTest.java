@@ -504,19 +504,20 @@ class CacheAwareScriptTest extends FreshRedisTest {
         for (int i = 2; i <= 6; i++) {
             run(systemPromptAnd("q" + i, 0), onlyA);
         }
-        // 7 uses, routed 9: 14 > 1.5 × (9 − 2 + 2), hot. A mean queue of 600 tokens is one request of the mean work,
-        // so the weight is 1 + 1 = 2: a costs 1200 + 2 × 200, b costs 0 + 2 × 1200 − 1000 (its prefill of the hot
-        // prompt is not charged, the delay it causes others is).
-        load("a:1", 1200);
-        load("b:1", 0);
+        // 7 uses, routed 9: 14 > 1.5 × (9 − 2 + 2), hot. b's queue of 600 tokens (the typical one: a's, the longest,
+        // is left out) is one request of the mean work, so the weight is 1 + 1 = 2: a costs 3000 + 2 × 200, b costs
+        // 600 + 2 × 1200 − 1000 (its prefill of the hot prompt is not charged, the delay it causes others is).
+        load("a:1", 3000);
+        load("b:1", 600);
         setMeanWork(600);
         CacheAwareSelection hot = run(systemPromptAnd("q7", 200), ab, PLAIN, 0, lease());
         assertEquals("b:1", hot.host());
-        assertEquals(1400, hot.cost());
+        assertEquals(2000, hot.cost());
         assertEquals(1200, hot.work(), "the queued work is the real prefill, hot tokens included");
         assertEquals(new HashSet<>(ab), holdersOf("sys"));
         // 8 uses, 2 holders: 16 ≤ 1.5 × 2 × (10 − 2 + 2), not hot; the request goes by queue and cache again.
         queuesAreShortAgainstTheMeanWork();
+        load("a:1", 1200);
         load("b:1", 5000);
         CacheAwareSelection fair = run(systemPromptAnd("q8", 300), ab);
         assertEquals("a:1", fair.host());
@@ -585,42 +586,62 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     /**
-     * Under load uncached tokens weigh 1 + q, q the mean queue in requests: 2000 tokens queued on a (mean queue 2000 / 3)
-     * with a mean work of 1000 tokens is q = 2/3, so a costs 2000 + 200 × 5/3 = 2333 and an idle host 2000 × 5/3 =
-     * 3333: the conversation stays on its cache holder, where weight 1 moved it (previous test, k = 2).
+     * Under load uncached tokens weigh 1 + q, q the typical queue in requests (the mean over the hosts but the longest):
+     * 2000 tokens queued on a, 1500 on b, none on c, a mean work of 1000 tokens: q = (1500 + 0) / 2 / 1000 = 3/4, so a
+     * costs 2000 + 200 × 7/4 = 2350, b 1500 + 2000 × 7/4 = 5000 and the idle c 2000 × 7/4 = 3500: the conversation
+     * stays on its cache holder, where weight 1 moved it (previous test, k = 2).
      */
     @Test
     void underLoadCachedPrefixesWeighMoreAndStayWhereTheyAre() {
         loadHolder(2);
+        load("b:1", 1500);
         setMeanWork(1000);
         CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, PLAIN, 0, lease());
         assertEquals("a:1", turn.host());
-        assertEquals(2333, turn.cost());
+        assertEquals(2350, turn.cost());
         assertEquals(200, turn.work());
     }
 
-    /** overloadQueueRequests 4 adds q² / 4: the weight is 1 + 2/3 + (4/9) / 4 = 16/9, a costs 2000 + 200 × 16/9. */
+    /** overloadQueueRequests 4 adds q² / 4: the weight is 1 + 3/4 + (9/16) / 4 = 121/64, a costs 2000 + 200 × 121/64. */
     @Test
     void theOverloadTermAddsTheQueueSquaredOverOverloadQueueRequests() {
         loadHolder(2);
+        load("b:1", 1500);
         setMeanWork(1000);
         CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, settings(0, 0, 4, 8), 0, lease());
         assertEquals("a:1", turn.host());
-        assertEquals(2356, turn.cost());
+        assertEquals(2378, turn.cost());
     }
 
     /**
-     * The queue counts in requests, not tokens: the same 2000 queued tokens with a mean work of 10,000 tokens is
-     * q = 1/15, weight 16/15: a costs 2000 + 200 × 16/15 = 2213, an idle host 2000 × 16/15 = 2133, so the request goes
-     * where it starts soonest.
+     * The queue counts in requests, not tokens: the same queues with a mean work of 10,000 tokens are q = 3/40, weight
+     * 1.075: a costs 2000 + 200 × 1.075 = 2215, the idle c 2000 × 1.075 = 2150, so the request goes where it starts
+     * soonest.
      */
     @Test
     void aQueueShorterThanOneRequestOfTheMeanWorkBarelyWeighs() {
         loadHolder(2);
+        load("b:1", 1500);
         setMeanWork(10_000);
         CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, PLAIN, 0, lease());
+        assertEquals("c:1", turn.host());
+        assertEquals(2150, turn.cost());
+        assertEquals(2000, turn.work());
+    }
+
+    /**
+     * One host's backlog does not raise the weight: with 20,000 tokens queued on the holder a and the others idle, the
+     * typical queue is empty, so a costs 20,000 + 200 and an idle host 2000: the conversation leaves the host that fell
+     * behind. With the plain mean (q = 20/3, weight 1 + q + q² / 4 ≈ 18.8) it would have stayed there, and every
+     * request queued there since would have kept the next one there too.
+     */
+    @Test
+    void oneHostsBacklogDoesNotMakeCopiesOfItsPrefixesDearer() {
+        loadHolder(20);
+        setMeanWork(1000);
+        CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, settings(0, 0, 4, 8), 0, lease());
         assertNotEquals("a:1", turn.host());
-        assertEquals(2133, turn.cost());
+        assertEquals(2000, turn.cost());
         assertEquals(2000, turn.work());
     }
 
