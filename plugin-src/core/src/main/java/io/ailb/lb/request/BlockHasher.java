@@ -7,24 +7,34 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Chains {@link PrefixHash} over prompt blocks: h_1 = H_0(block_1), h_i = H_{h_(i-1)}(block_i), the hash of block i
- * keyed by the digest of block i-1. Chaining makes each hash cover the whole prefix in order, so equal blocks never
- * cancel and reordered blocks never collide. With a chunk size, a block also closes every {@code chunkBytes} bytes, so
- * long prompts share all full chunks of a common prefix.
+ * Chains {@link PrefixHash} over prompt blocks: each block has its own digest d_i = H_0(block_i), and the prefix hash
+ * is h_1 = H_0(d_1), h_i = H_{h_(i-1)}(d_i), the block's digest keyed by the prefix hash before it. Chaining makes each
+ * hash cover the whole prefix in order, so equal blocks never cancel and reordered blocks never collide; chaining the
+ * digests rather than the bytes lets blocks be inserted before others without reading those again
+ * ({@link #adoptBlocks}). With a chunk size, a block also closes every {@code chunkBytes} bytes, so long prompts share
+ * all full chunks of a common prefix.
  *
  * <p>At most {@link RequestParser#MAX_PREFIX_BLOCKS} blocks: once {@code max - 1} are closed, everything else folds
  * into the last block, which closes at {@link #finish()}. Hashing stays one pass and memory stays constant however
  * many messages a body has.
  */
 final class BlockHasher implements ByteSink {
+    /** The open block's own digest. */
     private final PrefixHash hash = new PrefixHash();
-    /** The hash state at {@link #mark()}, for {@link #rewind()}. */
+    /** The block's digest keyed by the prefix hash before it. */
+    private final PrefixHash link = new PrefixHash();
+    /** The open block's hash state at {@link #mark()}, for {@link #rewind()}. */
     private final PrefixHash marked = new PrefixHash();
 
     private final int chunkBytes;
     private final int maxBlocks;
     private final byte[] scratch = new byte[5];
-    private String[] hashes = new String[8];
+    /** Apart from {@link #scratch}: a block may close (and chain) in the middle of writing it. */
+    private final byte[] digestBytes = new byte[16];
+    /** Two words per closed block: the block's own digest, and the prefix hash up to it. */
+    private long[] blockDigests = new long[16];
+
+    private long[] prefixHashes = new long[16];
     private int[] textCharsAtClose = new int[8];
     private int[] answeredChars = new int[8];
     private int closed;
@@ -120,17 +130,72 @@ final class BlockHasher implements ByteSink {
             return;
         }
         hash.finish();
-        if (closed == hashes.length) {
-            hashes = Arrays.copyOf(hashes, closed * 2);
-            textCharsAtClose = Arrays.copyOf(textCharsAtClose, closed * 2);
-            answeredChars = Arrays.copyOf(answeredChars, closed * 2);
-        }
-        hashes[closed] = hash.hex();
+        ensureRoom(closed + 1);
+        blockDigests[2 * closed] = hash.digestA();
+        blockDigests[2 * closed + 1] = hash.digestB();
         textCharsAtClose[closed] = textChars;
         answeredChars[closed] = textChars;
+        chain(closed);
         closed++;
         open = false;
         blockBytes = 0;
+    }
+
+    private void ensureRoom(int blocks) {
+        if (blocks > textCharsAtClose.length) {
+            int size = Math.max(blocks, textCharsAtClose.length * 2);
+            blockDigests = Arrays.copyOf(blockDigests, 2 * size);
+            prefixHashes = Arrays.copyOf(prefixHashes, 2 * size);
+            textCharsAtClose = Arrays.copyOf(textCharsAtClose, size);
+            answeredChars = Arrays.copyOf(answeredChars, size);
+        }
+    }
+
+    /** Sets the prefix hash of block {@code i} from its digest and block {@code i - 1}'s prefix hash. */
+    private void chain(int i) {
+        if (i == 0) {
+            link.reset(0, 0);
+        } else {
+            link.reset(prefixHashes[2 * i - 2], prefixHashes[2 * i - 1]);
+        }
+        putLong(blockDigests[2 * i], 0);
+        putLong(blockDigests[2 * i + 1], 8);
+        link.update(digestBytes, 0, 16);
+        link.finish();
+        prefixHashes[2 * i] = link.digestA();
+        prefixHashes[2 * i + 1] = link.digestB();
+    }
+
+    private void putLong(long value, int at) {
+        for (int i = 0; i < 8; i++) {
+            digestBytes[at + i] = (byte) (value >>> (8 * i));
+        }
+    }
+
+    /**
+     * Takes the blocks of {@code other}, a finished hasher over the same prompt without some blocks this one has
+     * already closed, from its block {@code from} on: they become this hasher's blocks {@code closedBlocks()} on, their
+     * text counts moved by the text this one holds beyond {@code other}'s at that block's start. The answer that
+     * followed {@code other}'s block {@code from - 1} now follows this hasher's last closed block, which ends the same
+     * prompt there. Nothing may be open here and the cap must not have been reached by either.
+     */
+    void adoptBlocks(BlockHasher other, int from) {
+        int base = closed;
+        int textShift = textChars - (from == 0 ? 0 : other.textCharsAtClose[from - 1]);
+        if (from > 0 && base > 0) {
+            answeredChars[base - 1] += other.answeredChars[from - 1] - other.textCharsAtClose[from - 1];
+        }
+        ensureRoom(base + other.closed - from);
+        for (int i = from; i < other.closed; i++) {
+            int to = base + i - from;
+            blockDigests[2 * to] = other.blockDigests[2 * i];
+            blockDigests[2 * to + 1] = other.blockDigests[2 * i + 1];
+            textCharsAtClose[to] = other.textCharsAtClose[i] + textShift;
+            answeredChars[to] = other.answeredChars[i] + textShift;
+            chain(to);
+        }
+        closed = base + other.closed - from;
+        textChars = other.textChars + textShift;
     }
 
     /** Remembers the state between pieces, so a message can be hashed again another way ({@link #rewind()}). */
@@ -139,7 +204,6 @@ final class BlockHasher implements ByteSink {
         markedClosed = closed;
         markedTextChars = textChars;
         markedBlockBytes = blockBytes;
-        // Also when no block is open: the state then holds the digest the next block is keyed by.
         marked.copyFrom(hash);
     }
 
@@ -170,8 +234,17 @@ final class BlockHasher implements ByteSink {
         answeredChars[block] = textChars;
     }
 
+    /** Whether a block is open: bytes written since the last block closed. */
+    boolean blockOpen() {
+        return open;
+    }
+
     List<String> hashes() {
-        return Arrays.asList(hashes).subList(0, closed);
+        String[] hex = new String[closed];
+        for (int i = 0; i < closed; i++) {
+            hex[i] = PrefixHash.hexOfWords(prefixHashes[2 * i], prefixHashes[2 * i + 1]);
+        }
+        return Arrays.asList(hex);
     }
 
     /** For each closed block, the prompt text code points of blocks 1..i (cumulative, same order as hashes). */
@@ -192,10 +265,6 @@ final class BlockHasher implements ByteSink {
             return;
         }
         open = true;
-        if (closed == 0) {
-            hash.reset(0, 0);
-        } else {
-            hash.reset(hash.digestA(), hash.digestB());
-        }
+        hash.reset(0, 0);
     }
 }

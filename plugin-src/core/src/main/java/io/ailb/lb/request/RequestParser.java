@@ -35,8 +35,10 @@ import java.util.Locale;
  * rendered into the prompt near its start, where chat templates put them: an {@code F} piece of their raw JSON bytes,
  * counted as prompt text, right after a leading {@code system} or {@code developer} message, else before the first
  * message. They close a block like a non-assistant message, so agents sharing tool sets share those blocks. The member
- * may come anywhere in the body: when it follows the messages (as OpenAI's SDKs send it), the messages are hashed
- * again from their byte range, at most twice the work of a body without tools.
+ * may come anywhere in the body: when it follows the messages (as OpenAI's SDKs send it), the messages are read again
+ * from their byte range only up to the first message after the definitions' place that ends a block in both readings;
+ * the blocks after it are the first reading's, re-chained ({@link BlockHasher#adoptBlocks}). Only when that message
+ * is not among the first {@value #REREAD_MESSAGES} are all messages hashed again.
  *
  * <p>Completions: the prompt string (or each element of a prompt array, as {@code T} or {@code B} pieces) forms one
  * byte stream cut into blocks of {@value #PROMPT_CHUNK_BYTES} bytes, plus the final partial block, so long prompts
@@ -74,6 +76,8 @@ public final class RequestParser {
     private static final byte TOOL_CALLS = 'C';
     private static final byte TOOL_DEFINITIONS = 'F';
     private static final long ABSENT = -1;
+    /** How far into the messages a second reading looks for the point where the first reading's blocks resume. */
+    private static final int REREAD_MESSAGES = 16;
 
     private final byte[] body;
     /** False: the messages / prompt are skipped unread (no hashes, no sizes). */
@@ -103,6 +107,11 @@ public final class RequestParser {
     private long messages = ABSENT;
 
     private long hashedDefinitions = ABSENT;
+    /**
+     * For each of the first {@value #REREAD_MESSAGES} messages of the first reading: the blocks closed after it when it
+     * ended a block and left none open, else -1.
+     */
+    private final int[] blocksAfterMessage = new int[REREAD_MESSAGES];
 
     /** Where chat prefix blocks close (completion prompts are always cut into fixed chunks). */
     public enum BlockBoundaries {
@@ -228,7 +237,7 @@ public final class RequestParser {
             if (r.stringEquals("model")) {
                 model = readString(r);
             } else if (readPrompt && r.stringEquals("messages") && hasher == null) {
-                readMessages(r);
+                readMessages(r, null);
             } else if (readPrompt && r.stringEquals("prompt") && hasher == null) {
                 readPrompt(r);
             } else if (r.stringEquals("max_tokens")) {
@@ -248,8 +257,12 @@ public final class RequestParser {
         r.next();
         if (messages != ABSENT && hashedDefinitions != toolDefinitions()) {
             // The definitions came after the messages: hash those again with the definitions in their place.
+            BlockHasher firstReading = hasher;
+            int firstMessageCount = messageCount;
             messageCount = 0;
-            readMessages(new JsonReader(body, start(messages), end(messages) - start(messages), maxJsonDepth));
+            readMessages(
+                    new JsonReader(body, start(messages), end(messages) - start(messages), maxJsonDepth), firstReading);
+            messageCount = firstMessageCount;
         }
     }
 
@@ -258,7 +271,11 @@ public final class RequestParser {
         return tools != ABSENT ? tools : functions;
     }
 
-    private void readMessages(JsonReader r) {
+    /**
+     * Hashes the messages; {@code firstReading}, when not null, is a finished reading of the same messages without the
+     * tool definitions now known, whose blocks are taken over once both readings end a block at the same message.
+     */
+    private void readMessages(JsonReader r, BlockHasher firstReading) {
         Token t = r.next();
         if (t != Token.BEGIN_ARRAY) {
             skipRest(r, t);
@@ -312,12 +329,30 @@ public final class RequestParser {
                 writeToolDefinitions(definitions);
             }
             definitions = ABSENT;
+            int message = messageCount - 1;
+            boolean endsBlocks = closes && !hasher.blockOpen();
+            if (firstReading == null) {
+                if (message < REREAD_MESSAGES) {
+                    blocksAfterMessage[message] = endsBlocks ? hasher.closedBlocks() : -1;
+                }
+            } else if (endsBlocks && message < REREAD_MESSAGES && resumes(firstReading, blocksAfterMessage[message])) {
+                hasher.adoptBlocks(firstReading, blocksAfterMessage[message]);
+                return;
+            }
         }
         if (definitions != ABSENT) {
             writeToolDefinitions(definitions);
         }
         hasher.finish();
         messages = ((long) listStart << 32) | r.tokenEnd();
+    }
+
+    /**
+     * Whether the first reading's blocks from {@code from} on can follow the blocks closed so far: the first reading
+     * ended a block there too, and neither reading reaches the block cap (which would fold blocks differently).
+     */
+    private boolean resumes(BlockHasher firstReading, int from) {
+        return from >= 0 && hasher.closedBlocks() + firstReading.closedBlocks() - from < MAX_PREFIX_BLOCKS;
     }
 
     /** Whether the message object in {@code body[start, end)} has the role {@code system} or {@code developer}. */

@@ -287,6 +287,77 @@ class RequestParserTest {
                 "(developer), (tools), (user)");
     }
 
+    /**
+     * Definitions after the messages are hashed by reading the messages again only up to where the first reading's
+     * blocks can be taken over: for any conversation (roles, member orders, long messages cut in chunks, answers, tool
+     * calls, the block cap) the blocks, their token counts and the answers are those of the definitions sent first.
+     */
+    @Test
+    void toolDefinitionsAfterTheMessagesGiveTheBlocksOfDefinitionsSentFirstForAnyConversation() {
+        java.util.Random random = new java.util.Random(7);
+        String[] roles = {"system", "developer", "user", "assistant", "tool", null};
+        for (int round = 0; round < 1500; round++) {
+            int count = random.nextInt(10) == 0 ? 250 + random.nextInt(12) : random.nextInt(24);
+            String[] messages = new String[count];
+            for (int i = 0; i < count; i++) {
+                String role = i == 0 && random.nextBoolean() ? "system" : roles[random.nextInt(roles.length)];
+                String text = random.nextInt(12) == 0
+                        ? "x".repeat(3000 + random.nextInt(7000))
+                        : "m" + random.nextInt(5) + "w".repeat(random.nextInt(80));
+                String content = random.nextInt(5) == 0
+                        ? "[{\"type\":\"text\",\"text\":\"" + text + "\"},{\"type\":\"image_url\",\"u\":1}]"
+                        : "\"" + text + "\"";
+                String roleMember = role == null ? null : "\"role\":\"" + role + "\"";
+                String contentMember = "\"content\":" + content;
+                String calls = random.nextInt(8) == 0 ? ",\"tool_calls\":[{\"id\":\"c" + i + "\"}]" : "";
+                messages[i] = roleMember == null
+                        ? "{" + contentMember + calls + "}"
+                        : random.nextInt(6) == 0
+                                ? "{" + contentMember + "," + roleMember + calls + "}"
+                                : "{" + roleMember + "," + contentMember + calls + "}";
+            }
+            String definitions = random.nextInt(4) == 0
+                    ? "[{\"type\":\"function\",\"d\":\"" + "t".repeat(4000 + random.nextInt(9000)) + "\"}]"
+                    : WEATHER_TOOL;
+            String member = (random.nextInt(5) == 0 ? "\"functions\":" : "\"tools\":") + definitions;
+            String first = chatWithTools(member, true, messages);
+            String after = chatWithTools(member, false, messages);
+            for (RequestParser.BlockBoundaries mode : RequestParser.BlockBoundaries.values()) {
+                RequestInfo expected = parseIn(mode, first);
+                RequestInfo actual = parseIn(mode, after);
+                String where = "round " + round + ", " + mode + ": " + after;
+                assertEquals(expected.prefixHashes(), actual.prefixHashes(), where);
+                assertEquals(expected.prefixTokens(), actual.prefixTokens(), where);
+                assertEquals(expected.answeredTokens(), actual.answeredTokens(), where);
+                assertEquals(expected.promptChars(), actual.promptChars(), where);
+                assertEquals(expected.messageCount(), actual.messageCount(), where);
+            }
+        }
+    }
+
+    @Test
+    void definitionsAfterTheMessagesThatReachTheBlockCapGiveTheBlocksOfDefinitionsSentFirst() {
+        // System, users and a last answer: one block short of the cap without the definitions, at the cap with them,
+        // where the answer no longer follows a block of its own.
+        int users = RequestParser.MAX_PREFIX_BLOCKS - 3;
+        String[] messages = new String[users + 2];
+        messages[0] = msg("system", "s");
+        for (int i = 1; i <= users; i++) {
+            messages[i] = msg("user", "u" + i);
+        }
+        messages[users + 1] = msg("assistant", "a".repeat(400));
+        RequestInfo first = parseByMessage(chatWithTools("\"tools\":" + WEATHER_TOOL, true, messages));
+        RequestInfo after = parseByMessage(chatWithTools("\"tools\":" + WEATHER_TOOL, false, messages));
+        assertEquals(RequestParser.MAX_PREFIX_BLOCKS, first.prefixHashes().size());
+        assertEquals(first.prefixHashes(), after.prefixHashes());
+        assertEquals(first.answeredTokens(), after.answeredTokens());
+    }
+
+    private static RequestInfo parseIn(RequestParser.BlockBoundaries mode, String body) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        return RequestParser.parse(JSON, null, bytes, bytes.length, true, mode);
+    }
+
     @Test
     void withoutASystemPromptTheDefinitionsComeFirstAndConversationsWithTheSameToolsShareThem() {
         List<String> a = hashesByMessage(chatWithTools("\"tools\":" + WEATHER_TOOL, false, msg("user", "task one")));
