@@ -31,7 +31,7 @@ final class BlockHasher implements ByteSink {
     private final byte[] scratch = new byte[5];
     /** Apart from {@link #scratch}: a block may close (and chain) in the middle of writing it. */
     private final byte[] digestBytes = new byte[16];
-    /** Two words per closed block: the block's own digest, and the prefix hash up to it. */
+    /** Two words per closed block: the block's own digest; in {@link #prefixHashes}, the prefix hash up to it. */
     private long[] blockDigests = new long[16];
 
     private long[] prefixHashes = new long[16];

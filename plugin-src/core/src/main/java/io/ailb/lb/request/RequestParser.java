@@ -256,7 +256,8 @@ public final class RequestParser {
         }
         r.next();
         if (messages != ABSENT && hashedDefinitions != toolDefinitions()) {
-            // The definitions came after the messages: hash those again with the definitions in their place.
+            // The definitions came after the messages: read those again with the definitions in their place, as far
+            // as needed to take over the first reading's blocks.
             BlockHasher firstReading = hasher;
             int firstMessageCount = messageCount;
             messageCount = 0;

@@ -39,10 +39,9 @@ import java.util.List;
  * {@code inflight_h} its requests in flight. {@code weight = 1 + q + q² / overloadQueueRequests}, q the typical
  * queue per host counted in requests (the mean of queued tokens over the hosts but the one with the longest queue, over
  * the recent mean work per request; one host falling behind does not make copies of its prefixes dearer): on an idle
- * fleet the
- * fastest first token wins; every token prefilled again delays the requests that queue behind it meanwhile, about q of
- * them, so cached prefixes weigh more as queues grow, and far more once every queue is long (overload, where work
- * added anywhere is never caught up). The cheapest host wins (random tie-break) among those below
+ * fleet the fastest first token wins; every token prefilled again delays the requests that queue behind it meanwhile,
+ * about q of them, so cached prefixes weigh more as queues grow, and far more once every queue is long (overload,
+ * where work added anywhere is never caught up). The cheapest host wins (random tie-break) among those below
  * {@code maxRequestCount}; the request queues its uncached tokens under a per-request lease, taken off by the
  * first-response call (the first response byte is the first token) or the stream's release, or after
  * {@code leaseTTL} by the next call.
@@ -81,8 +80,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             0,
             MAX_OVERLOAD_QUEUE_REQUESTS,
             "typical queue per host (the mean over the hosts but the longest), in requests of the recent mean size, "
-                    + "from which uncached tokens weigh more than linearly: weight = 1 + q + q²/overloadQueueRequests, so prefixes stay where they are cached when "
-                    + "every queue is long; 0 = weight 1 + q");
+                    + "from which uncached tokens weigh more than linearly: weight = 1 + q + q²/overloadQueueRequests, "
+                    + "so prefixes stay where they are cached when every queue is long; 0 = weight 1 + q");
     static final double MAX_KV_CACHE_TOKENS = 1e12;
     static final NumberField KV_CACHE_TOKENS = NumberField.optional(
             "kvCacheTokens",

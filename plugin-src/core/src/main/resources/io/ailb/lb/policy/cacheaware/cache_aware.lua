@@ -76,7 +76,8 @@
 -- ARGV[6]      lease id of this request (unique per request)
 -- ARGV[7]      lease TTL in seconds
 -- ARGV[8]      inflight_tokens: queue cost of one request in flight, in prompt tokens
--- ARGV[9]      overload_queue_requests: typical queue per host (q above), in requests, at which the q^2 term equals q; 0 = none
+-- ARGV[9]      overload_queue_requests: typical queue per host (q above), in requests, at which the q^2 term
+--              equals q; 0 = none
 -- ARGV[10]     estimated prompt tokens of the request
 -- ARGV[11]     most holders one block key keeps
 -- ARGV[12]     S = 1 when KEYS[10] is the request's session key, else 0
