@@ -39,6 +39,10 @@ final class LocalCacheIndex {
     private static final double TIE = 0.01;
     /** cache_aware.lua's MAX_ROOM_WEIGHT. */
     private static final double MAX_ROOM_WEIGHT = 4;
+    /** cache_aware.lua's START_INFLIGHT_FACTOR: the in-flight term's factor for a conversation on busy holders. */
+    private static final double START_INFLIGHT_FACTOR = 3;
+    /** cache_aware.lua's BUSY_HOLDER_MARGIN: how far over the mean in flight makes a prefix's holders busy. */
+    private static final double BUSY_HOLDER_MARGIN = 1.2;
     /** cache_aware.lua's RECENT_SECONDS: how fast a host's recent work fades. */
     private static final double RECENT_SECONDS = 5;
 
@@ -314,6 +318,7 @@ final class LocalCacheIndex {
 
         int levels = blockHashes.size();
         int walked = 0;
+        long deepestUses = 0;
         boolean allHot = true;
         long staleBefore = (long) now - blockTtlSeconds;
         for (int d = 1; d <= levels; d++) {
@@ -334,6 +339,7 @@ final class LocalCacheIndex {
                 break;
             }
             walked = d;
+            deepestUses = uses[slot];
             long seen = Math.min(firstSeen[slot], routed);
             allHot = allHot
                     && (double) uses[slot] * hostCount > HOT_SHARE * holders * (double) (routed - seen + hostCount);
@@ -392,6 +398,10 @@ final class LocalCacheIndex {
 
         double recentMean = hostCount > 0 ? recentSum / hostCount : 0;
         double roomWeight = Math.min(weight, MAX_ROOM_WEIGHT);
+        double inflightWeight = inflightTokens;
+        if (startsOnBusySharedPrefix(hosts, hostCount, walked, levels, deepestUses, sessionHost)) {
+            inflightWeight = START_INFLIGHT_FACTOR * inflightTokens;
+        }
 
         double bestCost = 0;
         int[] ties = new int[hostCount];
@@ -416,7 +426,7 @@ final class LocalCacheIndex {
             double cost = queuedTotal(id)
                     + weight * (prompt - matched)
                     - hot
-                    + inflightTokens * inflightTotal(id)
+                    + inflightWeight * inflightTotal(id)
                     + recentWeight * (recentNowOf[id] - recentMean);
             if (someRoom) {
                 cost = cost + roomWeight * roomShort(id, prompt, matched);
@@ -631,6 +641,28 @@ final class LocalCacheIndex {
     /** Hosts with an id: the service's hosts and those some block still lists. */
     int hostsTracked() {
         return hostIds.size();
+    }
+
+    /**
+     * As the script: the request starts a conversation (no session host, blocks of its own after the prefix it shares
+     * with other requests) and even the least busy holder of that prefix has more than BUSY_HOLDER_MARGIN times the
+     * mean count in flight.
+     */
+    private boolean startsOnBusySharedPrefix(
+            int[] hosts, int hostCount, int walked, int levels, long deepestUses, int sessionHost) {
+        if (walked == 0 || walked == levels || deepestUses <= 1 || sessionHost != NONE || hostCount == 0) {
+            return false;
+        }
+        long inflightSum = 0;
+        long holderLeast = -1;
+        for (int i = 0; i < hostCount; i++) {
+            int id = hosts[i];
+            inflightSum += inflightTotal(id);
+            if (depthOf[id] == walked && (holderLeast < 0 || inflightTotal(id) < holderLeast)) {
+                holderLeast = inflightTotal(id);
+            }
+        }
+        return holderLeast > BUSY_HOLDER_MARGIN * inflightSum / hostCount;
     }
 
     /** Prompt tokens host {@code id} holds: by its deepest block, or by the session when it served the last one. */

@@ -20,7 +20,11 @@
 --                (a request is admitted only once its prompt fits next to the running requests' blocks)
 --   recent_h   = prompt tokens routed to h as work, each fading by e^(-age / RECENT_SECONDS), age on the gateways'
 --                clock (ARGV[16]: what the gateway sees, and what a simulated gateway simulates)
---   cost_h     = queued_h + weight * uncached_h - hot_h + inflight_tokens * inflight_h
+--   start      = START_INFLIGHT_FACTOR (3) when the request starts a conversation on a prefix other requests share
+--                (no session host, blocks of its own after the deepest held block, that block used before) and even
+--                the least busy host holding that block has over BUSY_HOLDER_MARGIN (1.2) times the mean inflight_h;
+--                else 1
+--   cost_h     = queued_h + weight * uncached_h - hot_h + start * inflight_tokens * inflight_h
 --                + recent_share * (recent_h - mean over healthy hosts of recent_h), that term only for a
 --                request nobody holds any block of and without a session host (it starts a conversation)
 --                + min(weight, 4) * max(0, held_h + uncached_h - KV size), with the KV size known and some host
@@ -44,6 +48,10 @@
 -- conversations (and new prompt groups) even out across hosts instead of going wherever a prefill just finished. A
 -- request with a prefix held somewhere is not: its choice is between holders and copies, and the recent work of the
 -- others only pushed it off its best host (skewed prompt groups under overload).
+-- A conversation started on busy holders of its shared prefix comes back there for its next turns: the count in
+-- flight, which stands for the conversations a host is serving, weighs three times, so it starts on a less busy host
+-- and copies the shared prefix once, where it would otherwise add every later turn to the busiest hosts. Where each
+-- prefix has its own hosts, its holders are no busier than the mean and nothing changes.
 -- The request goes to argmin cost_h (uniform random tie-break)
 -- among the hosts below maxRequestCount and adds work = uncached_target to queued_target until its first token
 -- (cache_aware_first_token.lua) or its release. Its lease remembers the host and the work still queued, so release
@@ -216,6 +224,7 @@ end
 -- The share is smoothed by one request per host, so a block seen once is not hot yet.
 local depth_of = {}
 local walked = 0
+local deepest_uses = 0
 local all_hot = true
 local stale_before = now - block_ttl
 for d = 1, levels do
@@ -250,6 +259,7 @@ for d = 1, levels do
         break
     end
     walked = d
+    deepest_uses = uses
     all_hot = all_hot and uses * #hosts > HOT_SHARE * holders * (routed - first_seen + #hosts)
 end
 -- The session's last host, if healthy, holds at least the session's last prompt.
@@ -357,6 +367,25 @@ end
 local MAX_ROOM_WEIGHT = 4
 local room_weight = math.min(weight, MAX_ROOM_WEIGHT)
 
+-- How much more the count in flight weighs for a conversation that starts on busy holders of a shared prefix, and
+-- how far over the mean in flight its least busy holder must be.
+local START_INFLIGHT_FACTOR = 3
+local BUSY_HOLDER_MARGIN = 1.2
+local inflight_weight = inflight_tokens
+if walked > 0 and walked < levels and deepest_uses > 1 and session_host == nil and #hosts > 0 then
+    local count_sum = 0
+    local holder_least = nil
+    for _, host in ipairs(hosts) do
+        count_sum = count_sum + count_of[host]
+        if depth_of[host] == walked and (holder_least == nil or count_of[host] < holder_least) then
+            holder_least = count_of[host]
+        end
+    end
+    if holder_least ~= nil and holder_least > BUSY_HOLDER_MARGIN * count_sum / #hosts then
+        inflight_weight = START_INFLIGHT_FACTOR * inflight_tokens
+    end
+end
+
 -- Per host, the request's tokens that would not fit next to the held KV. The room term only where some host has
 -- room for the request: when none has, it waits wherever it goes, and the term would only even out the held
 -- estimates at the cost of prefixes.
@@ -378,7 +407,7 @@ for _, host in ipairs(hosts) do
     if cap <= 0 or c < cap then
         local matched = matched_on(host)
         local hot =  math.max(0, hot_tokens - matched)
-        local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_tokens * c
+        local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_weight * c
             + recent_weight * (recent_of[host] - recent_mean)
         if some_room then
             cost = cost + room_weight * short_of[host]

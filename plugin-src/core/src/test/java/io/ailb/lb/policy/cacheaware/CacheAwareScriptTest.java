@@ -671,6 +671,69 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(300 + 50, selection.cost());
     }
 
+    private static final CacheAwareSelection.Settings PER_REQUEST_100 = settings(0, 100, 0, 8);
+
+    /**
+     * "sys" (300 tokens) is held by a alone and was used by {@code uses} requests, far from hot (100 routed since it
+     * was first seen); a, b and c have the given counts in flight and no queue.
+     */
+    private void sharedPrefixOnA(long uses, long inflightA, long inflightB, long inflightC) {
+        flushAll();
+        hold("sys", "a:1", now());
+        redis.call("HSET", KEYS.holders("sys"), "#u", Long.toString(uses), "#t", "0");
+        redis.call("HSET", KEYS.cacheAwareRouted(), "n", "100");
+        redis.call(
+                "HSET",
+                KEYS.inflight(),
+                "a:1",
+                Long.toString(inflightA),
+                "b:1",
+                Long.toString(inflightB),
+                "c:1",
+                Long.toString(inflightC));
+    }
+
+    private static final CacheAwareSelection.Demand NEW_ON_SYS =
+            new CacheAwareSelection.Demand(Arrays.asList("sys", "question"), Arrays.asList(300, 1200), 1200);
+
+    /**
+     * A conversation that starts on a shared prefix whose holders are all busy weighs the counts in flight three times:
+     * a (4 in flight, over 1.2 × the mean 8/3) costs 900 + 3 × 400 = 2100, b 1200 + 3 × 200 = 1800, where at the plain
+     * weight a's 1300 beat b's 1400. With c at 5, a is under 1.2 × 11/3 and the weight stays plain.
+     */
+    @Test
+    void aConversationStartingOnBusyHoldersOfASharedPrefixWeighsTheCountsInFlightThreeTimes() {
+        sharedPrefixOnA(2, 4, 2, 2);
+        CacheAwareSelection busy = run(NEW_ON_SYS, ABC, PER_REQUEST_100, 0, lease());
+        assertEquals("b:1", busy.host());
+        assertEquals(1800, busy.cost());
+        assertEquals(1200, busy.work());
+
+        sharedPrefixOnA(2, 4, 2, 5);
+        CacheAwareSelection notBusy = run(NEW_ON_SYS, ABC, PER_REQUEST_100, 0, lease());
+        assertEquals("a:1", notBusy.host());
+        assertEquals(1300, notBusy.cost());
+    }
+
+    /**
+     * The same busy holder keeps the plain weight for a prefix only one request used (a turn of its own conversation)
+     * and for a prompt it holds whole (no block of its own follows): a costs 900 + 400, and 400 against b's 500.
+     */
+    @Test
+    void aPrefixOfOneConversationOrAWholeHeldPromptKeepsThePlainWeight() {
+        sharedPrefixOnA(1, 4, 2, 2);
+        CacheAwareSelection ownTurn = run(NEW_ON_SYS, ABC, PER_REQUEST_100, 0, lease());
+        assertEquals("a:1", ownTurn.host());
+        assertEquals(1300, ownTurn.cost());
+
+        sharedPrefixOnA(2, 4, 2, 2);
+        CacheAwareSelection.Demand sysAlone =
+                new CacheAwareSelection.Demand(Collections.singletonList("sys"), Collections.singletonList(300), 300);
+        CacheAwareSelection whole = run(sysAlone, ABC, PER_REQUEST_100, 0, lease());
+        assertEquals("a:1", whole.host());
+        assertEquals(400, whole.cost());
+    }
+
     @Test
     void theFirstTokenTakesTheQueuedTokensOffAndTheReleaseTheCount() {
         List<String> onlyA = Collections.singletonList("a:1");
