@@ -42,8 +42,9 @@ import java.util.List;
  * fleet the fastest first token wins; every token prefilled again delays the requests that queue behind it meanwhile,
  * about q of them, so cached prefixes weigh more as queues grow, and far more once every queue is long (overload,
  * where work added anywhere is never caught up). A request that starts a conversation on a prefix other requests
- * share, while even the least busy holder of that prefix has over 1.2 times the mean count in flight, weighs the
- * counts in flight three times: its later turns would come back to the busiest hosts. The cheapest host wins (random tie-break) among those below
+ * share, while even the least busy holder of that prefix has over 1.2 times the mean count in flight and queues
+ * have formed (q at least 0.1), weighs the counts in flight three times: its later turns would come back to the
+ * busiest hosts. The cheapest host wins (random tie-break) among those below
  * {@code maxRequestCount}; the request queues its uncached tokens under a per-request lease, taken off by the
  * first-response call (the first response byte is the first token) or the stream's release, or after
  * {@code leaseTTL} by the next call.
@@ -77,7 +78,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "queue cost of each request in flight on a host, in prompt tokens: its decode slows every batch step, "
                     + "and the count is the host's share of the conversations under way, which new ones even out; "
                     + "three times that for a conversation starting on a shared prefix whose every holder has over "
-                    + "1.2 times the mean in flight");
+                    + "1.2 times the mean in flight, once queues form");
     static final NumberField OVERLOAD_QUEUE_REQUESTS = NumberField.optional(
             "overloadQueueRequests",
             4,

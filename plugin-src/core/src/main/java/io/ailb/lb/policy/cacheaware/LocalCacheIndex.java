@@ -43,6 +43,8 @@ final class LocalCacheIndex {
     private static final double START_INFLIGHT_FACTOR = 3;
     /** cache_aware.lua's BUSY_HOLDER_MARGIN: how far over the mean in flight makes a prefix's holders busy. */
     private static final double BUSY_HOLDER_MARGIN = 1.2;
+    /** cache_aware.lua's START_MIN_QUEUE: the typical queue, in requests, from which that factor applies. */
+    private static final double START_MIN_QUEUE = 0.1;
     /** cache_aware.lua's RECENT_SECONDS: how fast a host's recent work fades. */
     private static final double RECENT_SECONDS = 5;
 
@@ -383,12 +385,13 @@ final class LocalCacheIndex {
             }
         }
         double weight = 1;
+        double queuedRequests = 0;
         if (hostCount > 0) {
             double meanWork = scope.requestSum > 0 ? scope.workSum / scope.requestSum : prompt;
             // As the script: the mean queue over the hosts but the longest, so that one host falling behind does not
             // make copies of its prefixes dearer.
             double typicalQueue = hostCount > 1 ? (queuedSum - queuedMax) / (hostCount - 1) : queuedSum;
-            double queuedRequests = typicalQueue / Math.max(1, meanWork);
+            queuedRequests = typicalQueue / Math.max(1, meanWork);
             weight = 1 + queuedRequests;
             if (overloadQueueRequests > 0) {
                 weight = weight + queuedRequests * queuedRequests / overloadQueueRequests;
@@ -399,7 +402,8 @@ final class LocalCacheIndex {
         double recentMean = hostCount > 0 ? recentSum / hostCount : 0;
         double roomWeight = Math.min(weight, MAX_ROOM_WEIGHT);
         double inflightWeight = inflightTokens;
-        if (startsOnBusySharedPrefix(hosts, hostCount, walked, levels, deepestUses, sessionHost)) {
+        if (queuedRequests >= START_MIN_QUEUE
+                && startsOnBusySharedPrefix(hosts, hostCount, walked, levels, deepestUses, sessionHost)) {
             inflightWeight = START_INFLIGHT_FACTOR * inflightTokens;
         }
 

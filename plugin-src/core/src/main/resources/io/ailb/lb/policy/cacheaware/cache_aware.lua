@@ -22,8 +22,8 @@
 --                clock (ARGV[16]: what the gateway sees, and what a simulated gateway simulates)
 --   start      = START_INFLIGHT_FACTOR (3) when the request starts a conversation on a prefix other requests share
 --                (no session host, blocks of its own after the deepest held block, that block used before) and even
---                the least busy host holding that block has over BUSY_HOLDER_MARGIN (1.2) times the mean inflight_h;
---                else 1
+--                the least busy host holding that block has over BUSY_HOLDER_MARGIN (1.2) times the mean inflight_h,
+--                with q at least START_MIN_QUEUE (0.1); else 1
 --   cost_h     = queued_h + weight * uncached_h - hot_h + start * inflight_tokens * inflight_h
 --                + recent_share * (recent_h - mean over healthy hosts of recent_h), that term only for a
 --                request nobody holds any block of and without a session host (it starts a conversation)
@@ -51,7 +51,8 @@
 -- A conversation started on busy holders of its shared prefix comes back there for its next turns: the count in
 -- flight, which stands for the conversations a host is serving, weighs three times, so it starts on a less busy host
 -- and copies the shared prefix once, where it would otherwise add every later turn to the busiest hosts. Where each
--- prefix has its own hosts, its holders are no busier than the mean and nothing changes.
+-- prefix has its own hosts, its holders are no busier than the mean and nothing changes; before queues form, the copy
+-- would only cost its prefill.
 -- The request goes to argmin cost_h (uniform random tie-break)
 -- among the hosts below maxRequestCount and adds work = uncached_target to queued_target until its first token
 -- (cache_aware_first_token.lua) or its release. Its lease remembers the host and the work still queued, so release
@@ -74,8 +75,8 @@
 -- KEYS[9]      held HASH: host -> prompt tokens routed as work by the requests in flight there (held_h)
 -- KEYS[10]     with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
 -- KEYS[10+S..] block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
---              the host's written count then; a bare number: the last use alone, never judged evicted), "#u" -> requests
---              routed with the block, "#t" -> the routed counter when the block was first seen
+--              the host's written count then; a bare number: the last use alone, never judged evicted), "#u" ->
+--              requests routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
 -- ARGV[2]      maxRequestCount, 0 = no cap
 -- ARGV[3]      clean interval in seconds, 0 = clean on every call
@@ -338,6 +339,7 @@ end)
 local DECAY = 0.999
 local MAX_WEIGHT = 1e6
 local weight = 1
+local queued_requests = 0
 if #hosts > 0 then
     local mean_work = prompt
     if request_sum > 0 then
@@ -349,7 +351,7 @@ if #hosts > 0 then
     if #hosts > 1 then
         typical_queue = (queued_sum - queued_max) / (#hosts - 1)
     end
-    local queued_requests = typical_queue / math.max(1, mean_work)
+    queued_requests = typical_queue / math.max(1, mean_work)
     weight = 1 + queued_requests
     if overload_queue_requests > 0 then
         weight = weight + queued_requests * queued_requests / overload_queue_requests
@@ -367,12 +369,15 @@ end
 local MAX_ROOM_WEIGHT = 4
 local room_weight = math.min(weight, MAX_ROOM_WEIGHT)
 
--- How much more the count in flight weighs for a conversation that starts on busy holders of a shared prefix, and
--- how far over the mean in flight its least busy holder must be.
+-- How much more the count in flight weighs for a conversation that starts on busy holders of a shared prefix, how
+-- far over the mean in flight its least busy holder must be, and the typical queue (q, in requests) from which it
+-- applies: without a queue, a turn that comes back to a busy holder starts at once, while a copy costs its prefill.
 local START_INFLIGHT_FACTOR = 3
 local BUSY_HOLDER_MARGIN = 1.2
+local START_MIN_QUEUE = 0.1
 local inflight_weight = inflight_tokens
-if walked > 0 and walked < levels and deepest_uses > 1 and session_host == nil and #hosts > 0 then
+if queued_requests >= START_MIN_QUEUE and walked > 0 and walked < levels and deepest_uses > 1 and session_host == nil
+    and #hosts > 0 then
     local count_sum = 0
     local holder_least = nil
     for _, host in ipairs(hosts) do

@@ -675,13 +675,18 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     /**
      * "sys" (300 tokens) is held by a alone and was used by {@code uses} requests, far from hot (100 routed since it
-     * was first seen); a, b and c have the given counts in flight and no queue.
+     * was first seen); a, b and c have the given counts in flight and 200 tokens queued each: with a mean work of 1000
+     * tokens, q = 0.2 and uncached tokens weigh 1.2.
      */
     private void sharedPrefixOnA(long uses, long inflightA, long inflightB, long inflightC) {
         flushAll();
         hold("sys", "a:1", now());
         redis.call("HSET", KEYS.holders("sys"), "#u", Long.toString(uses), "#t", "0");
         redis.call("HSET", KEYS.cacheAwareRouted(), "n", "100");
+        for (String host : ABC) {
+            load(host, 200);
+        }
+        setMeanWork(1000);
         redis.call(
                 "HSET",
                 KEYS.inflight(),
@@ -698,40 +703,49 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     /**
      * A conversation that starts on a shared prefix whose holders are all busy weighs the counts in flight three times:
-     * a (4 in flight, over 1.2 × the mean 8/3) costs 900 + 3 × 400 = 2100, b 1200 + 3 × 200 = 1800, where at the plain
-     * weight a's 1300 beat b's 1400. With c at 5, a is under 1.2 × 11/3 and the weight stays plain.
+     * a (4 in flight, over 1.2 × the mean 8/3) costs 200 + 1.2 × 900 + 3 × 400 = 2480, b 200 + 1.2 × 1200 + 3 × 200 =
+     * 2240, where at the plain weight a's 1680 beat b's 1840. With c at 5, a is under 1.2 × 11/3 and the weight stays
+     * plain.
      */
     @Test
     void aConversationStartingOnBusyHoldersOfASharedPrefixWeighsTheCountsInFlightThreeTimes() {
         sharedPrefixOnA(2, 4, 2, 2);
         CacheAwareSelection busy = run(NEW_ON_SYS, ABC, PER_REQUEST_100, 0, lease());
         assertEquals("b:1", busy.host());
-        assertEquals(1800, busy.cost());
+        assertEquals(2240, busy.cost());
         assertEquals(1200, busy.work());
 
         sharedPrefixOnA(2, 4, 2, 5);
         CacheAwareSelection notBusy = run(NEW_ON_SYS, ABC, PER_REQUEST_100, 0, lease());
         assertEquals("a:1", notBusy.host());
-        assertEquals(1300, notBusy.cost());
+        assertEquals(1680, notBusy.cost());
     }
 
     /**
-     * The same busy holder keeps the plain weight for a prefix only one request used (a turn of its own conversation)
-     * and for a prompt it holds whole (no block of its own follows): a costs 900 + 400, and 400 against b's 500.
+     * The same busy holder keeps the plain weight for a prefix only one request used (a turn of its own conversation),
+     * for a prompt it holds whole (no block of its own follows: a costs 200 + 400 against b's 200 + 360 + 200) and
+     * before queues form: with a mean work of 10,000 tokens q = 0.02, under a tenth of a request, and a costs 200 + 1.02
+     * × 900 + 400 = 1518 against b's 1624.
      */
     @Test
-    void aPrefixOfOneConversationOrAWholeHeldPromptKeepsThePlainWeight() {
+    void aPrefixOfOneConversationAWholeHeldPromptOrNoQueueKeepsThePlainWeight() {
         sharedPrefixOnA(1, 4, 2, 2);
         CacheAwareSelection ownTurn = run(NEW_ON_SYS, ABC, PER_REQUEST_100, 0, lease());
         assertEquals("a:1", ownTurn.host());
-        assertEquals(1300, ownTurn.cost());
+        assertEquals(1680, ownTurn.cost());
 
         sharedPrefixOnA(2, 4, 2, 2);
         CacheAwareSelection.Demand sysAlone =
                 new CacheAwareSelection.Demand(Collections.singletonList("sys"), Collections.singletonList(300), 300);
         CacheAwareSelection whole = run(sysAlone, ABC, PER_REQUEST_100, 0, lease());
         assertEquals("a:1", whole.host());
-        assertEquals(400, whole.cost());
+        assertEquals(600, whole.cost());
+
+        sharedPrefixOnA(2, 4, 2, 2);
+        setMeanWork(10_000);
+        CacheAwareSelection idle = run(NEW_ON_SYS, ABC, PER_REQUEST_100, 0, lease());
+        assertEquals("a:1", idle.host());
+        assertEquals(1518, idle.cost());
     }
 
     @Test
