@@ -84,7 +84,8 @@ public final class V8CostBench {
                 "agent",
                 "an OpenAI function-calling agent: a task, tool calls (`tool_calls`, null content) and tool results"
                         + " of ≈ size/8, at most 1 KiB each, and tool definitions of a quarter of the body in `tools`"
-                        + " after the messages, which the parser then hashes twice (`ChatBodies.agent`)",
+                        + " after the messages, where the parser reads the first messages again and re-chains the rest"
+                        + " (`ChatBodies.agent`)",
                 size -> ChatBodies.agent(size, BODY_SEED));
 
         final String label;

@@ -14,11 +14,21 @@ import java.util.List;
  * ({@link #adoptBlocks}). With a chunk size, a block also closes every {@code chunkBytes} bytes, so long prompts share
  * all full chunks of a common prefix.
  *
- * <p>At most {@link RequestParser#MAX_PREFIX_BLOCKS} blocks: once {@code max - 1} are closed, everything else folds
- * into the last block, which closes at {@link #finish()}. Hashing stays one pass and memory stays constant however
- * many messages a body has.
+ * <p>At most {@link RequestParser#MAX_PREFIX_BLOCKS} blocks: once {@code max - 1} are closed, the blocks after them
+ * (the tail) still close where they would without the cap, but only their digests are kept, folded in order into one
+ * polynomial ({@code fold = fold * base + digest}, per word, modulo 2^64). At {@link #finish()} the fold is the last
+ * block's digest, passed once more through the hash when the tail has more than one block (one block's digest is its
+ * own, so a prompt of exactly {@code max} blocks hashes as without a tail). Unlike a digest of the tail's bytes, the
+ * fold can take blocks in front of it: {@link #adoptBlocks} moves another reading's blocks into this one's tail when
+ * blocks inserted before them push them past the cap, without reading their bytes again. Hashing stays one pass and
+ * memory stays constant however many messages a body has.
  */
 final class BlockHasher implements ByteSink {
+    /** The tail fold's bases, one per digest word: odd, so multiplying by them modulo 2^64 loses no bit. */
+    private static final long TAIL_BASE_A = 0x9E3779B97F4A7C15L;
+
+    private static final long TAIL_BASE_B = 0xC2B2AE3D27D4EB4FL;
+
     /** The open block's own digest. */
     private final PrefixHash hash = new PrefixHash();
     /** The block's digest keyed by the prefix hash before it. */
@@ -37,7 +47,18 @@ final class BlockHasher implements ByteSink {
     private long[] prefixHashes = new long[16];
     private int[] textCharsAtClose = new int[8];
     private int[] answeredChars = new int[8];
+    /** Real blocks closed (at most {@code maxBlocks - 1} before {@link #finish()}, then one more with a tail). */
     private int closed;
+    /** Tail blocks folded, their fold (two words), and the base to the power of their number (two words). */
+    private int tailBlocks;
+
+    private long tailFoldA;
+    private long tailFoldB;
+    private long tailPowerA = 1;
+    private long tailPowerB = 1;
+    /** Whether {@link #finish()} made the tail's fold the last block. */
+    private boolean tailClosed;
+
     private boolean open;
     private int blockBytes;
     private boolean text;
@@ -46,6 +67,11 @@ final class BlockHasher implements ByteSink {
     private int markedClosed;
     private int markedTextChars;
     private int markedBlockBytes;
+    private int markedTailBlocks;
+    private long markedFoldA;
+    private long markedFoldB;
+    private long markedPowerA;
+    private long markedPowerB;
 
     /** {@code chunkBytes} 0 means blocks close only on {@link #closeBlock()}. */
     BlockHasher(int chunkBytes, int maxBlocks) {
@@ -65,9 +91,7 @@ final class BlockHasher implements ByteSink {
         }
         while (length > 0) {
             begin();
-            // The last block the cap allows has no chunk end: it takes the rest.
-            boolean last = closed == maxBlocks - 1;
-            int take = last ? length : Math.min(length, chunkBytes - blockBytes);
+            int take = Math.min(length, chunkBytes - blockBytes);
             hash.update(bytes, offset, take);
             if (text) {
                 textChars += Utf8.codePoints(bytes, offset, offset + take);
@@ -75,7 +99,7 @@ final class BlockHasher implements ByteSink {
             blockBytes += take;
             offset += take;
             length -= take;
-            if (!last && blockBytes == chunkBytes) {
+            if (blockBytes == chunkBytes) {
                 closeBlock();
             }
         }
@@ -113,32 +137,61 @@ final class BlockHasher implements ByteSink {
         write(scratch, 0, 4);
     }
 
-    /** Closes the current block if anything was written to it, unless it is the last one the cap allows. */
+    /** Closes the current block if anything was written to it (past the cap, into the tail). */
     void closeBlock() {
-        if (closed < maxBlocks - 1) {
-            close();
-        }
-    }
-
-    /** Closes the last block: the end of the prompt. */
-    void finish() {
-        close();
-    }
-
-    private void close() {
         if (!open) {
             return;
         }
         hash.finish();
-        ensureRoom(closed + 1);
-        blockDigests[2 * closed] = hash.digestA();
-        blockDigests[2 * closed + 1] = hash.digestB();
-        textCharsAtClose[closed] = textChars;
-        answeredChars[closed] = textChars;
-        chain(closed);
-        closed++;
         open = false;
         blockBytes = 0;
+        append(hash.digestA(), hash.digestB(), textChars, textChars);
+    }
+
+    /** Closes the last block: the end of the prompt, and the tail's fold becomes a block. */
+    void finish() {
+        closeBlock();
+        if (tailBlocks == 0 || tailClosed) {
+            return;
+        }
+        long a = tailFoldA;
+        long b = tailFoldB;
+        if (tailBlocks > 1) {
+            putLong(a, 0);
+            putLong(b, 8);
+            link.reset(0, 0);
+            link.update(digestBytes, 0, 16);
+            link.finish();
+            a = link.digestA();
+            b = link.digestB();
+        }
+        ensureRoom(closed + 1);
+        store(closed, a, b, textChars, textChars);
+        closed++;
+        tailClosed = true;
+    }
+
+    /** A block with its own digest {@code (a, b)} ends the prompt so far: a real block below the cap, else tail. */
+    private void append(long a, long b, int textAtClose, int answered) {
+        if (closed < maxBlocks - 1) {
+            ensureRoom(closed + 1);
+            store(closed, a, b, textAtClose, answered);
+            closed++;
+            return;
+        }
+        tailFoldA = tailFoldA * TAIL_BASE_A + a;
+        tailFoldB = tailFoldB * TAIL_BASE_B + b;
+        tailPowerA *= TAIL_BASE_A;
+        tailPowerB *= TAIL_BASE_B;
+        tailBlocks++;
+    }
+
+    private void store(int i, long a, long b, int textAtClose, int answered) {
+        blockDigests[2 * i] = a;
+        blockDigests[2 * i + 1] = b;
+        textCharsAtClose[i] = textAtClose;
+        answeredChars[i] = answered;
+        chain(i);
     }
 
     private void ensureRoom(int blocks) {
@@ -174,28 +227,34 @@ final class BlockHasher implements ByteSink {
 
     /**
      * Takes the blocks of {@code other}, a finished hasher over the same prompt without some blocks this one has
-     * already closed, from its block {@code from} on: they become this hasher's blocks {@code closedBlocks()} on, their
-     * text counts moved by the text this one holds beyond {@code other}'s at that block's start. The answer that
-     * followed {@code other}'s block {@code from - 1} now follows this hasher's last closed block, which ends the same
-     * prompt there. Nothing may be open here and the cap must not have been reached by either.
+     * already closed, from its real block {@code from} on: they become this hasher's next blocks (its tail's, past the
+     * cap), their text counts moved by the text this one holds beyond {@code other}'s at that block's start, and
+     * {@code other}'s tail follows them; this hasher is then finished. The answer that followed {@code other}'s block
+     * {@code from - 1} now follows this hasher's last closed block, which ends the same prompt there. Nothing may be
+     * open here, and when {@code other} has a tail this hasher must have closed at least {@code from} blocks (so it
+     * reaches the cap no later than {@code other} did: a folded tail cannot give back its first blocks).
      */
     void adoptBlocks(BlockHasher other, int from) {
-        int base = closed;
         int textShift = textChars - (from == 0 ? 0 : other.textCharsAtClose[from - 1]);
-        if (from > 0 && base > 0) {
-            answeredChars[base - 1] += other.answeredChars[from - 1] - other.textCharsAtClose[from - 1];
+        // As when writing: an answer counts for the blocks before the last real one only.
+        if (from > 0 && closed > 0 && closed < maxBlocks - 1) {
+            answeredChars[closed - 1] += other.answeredChars[from - 1] - other.textCharsAtClose[from - 1];
         }
-        ensureRoom(base + other.closed - from);
-        for (int i = from; i < other.closed; i++) {
-            int to = base + i - from;
-            blockDigests[2 * to] = other.blockDigests[2 * i];
-            blockDigests[2 * to + 1] = other.blockDigests[2 * i + 1];
-            textCharsAtClose[to] = other.textCharsAtClose[i] + textShift;
-            answeredChars[to] = other.answeredChars[i] + textShift;
-            chain(to);
+        int otherReal = other.tailClosed ? other.closed - 1 : other.closed;
+        for (int i = from; i < otherReal; i++) {
+            int textAtClose = other.textCharsAtClose[i] + textShift;
+            int answered = closed < maxBlocks - 2 ? other.answeredChars[i] + textShift : textAtClose;
+            append(other.blockDigests[2 * i], other.blockDigests[2 * i + 1], textAtClose, answered);
         }
-        closed = base + other.closed - from;
+        if (other.tailBlocks > 0) {
+            tailFoldA = tailFoldA * other.tailPowerA + other.tailFoldA;
+            tailFoldB = tailFoldB * other.tailPowerB + other.tailFoldB;
+            tailPowerA *= other.tailPowerA;
+            tailPowerB *= other.tailPowerB;
+            tailBlocks += other.tailBlocks;
+        }
         textChars = other.textChars + textShift;
+        finish();
     }
 
     /** Remembers the state between pieces, so a message can be hashed again another way ({@link #rewind()}). */
@@ -204,6 +263,11 @@ final class BlockHasher implements ByteSink {
         markedClosed = closed;
         markedTextChars = textChars;
         markedBlockBytes = blockBytes;
+        markedTailBlocks = tailBlocks;
+        markedFoldA = tailFoldA;
+        markedFoldB = tailFoldB;
+        markedPowerA = tailPowerA;
+        markedPowerB = tailPowerB;
         marked.copyFrom(hash);
     }
 
@@ -213,12 +277,22 @@ final class BlockHasher implements ByteSink {
         closed = markedClosed;
         textChars = markedTextChars;
         blockBytes = markedBlockBytes;
+        tailBlocks = markedTailBlocks;
+        tailFoldA = markedFoldA;
+        tailFoldB = markedFoldB;
+        tailPowerA = markedPowerA;
+        tailPowerB = markedPowerB;
         hash.copyFrom(marked);
     }
 
-    /** Blocks closed so far. */
+    /** Real blocks closed so far (tail blocks are not counted). */
     int closedBlocks() {
         return closed;
+    }
+
+    /** Whether blocks have closed past the cap: {@link #closedBlocks()} no longer moves. */
+    boolean inTail() {
+        return tailBlocks > 0;
     }
 
     /** Whether another block can still close before the cap folds the rest into the last one. */

@@ -334,7 +334,7 @@ public final class RequestParser {
             boolean endsBlocks = closes && !hasher.blockOpen();
             if (firstReading == null) {
                 if (message < REREAD_MESSAGES) {
-                    blocksAfterMessage[message] = endsBlocks ? hasher.closedBlocks() : -1;
+                    blocksAfterMessage[message] = endsBlocks && !hasher.inTail() ? hasher.closedBlocks() : -1;
                 }
             } else if (endsBlocks && message < REREAD_MESSAGES && resumes(firstReading, blocksAfterMessage[message])) {
                 hasher.adoptBlocks(firstReading, blocksAfterMessage[message]);
@@ -350,10 +350,11 @@ public final class RequestParser {
 
     /**
      * Whether the first reading's blocks from {@code from} on can follow the blocks closed so far: the first reading
-     * ended a block there too, and neither reading reaches the block cap (which would fold blocks differently).
+     * ended a block there too, below the cap, and when it has a tail past the cap this reading is no shorter there
+     * ({@link BlockHasher#adoptBlocks}).
      */
     private boolean resumes(BlockHasher firstReading, int from) {
-        return from >= 0 && hasher.closedBlocks() + firstReading.closedBlocks() - from < MAX_PREFIX_BLOCKS;
+        return from >= 0 && (!firstReading.inTail() || hasher.closedBlocks() >= from);
     }
 
     /** Whether the message object in {@code body[start, end)} has the role {@code system} or {@code developer}. */

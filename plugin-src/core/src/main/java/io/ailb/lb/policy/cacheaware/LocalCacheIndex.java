@@ -368,8 +368,15 @@ final class LocalCacheIndex {
         double queuedSum = 0;
         double queuedMax = 0;
         double recentSum = 0;
+        // For the conversation-start lead: the counts in flight summed, and the least among the deepest holders.
+        long inflightSum = 0;
+        long holderLeast = -1;
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
+            inflightSum += inflightTotal(id);
+            if (walked > 0 && depthOf[id] == walked && (holderLeast < 0 || inflightTotal(id) < holderLeast)) {
+                holderLeast = inflightTotal(id);
+            }
             queuedSum = queuedSum + queuedTotal(id);
             queuedMax = Math.max(queuedMax, queuedTotal(id));
             if (recentWeight > 0) {
@@ -403,7 +410,8 @@ final class LocalCacheIndex {
         double roomWeight = Math.min(weight, MAX_ROOM_WEIGHT);
         double inflightWeight = inflightTokens;
         if (queuedRequests >= START_MIN_QUEUE
-                && startsOnBusySharedPrefix(hosts, hostCount, walked, levels, deepestUses, sessionHost)) {
+                && startsOnBusySharedPrefix(
+                        walked, levels, deepestUses, sessionHost, holderLeast, inflightSum, hostCount)) {
             inflightWeight = START_INFLIGHT_FACTOR * inflightTokens;
         }
 
@@ -652,21 +660,19 @@ final class LocalCacheIndex {
      * with other requests) and even the least busy holder of that prefix has more than BUSY_HOLDER_MARGIN times the
      * mean count in flight.
      */
-    private boolean startsOnBusySharedPrefix(
-            int[] hosts, int hostCount, int walked, int levels, long deepestUses, int sessionHost) {
-        if (walked == 0 || walked == levels || deepestUses <= 1 || sessionHost != NONE || hostCount == 0) {
-            return false;
-        }
-        long inflightSum = 0;
-        long holderLeast = -1;
-        for (int i = 0; i < hostCount; i++) {
-            int id = hosts[i];
-            inflightSum += inflightTotal(id);
-            if (depthOf[id] == walked && (holderLeast < 0 || inflightTotal(id) < holderLeast)) {
-                holderLeast = inflightTotal(id);
-            }
-        }
-        return holderLeast > BUSY_HOLDER_MARGIN * inflightSum / hostCount;
+    private static boolean startsOnBusySharedPrefix(
+            int walked,
+            int levels,
+            long deepestUses,
+            int sessionHost,
+            long holderLeast,
+            long inflightSum,
+            int hostCount) {
+        return walked < levels
+                && deepestUses > 1
+                && sessionHost == NONE
+                && holderLeast >= 0
+                && holderLeast > BUSY_HOLDER_MARGIN * inflightSum / hostCount;
     }
 
     /** Prompt tokens host {@code id} holds: by its deepest block, or by the session when it served the last one. */

@@ -298,6 +298,9 @@ local RECENT_SECONDS = 5
 local recent_of = {}
 local recent_sum = 0
 local held_of = {}
+-- For the conversation-start lead (below): the counts in flight summed, and the least among the deepest holders.
+local count_sum = 0
+local holder_least = nil
 -- A host's recent work as of now, from its "<work> <seconds>" value.
 local function recent_now(value)
     if not value then
@@ -328,6 +331,10 @@ hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, hel
     queued_max = math.max(queued_max, queued_of[host])
     recent_of[host] = recent_now(recent)
     recent_sum = recent_sum + recent_of[host]
+    count_sum = count_sum + c
+    if walked > 0 and depth_of[host] == walked and (holder_least == nil or c < holder_least) then
+        holder_least = c
+    end
     if least_count == nil or c < least_count then
         least_count = c
         least_counted = { host }
@@ -376,19 +383,9 @@ local START_INFLIGHT_FACTOR = 3
 local BUSY_HOLDER_MARGIN = 1.2
 local START_MIN_QUEUE = 0.1
 local inflight_weight = inflight_tokens
-if queued_requests >= START_MIN_QUEUE and walked > 0 and walked < levels and deepest_uses > 1 and session_host == nil
-    and #hosts > 0 then
-    local count_sum = 0
-    local holder_least = nil
-    for _, host in ipairs(hosts) do
-        count_sum = count_sum + count_of[host]
-        if depth_of[host] == walked and (holder_least == nil or count_of[host] < holder_least) then
-            holder_least = count_of[host]
-        end
-    end
-    if holder_least ~= nil and holder_least > BUSY_HOLDER_MARGIN * count_sum / #hosts then
-        inflight_weight = START_INFLIGHT_FACTOR * inflight_tokens
-    end
+if queued_requests >= START_MIN_QUEUE and walked < levels and deepest_uses > 1 and session_host == nil
+    and holder_least ~= nil and holder_least > BUSY_HOLDER_MARGIN * count_sum / #hosts then
+    inflight_weight = START_INFLIGHT_FACTOR * inflight_tokens
 end
 
 -- Per host, the request's tokens that would not fit next to the held KV. The room term only where some host has
