@@ -368,14 +368,21 @@ final class LocalCacheIndex {
         double queuedSum = 0;
         double queuedMax = 0;
         double recentSum = 0;
-        // For the conversation-start lead: the counts in flight summed, and the least among the deepest holders.
+        // For the conversation-start lead: the counts in flight summed, and the least count and the least queue among
+        // the deepest holders.
         long inflightSum = 0;
         long holderLeast = -1;
+        double holderLeastQueued = -1;
         for (int i = 0; i < hostCount; i++) {
             int id = hosts[i];
             inflightSum += inflightTotal(id);
-            if (walked > 0 && depthOf[id] == walked && (holderLeast < 0 || inflightTotal(id) < holderLeast)) {
-                holderLeast = inflightTotal(id);
+            if (walked > 0 && depthOf[id] == walked) {
+                if (holderLeast < 0 || inflightTotal(id) < holderLeast) {
+                    holderLeast = inflightTotal(id);
+                }
+                if (holderLeastQueued < 0 || queuedTotal(id) < holderLeastQueued) {
+                    holderLeastQueued = queuedTotal(id);
+                }
             }
             queuedSum = queuedSum + queuedTotal(id);
             queuedMax = Math.max(queuedMax, queuedTotal(id));
@@ -393,26 +400,26 @@ final class LocalCacheIndex {
         }
         double weight = 1;
         double queuedRequests = 0;
+        double typicalQueue = 0;
+        double meanWork = Math.max(1, scope.requestSum > 0 ? scope.workSum / scope.requestSum : prompt);
         if (hostCount > 0) {
-            double meanWork = scope.requestSum > 0 ? scope.workSum / scope.requestSum : prompt;
             // As the script: the mean queue over the hosts but the longest, so that one host falling behind does not
             // make copies of its prefixes dearer.
-            double typicalQueue = hostCount > 1 ? (queuedSum - queuedMax) / (hostCount - 1) : queuedSum;
-            queuedRequests = typicalQueue / Math.max(1, meanWork);
-            weight = 1 + queuedRequests;
-            if (overloadQueueRequests > 0) {
-                weight = weight + queuedRequests * queuedRequests / overloadQueueRequests;
-            }
-            weight = Math.min(weight, MAX_WEIGHT);
+            typicalQueue = hostCount > 1 ? (queuedSum - queuedMax) / (hostCount - 1) : queuedSum;
+            queuedRequests = typicalQueue / meanWork;
+            weight = weightOf(queuedRequests);
         }
 
         double recentMean = hostCount > 0 ? recentSum / hostCount : 0;
         double roomWeight = Math.min(weight, MAX_ROOM_WEIGHT);
         double inflightWeight = inflightTokens;
+        // As the script: holders behind, not just busy, let each host's uncached tokens weigh by its own queue.
+        boolean ownQueueWeight = false;
         if (queuedRequests >= START_MIN_QUEUE
                 && startsOnBusySharedPrefix(
                         walked, levels, deepestUses, sessionHost, holderLeast, inflightSum, hostCount)) {
             inflightWeight = START_INFLIGHT_FACTOR * inflightTokens;
+            ownQueueWeight = holderLeastQueued > typicalQueue;
         }
 
         double bestCost = 0;
@@ -435,8 +442,9 @@ final class LocalCacheIndex {
             }
             long matched = matchedOn(id, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
             double hot = Math.max(0, hotTokens - matched);
+            double hostWeight = ownQueueWeight ? Math.min(weight, weightOf(queuedTotal(id) / meanWork)) : weight;
             double cost = queuedTotal(id)
-                    + weight * (prompt - matched)
+                    + hostWeight * (prompt - matched)
                     - hot
                     + inflightWeight * inflightTotal(id)
                     + recentWeight * (recentNowOf[id] - recentMean);
@@ -648,6 +656,15 @@ final class LocalCacheIndex {
     long queuedOf(String host) {
         Integer id = hostIds.get(host);
         return id == null ? 0 : queued[id];
+    }
+
+    /** The script's weight_of: the weight of an uncached token for a queue of {@code queuedRequests} requests. */
+    private double weightOf(double queuedRequests) {
+        double w = 1 + queuedRequests;
+        if (overloadQueueRequests > 0) {
+            w = w + queuedRequests * queuedRequests / overloadQueueRequests;
+        }
+        return Math.min(w, MAX_WEIGHT);
     }
 
     /** Hosts with an id: the service's hosts and those some block still lists. */

@@ -298,9 +298,11 @@ local RECENT_SECONDS = 5
 local recent_of = {}
 local recent_sum = 0
 local held_of = {}
--- For the conversation-start lead (below): the counts in flight summed, and the least among the deepest holders.
+-- For the conversation-start lead (below): the counts in flight summed, and the least count and the least queue
+-- among the deepest holders.
 local count_sum = 0
 local holder_least = nil
+local holder_least_queued = nil
 -- A host's recent work as of now, from its "<work> <seconds>" value.
 local function recent_now(value)
     if not value then
@@ -332,8 +334,13 @@ hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, hel
     recent_of[host] = recent_now(recent)
     recent_sum = recent_sum + recent_of[host]
     count_sum = count_sum + c
-    if walked > 0 and depth_of[host] == walked and (holder_least == nil or c < holder_least) then
-        holder_least = c
+    if walked > 0 and depth_of[host] == walked then
+        if holder_least == nil or c < holder_least then
+            holder_least = c
+        end
+        if holder_least_queued == nil or queued_of[host] < holder_least_queued then
+            holder_least_queued = queued_of[host]
+        end
     end
     if least_count == nil or c < least_count then
         least_count = c
@@ -342,28 +349,35 @@ hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, hel
         least_counted[#least_counted + 1] = host
     end
 end)
--- The mean queue in requests of the recent mean work; before any, this request's prompt is the mean.
+-- The weight of an uncached token for a queue of q requests: it waits itself, and delays the requests queued after it,
+-- more than in proportion once the queue nears overload.
 local DECAY = 0.999
 local MAX_WEIGHT = 1e6
+local function weight_of(q)
+    local w = 1 + q
+    if overload_queue_requests > 0 then
+        w = w + q * q / overload_queue_requests
+    end
+    return math.min(w, MAX_WEIGHT)
+end
+-- The typical queue in requests of the recent mean work; before any, this request's prompt is the mean.
 local weight = 1
 local queued_requests = 0
+local typical_queue = 0
+local mean_work = prompt
+if request_sum > 0 then
+    mean_work = work_sum / request_sum
+end
+mean_work = math.max(1, mean_work)
 if #hosts > 0 then
-    local mean_work = prompt
-    if request_sum > 0 then
-        mean_work = work_sum / request_sum
-    end
     -- The typical queue: the mean over the hosts but the longest. A host that falls behind (holding a prefix alone)
     -- must not make copies of its prefixes dearer the further it falls behind.
-    local typical_queue = queued_sum
+    typical_queue = queued_sum
     if #hosts > 1 then
         typical_queue = (queued_sum - queued_max) / (#hosts - 1)
     end
-    queued_requests = typical_queue / math.max(1, mean_work)
-    weight = 1 + queued_requests
-    if overload_queue_requests > 0 then
-        weight = weight + queued_requests * queued_requests / overload_queue_requests
-    end
-    weight = math.min(weight, MAX_WEIGHT)
+    queued_requests = typical_queue / mean_work
+    weight = weight_of(queued_requests)
 end
 
 local recent_mean = 0
@@ -383,9 +397,14 @@ local START_INFLIGHT_FACTOR = 3
 local BUSY_HOLDER_MARGIN = 1.2
 local START_MIN_QUEUE = 0.1
 local inflight_weight = inflight_tokens
+-- When even the least queued holder also has more prefill queued than the typical host, the holders are behind, not
+-- just busy: each host's uncached tokens weigh by its own queue (never more than the fleet's weight), so a host with
+-- a short queue takes the conversation for the price of its copy there.
+local own_queue_weight = false
 if queued_requests >= START_MIN_QUEUE and walked < levels and deepest_uses > 1 and session_host == nil
     and holder_least ~= nil and holder_least > BUSY_HOLDER_MARGIN * count_sum / #hosts then
     inflight_weight = START_INFLIGHT_FACTOR * inflight_tokens
+    own_queue_weight = holder_least_queued > typical_queue
 end
 
 -- Per host, the request's tokens that would not fit next to the held KV. The room term only where some host has
@@ -409,7 +428,11 @@ for _, host in ipairs(hosts) do
     if cap <= 0 or c < cap then
         local matched = matched_on(host)
         local hot =  math.max(0, hot_tokens - matched)
-        local cost = queued_of[host] + weight * (prompt - matched) - hot + inflight_weight * c
+        local host_weight = weight
+        if own_queue_weight then
+            host_weight = math.min(weight, weight_of(queued_of[host] / mean_work))
+        end
+        local cost = queued_of[host] + host_weight * (prompt - matched) - hot + inflight_weight * c
             + recent_weight * (recent_of[host] - recent_mean)
         if some_room then
             cost = cost + room_weight * short_of[host]

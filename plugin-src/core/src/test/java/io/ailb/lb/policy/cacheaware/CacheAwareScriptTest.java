@@ -748,6 +748,40 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(1518, idle.cost());
     }
 
+    private static final List<String> ABCD = Arrays.asList("a:1", "b:1", "c:1", "d:1");
+
+    /**
+     * "sys" as in {@link #sharedPrefixOnA} (a busy: 4 in flight against 2 on b, c and d), queues of {@code queuedA} on
+     * a, none on b, 400 on c and d, and a mean work of 1000 tokens.
+     */
+    private void sharedPrefixOnABehindOrNot(long queuedA) {
+        sharedPrefixOnA(2, 4, 2, 2);
+        load("a:1", queuedA);
+        load("b:1", 0);
+        load("c:1", 400);
+        load("d:1", 400);
+        redis.call("HSET", KEYS.inflight(), "d:1", "2");
+    }
+
+    /**
+     * When the busy holder's queue is also over the typical queue (a 300 against (300 + 0 + 400) / 3 = 233, so q =
+     * 0.233 and the weight 1.233), each host's uncached tokens weigh by its own queue: b, with none, costs 1200 + 3 × 200
+     * = 1800 instead of 1.233 × 1200 + 600 = 2080. With a at 200, the typical queue (200) and a plain weight of 1.2:
+     * b costs 1.2 × 1200 + 600 = 2040.
+     */
+    @Test
+    void aConversationStartingOnHoldersBehindTheTypicalQueueWeighsEachHostsUncachedTokensByItsOwnQueue() {
+        sharedPrefixOnABehindOrNot(300);
+        CacheAwareSelection behind = run(NEW_ON_SYS, ABCD, PER_REQUEST_100, 0, lease());
+        assertEquals("b:1", behind.host());
+        assertEquals(1800, behind.cost());
+
+        sharedPrefixOnABehindOrNot(200);
+        CacheAwareSelection atTypical = run(NEW_ON_SYS, ABCD, PER_REQUEST_100, 0, lease());
+        assertEquals("b:1", atTypical.host());
+        assertEquals(2040, atTypical.cost());
+    }
+
     @Test
     void theFirstTokenTakesTheQueuedTokensOffAndTheReleaseTheCount() {
         List<String> onlyA = Collections.singletonList("a:1");
