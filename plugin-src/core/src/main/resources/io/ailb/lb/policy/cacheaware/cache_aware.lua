@@ -24,7 +24,10 @@
 --                (no session host, blocks of its own after the deepest held block, that block used before) and even
 --                the least busy host holding that block has over BUSY_HOLDER_MARGIN (1.2) times the mean inflight_h,
 --                with q at least START_MIN_QUEUE (0.1); else 1
---   cost_h     = queued_h + weight * uncached_h - hot_h + start * inflight_tokens * inflight_h
+--   weight_h   = min(weight, the weight of h's own queue in requests) when start is 3 and even the least queued host
+--                holding that block has more queued than the typical host (q in tokens): the holders are behind;
+--                else weight
+--   cost_h     = queued_h + weight_h * uncached_h - hot_h + start * inflight_tokens * inflight_h
 --                + recent_share * (recent_h - mean over healthy hosts of recent_h), that term only for a
 --                request nobody holds any block of and without a session host (it starts a conversation)
 --                + min(weight, 4) * max(0, held_h + uncached_h - KV size), with the KV size known and some host
