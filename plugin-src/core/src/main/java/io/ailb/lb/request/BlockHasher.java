@@ -24,11 +24,6 @@ import java.util.List;
  * memory stays constant however many messages a body has.
  */
 final class BlockHasher implements ByteSink {
-    /** The tail fold's bases, one per digest word: odd, so multiplying by them modulo 2^64 loses no bit. */
-    private static final long TAIL_BASE_A = 0x9E3779B97F4A7C15L;
-
-    private static final long TAIL_BASE_B = 0xC2B2AE3D27D4EB4FL;
-
     /** The open block's own digest. */
     private final PrefixHash hash = new PrefixHash();
     /** The block's digest keyed by the prefix hash before it. */
@@ -49,13 +44,8 @@ final class BlockHasher implements ByteSink {
     private int[] answeredChars = new int[8];
     /** Real blocks closed (at most {@code maxBlocks - 1} before {@link #finish()}, then one more with a tail). */
     private int closed;
-    /** Tail blocks folded, their fold (two words), and the base to the power of their number (two words). */
-    private int tailBlocks;
-
-    private long tailFoldA;
-    private long tailFoldB;
-    private long tailPowerA = 1;
-    private long tailPowerB = 1;
+    /** The blocks past the cap, folded. */
+    private final TailFold tail = new TailFold();
     /** Whether {@link #finish()} made the tail's fold the last block. */
     private boolean tailClosed;
 
@@ -67,11 +57,7 @@ final class BlockHasher implements ByteSink {
     private int markedClosed;
     private int markedTextChars;
     private int markedBlockBytes;
-    private int markedTailBlocks;
-    private long markedFoldA;
-    private long markedFoldB;
-    private long markedPowerA;
-    private long markedPowerB;
+    private final TailFold markedTail = new TailFold();
 
     /** {@code chunkBytes} 0 means blocks close only on {@link #closeBlock()}. */
     BlockHasher(int chunkBytes, int maxBlocks) {
@@ -151,39 +137,29 @@ final class BlockHasher implements ByteSink {
     /** Closes the last block: the end of the prompt, and the tail's fold becomes a block. */
     void finish() {
         closeBlock();
-        if (tailBlocks == 0 || tailClosed) {
+        if (tail.blocks == 0 || tailClosed) {
             return;
         }
-        long a = tailFoldA;
-        long b = tailFoldB;
-        if (tailBlocks > 1) {
-            putLong(a, 0);
-            putLong(b, 8);
-            link.reset(0, 0);
-            link.update(digestBytes, 0, 16);
-            link.finish();
-            a = link.digestA();
-            b = link.digestB();
-        }
         ensureRoom(closed + 1);
-        store(closed, a, b, textChars, textChars);
+        if (tail.blocks > 1) {
+            digest(0, 0, tail.foldA, tail.foldB);
+            store(closed, link.digestA(), link.digestB(), textChars, textChars);
+        } else {
+            store(closed, tail.foldA, tail.foldB, textChars, textChars);
+        }
         closed++;
         tailClosed = true;
     }
 
     /** A block with its own digest {@code (a, b)} ends the prompt so far: a real block below the cap, else tail. */
     private void append(long a, long b, int textAtClose, int answered) {
-        if (closed < maxBlocks - 1) {
+        if (belowCap()) {
             ensureRoom(closed + 1);
             store(closed, a, b, textAtClose, answered);
             closed++;
             return;
         }
-        tailFoldA = tailFoldA * TAIL_BASE_A + a;
-        tailFoldB = tailFoldB * TAIL_BASE_B + b;
-        tailPowerA *= TAIL_BASE_A;
-        tailPowerB *= TAIL_BASE_B;
-        tailBlocks++;
+        tail.append(a, b);
     }
 
     private void store(int i, long a, long b, int textAtClose, int answered) {
@@ -206,17 +182,20 @@ final class BlockHasher implements ByteSink {
 
     /** Sets the prefix hash of block {@code i} from its digest and block {@code i - 1}'s prefix hash. */
     private void chain(int i) {
-        if (i == 0) {
-            link.reset(0, 0);
-        } else {
-            link.reset(prefixHashes[2 * i - 2], prefixHashes[2 * i - 1]);
-        }
-        putLong(blockDigests[2 * i], 0);
-        putLong(blockDigests[2 * i + 1], 8);
-        link.update(digestBytes, 0, 16);
-        link.finish();
+        long keyA = i == 0 ? 0 : prefixHashes[2 * i - 2];
+        long keyB = i == 0 ? 0 : prefixHashes[2 * i - 1];
+        digest(keyA, keyB, blockDigests[2 * i], blockDigests[2 * i + 1]);
         prefixHashes[2 * i] = link.digestA();
         prefixHashes[2 * i + 1] = link.digestB();
+    }
+
+    /** Leaves in {@link #link} the digest of the two words {@code (a, b)} keyed by {@code (keyA, keyB)}. */
+    private void digest(long keyA, long keyB, long a, long b) {
+        link.reset(keyA, keyB);
+        putLong(a, 0);
+        putLong(b, 8);
+        link.update(digestBytes, 0, 16);
+        link.finish();
     }
 
     private void putLong(long value, int at) {
@@ -237,7 +216,7 @@ final class BlockHasher implements ByteSink {
     void adoptBlocks(BlockHasher other, int from) {
         int textShift = textChars - (from == 0 ? 0 : other.textCharsAtClose[from - 1]);
         // As when writing: an answer counts for the blocks before the last real one only.
-        if (from > 0 && closed > 0 && closed < maxBlocks - 1) {
+        if (from > 0 && closed > 0 && belowCap()) {
             answeredChars[closed - 1] += other.answeredChars[from - 1] - other.textCharsAtClose[from - 1];
         }
         int otherReal = other.tailClosed ? other.closed - 1 : other.closed;
@@ -246,13 +225,7 @@ final class BlockHasher implements ByteSink {
             int answered = closed < maxBlocks - 2 ? other.answeredChars[i] + textShift : textAtClose;
             append(other.blockDigests[2 * i], other.blockDigests[2 * i + 1], textAtClose, answered);
         }
-        if (other.tailBlocks > 0) {
-            tailFoldA = tailFoldA * other.tailPowerA + other.tailFoldA;
-            tailFoldB = tailFoldB * other.tailPowerB + other.tailFoldB;
-            tailPowerA *= other.tailPowerA;
-            tailPowerB *= other.tailPowerB;
-            tailBlocks += other.tailBlocks;
-        }
+        tail.append(other.tail);
         textChars = other.textChars + textShift;
         finish();
     }
@@ -263,11 +236,7 @@ final class BlockHasher implements ByteSink {
         markedClosed = closed;
         markedTextChars = textChars;
         markedBlockBytes = blockBytes;
-        markedTailBlocks = tailBlocks;
-        markedFoldA = tailFoldA;
-        markedFoldB = tailFoldB;
-        markedPowerA = tailPowerA;
-        markedPowerB = tailPowerB;
+        markedTail.copyFrom(tail);
         marked.copyFrom(hash);
     }
 
@@ -277,11 +246,7 @@ final class BlockHasher implements ByteSink {
         closed = markedClosed;
         textChars = markedTextChars;
         blockBytes = markedBlockBytes;
-        tailBlocks = markedTailBlocks;
-        tailFoldA = markedFoldA;
-        tailFoldB = markedFoldB;
-        tailPowerA = markedPowerA;
-        tailPowerB = markedPowerB;
+        tail.copyFrom(markedTail);
         hash.copyFrom(marked);
     }
 
@@ -292,7 +257,7 @@ final class BlockHasher implements ByteSink {
 
     /** Whether blocks have closed past the cap: {@link #closedBlocks()} no longer moves. */
     boolean inTail() {
-        return tailBlocks > 0;
+        return tail.blocks > 0;
     }
 
     /** Whether another block can still close before the cap folds the rest into the last one. */
@@ -340,5 +305,47 @@ final class BlockHasher implements ByteSink {
         }
         open = true;
         hash.reset(0, 0);
+    }
+
+    /**
+     * Block digests folded in order as a polynomial modulo 2^64, one per digest word: {@code fold = fold * base +
+     * digest}. The base to the power of the number of blocks is kept so that one fold can be appended to another.
+     */
+    private static final class TailFold {
+        /** Odd, so multiplying by them modulo 2^64 loses no bit. */
+        private static final long BASE_A = 0x9E3779B97F4A7C15L;
+
+        private static final long BASE_B = 0xC2B2AE3D27D4EB4FL;
+
+        int blocks;
+        long foldA;
+        long foldB;
+        private long powerA = 1;
+        private long powerB = 1;
+
+        void append(long a, long b) {
+            foldA = foldA * BASE_A + a;
+            foldB = foldB * BASE_B + b;
+            powerA *= BASE_A;
+            powerB *= BASE_B;
+            blocks++;
+        }
+
+        /** Folds {@code other}'s blocks after this one's, as if appended one by one. */
+        void append(TailFold other) {
+            foldA = foldA * other.powerA + other.foldA;
+            foldB = foldB * other.powerB + other.foldB;
+            powerA *= other.powerA;
+            powerB *= other.powerB;
+            blocks += other.blocks;
+        }
+
+        void copyFrom(TailFold other) {
+            blocks = other.blocks;
+            foldA = other.foldA;
+            foldB = other.foldB;
+            powerA = other.powerA;
+            powerB = other.powerB;
+        }
     }
 }
