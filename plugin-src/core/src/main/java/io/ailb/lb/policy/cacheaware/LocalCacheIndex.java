@@ -45,6 +45,8 @@ final class LocalCacheIndex {
     private static final double BUSY_HOLDER_MARGIN = 1.2;
     /** cache_aware.lua's START_MIN_QUEUE: the typical queue, in requests, from which that factor applies. */
     private static final double START_MIN_QUEUE = 0.1;
+    /** cache_aware.lua's BEHIND_MIN_QUEUE: the typical queue, in requests, from which holders can be behind. */
+    private static final double BEHIND_MIN_QUEUE = 1;
     /** cache_aware.lua's RECENT_SECONDS: how fast a host's recent work fades. */
     private static final double RECENT_SECONDS = 5;
 
@@ -419,7 +421,7 @@ final class LocalCacheIndex {
                 && startsOnBusySharedPrefix(
                         walked, levels, deepestUses, sessionHost, holderLeast, inflightSum, hostCount)) {
             inflightWeight = START_INFLIGHT_FACTOR * inflightTokens;
-            ownQueueWeight = holderLeastQueued > typicalQueue;
+            ownQueueWeight = queuedRequests >= BEHIND_MIN_QUEUE && holderLeastQueued > typicalQueue;
         }
 
         double bestCost = 0;

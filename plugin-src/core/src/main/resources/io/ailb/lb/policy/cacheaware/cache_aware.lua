@@ -24,9 +24,9 @@
 --                (no session host, blocks of its own after the deepest held block, that block used before) and even
 --                the least busy host holding that block has over BUSY_HOLDER_MARGIN (1.2) times the mean inflight_h,
 --                with q at least START_MIN_QUEUE (0.1); else 1
---   weight_h   = min(weight, the weight of h's own queue in requests) when start is 3 and even the least queued host
---                holding that block has more queued than the typical host (q in tokens): the holders are behind;
---                else weight
+--   weight_h   = min(weight, the weight of h's own queue in requests) when start is 3, q is at least
+--                BEHIND_MIN_QUEUE (1) and even the least queued host holding that block has more queued than the
+--                typical host (q in tokens): the holders are behind; else weight
 --   cost_h     = queued_h + weight_h * uncached_h - hot_h + start * inflight_tokens * inflight_h
 --                + recent_share * (recent_h - mean over healthy hosts of recent_h), that term only for a
 --                request nobody holds any block of and without a session host (it starts a conversation)
@@ -402,12 +402,16 @@ local START_MIN_QUEUE = 0.1
 local inflight_weight = inflight_tokens
 -- When even the least queued holder also has more prefill queued than the typical host, the holders are behind, not
 -- just busy: each host's uncached tokens weigh by its own queue (never more than the fleet's weight), so a host with
--- a short queue takes the conversation for the price of its copy there.
+-- a short queue takes the conversation for the price of its copy there. Only once the typical queue holds a request:
+-- below that a holder is ahead or behind by a fraction of one, and the copy it makes the target a holder of its
+-- prefix for the conversations after (8 prompt groups at their hosts' capacity: one such copy early in the run
+-- raised the p99 by 8 %).
+local BEHIND_MIN_QUEUE = 1
 local own_queue_weight = false
 if queued_requests >= START_MIN_QUEUE and walked < levels and deepest_uses > 1 and session_host == nil
     and holder_least ~= nil and holder_least > BUSY_HOLDER_MARGIN * count_sum / #hosts then
     inflight_weight = START_INFLIGHT_FACTOR * inflight_tokens
-    own_queue_weight = holder_least_queued > typical_queue
+    own_queue_weight = queued_requests >= BEHIND_MIN_QUEUE and holder_least_queued > typical_queue
 end
 
 -- Per host, the request's tokens that would not fit next to the held KV. The room term only where some host has

@@ -752,34 +752,40 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     /**
      * "sys" as in {@link #sharedPrefixOnA} (a busy: 4 in flight against 2 on b, c and d), queues of {@code queuedA} on
-     * a, none on b, 400 on c and d, and a mean work of 1000 tokens.
+     * a, none on b, {@code queuedCD} on c and d, and a mean work of 1000 tokens.
      */
-    private void sharedPrefixOnABehindOrNot(long queuedA) {
+    private void sharedPrefixOnABehindOrNot(long queuedA, long queuedCD) {
         sharedPrefixOnA(2, 4, 2, 2);
         load("a:1", queuedA);
         load("b:1", 0);
-        load("c:1", 400);
-        load("d:1", 400);
+        load("c:1", queuedCD);
+        load("d:1", queuedCD);
         redis.call("HSET", KEYS.inflight(), "d:1", "2");
     }
 
     /**
-     * When the busy holder's queue is also over the typical queue (a 300 against (300 + 0 + 400) / 3 = 233, so q =
-     * 0.233 and the weight 1.233), each host's uncached tokens weigh by its own queue: b, with none, costs 1200 + 3 × 200
-     * = 1800 instead of 1.233 × 1200 + 600 = 2080. With a at 200, the typical queue (200) and a plain weight of 1.2:
-     * b costs 1.2 × 1200 + 600 = 2040.
+     * When the busy holder's queue is also over the typical queue (a 3000 against (3000 + 0 + 2400 + 2400 - 3000) / 3
+     * = 1600, so q = 1.6 and the weight 2.6), each host's uncached tokens weigh by its own queue: b, with none, costs
+     * 1200 + 3 × 200 = 1800 instead of 2.6 × 1200 + 600 = 3720. With a at 1200, the typical queue (q = 1.2): b costs
+     * 2.2 × 1200 + 600 = 3240. Behind by less than one request's work, with the typical queue under one request (a 300
+     * against (300 + 0 + 400 + 400 - 400) / 3 = 233): the plain weight 1.233, b at 1.233 × 1200 + 600 = 2080.
      */
     @Test
     void aConversationStartingOnHoldersBehindTheTypicalQueueWeighsEachHostsUncachedTokensByItsOwnQueue() {
-        sharedPrefixOnABehindOrNot(300);
+        sharedPrefixOnABehindOrNot(3000, 2400);
         CacheAwareSelection behind = run(NEW_ON_SYS, ABCD, PER_REQUEST_100, 0, lease());
         assertEquals("b:1", behind.host());
         assertEquals(1800, behind.cost());
 
-        sharedPrefixOnABehindOrNot(200);
+        sharedPrefixOnABehindOrNot(1200, 2400);
         CacheAwareSelection atTypical = run(NEW_ON_SYS, ABCD, PER_REQUEST_100, 0, lease());
         assertEquals("b:1", atTypical.host());
-        assertEquals(2040, atTypical.cost());
+        assertEquals(3240, atTypical.cost());
+
+        sharedPrefixOnABehindOrNot(300, 400);
+        CacheAwareSelection queuesUnderOneRequest = run(NEW_ON_SYS, ABCD, PER_REQUEST_100, 0, lease());
+        assertEquals("b:1", queuesUnderOneRequest.host());
+        assertEquals(2080, queuesUnderOneRequest.cost());
     }
 
     @Test
