@@ -403,8 +403,8 @@ local inflight_weight = inflight_tokens
 -- When even the least queued holder also has more prefill queued than the typical host, the holders are behind, not
 -- just busy: each host's uncached tokens weigh by its own queue (never more than the fleet's weight), so a host with
 -- a short queue takes the conversation for the price of its copy there. Only once the typical queue holds a request:
--- below that a holder is ahead or behind by a fraction of one, and the copy it makes the target a holder of its
--- prefix for the conversations after (8 prompt groups at their hosts' capacity: one such copy early in the run
+-- below that a holder is ahead or behind by a fraction of one, and the copy the weight allows makes the target a
+-- holder of the prefix for the conversations after (8 prompt groups at their hosts' capacity: one such copy early in the run
 -- raised the p99 by 8 %).
 local BEHIND_MIN_QUEUE = 1
 local own_queue_weight = false

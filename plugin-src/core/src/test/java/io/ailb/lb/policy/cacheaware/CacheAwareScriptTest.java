@@ -767,8 +767,8 @@ class CacheAwareScriptTest extends FreshRedisTest {
      * When the busy holder's queue is also over the typical queue (a 3000 against (3000 + 0 + 2400 + 2400 - 3000) / 3
      * = 1600, so q = 1.6 and the weight 2.6), each host's uncached tokens weigh by its own queue: b, with none, costs
      * 1200 + 3 × 200 = 1800 instead of 2.6 × 1200 + 600 = 3720. With a at 1200, the typical queue (q = 1.2): b costs
-     * 2.2 × 1200 + 600 = 3240. Behind by less than one request's work, with the typical queue under one request (a 300
-     * against (300 + 0 + 400 + 400 - 400) / 3 = 233): the plain weight 1.233, b at 1.233 × 1200 + 600 = 2080.
+     * 2.2 × 1200 + 600 = 3240. Behind while the typical queue holds under one request (a 300 against (300 + 0 + 400 +
+     * 400 - 400) / 3 = 233, q = 0.233): the plain weight 1.233, b at 1.233 × 1200 + 600 = 2080.
      */
     @Test
     void aConversationStartingOnHoldersBehindTheTypicalQueueWeighsEachHostsUncachedTokensByItsOwnQueue() {
