@@ -87,7 +87,8 @@ public final class Simulate {
               --seed S                      seed of workloads and random choices (default 1)
               --json FILE                   write the results as JSON
               --requests FILE               write every finished request as a CSV row (rate, router, request,
-                                            session, backend, arrival, TTFT, end-to-end, input/cached/output tokens)
+                                            session, backend, arrival, TTFT, end-to-end, input/cached/output tokens,
+                                            and its bound: infinite-cache hit tokens, TTFT alone holding them)
               --plots DIR                   write PNG plots (when the plot package is present)
               --doc FILE --section NAME     write the table and this command line into a section of FILE
               --sweep M1,M2,...             run every router at the arrival rate times each multiplier (trace,
@@ -357,7 +358,11 @@ public final class Simulate {
         }
         Limits limits = Limits.of(workloads.get(0), backends, backend);
         if (o.containsKey("requests")) {
-            RequestsCsv.write(Path.of(o.get("requests")), points);
+            List<Map<Long, TtftLowerBound.Bound>> bounds = new ArrayList<>();
+            for (Workload w : workloads) {
+                bounds.add(TtftLowerBound.byId(w.requests(), backend));
+            }
+            RequestsCsv.write(Path.of(o.get("requests")), points, bounds);
             out.println("per-request records: " + o.get("requests"));
         }
         if (o.containsKey("sweep")) {
@@ -426,7 +431,7 @@ public final class Simulate {
             }
         }
         if (o.containsKey("requests")) {
-            RequestsCsv.write(Path.of(o.get("requests")), points);
+            RequestsCsv.write(Path.of(o.get("requests")), points, null);
             out.println("per-request records: " + o.get("requests"));
         }
         String rates = rateLine(points);

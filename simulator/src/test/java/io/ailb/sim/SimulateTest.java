@@ -127,6 +127,17 @@ class SimulateTest {
         assertTrue(first[3].startsWith("s"), lines.get(1));
         assertTrue(Double.parseDouble(first[6]) > 0, "TTFT: " + lines.get(1));
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("x2,round_robin,")));
+        for (String line : lines.subList(1, lines.size())) {
+            String[] row = line.split(",");
+            long cached = Long.parseLong(row[9]);
+            long boundCached = Long.parseLong(row[11]);
+            double boundTtft = Double.parseDouble(row[12]);
+            // No router finds more than the infinite cache, nor beats the request alone on an instance holding it.
+            assertTrue(cached <= boundCached, line);
+            assertTrue(boundTtft > 0 && boundTtft <= Double.parseDouble(row[6]) + 1e-3, line);
+        }
+        // A session's second turn finds its first in the infinite cache.
+        assertTrue(lines.stream().skip(1).anyMatch(l -> Long.parseLong(l.split(",")[11]) > 0));
     }
 
     @Test

@@ -3,7 +3,9 @@ package io.ailb.sim.bounds;
 import io.ailb.sim.backend.BackendConfig;
 import io.ailb.sim.model.SimRequest;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A lower bound on the TTFT any router can give each request: the request alone on an idle instance
@@ -16,12 +18,15 @@ public final class TtftLowerBound {
 
     public record Result(int requests, double meanMs, double p50Ms, double p90Ms, double p99Ms) {}
 
+    /** One request's bound: its infinite-cache hit and its TTFT alone on an idle instance holding that hit. */
+    public record Bound(long cachedTokens, double ttftMs) {}
+
     public static Result compute(List<SimRequest> workload, BackendConfig config) {
-        long[] hits = HitRateBounds.infiniteHitTokens(workload, config.cachesOutput());
-        double[] ttft = new double[workload.size()];
+        Bound[] bounds = perRequest(workload, config);
+        double[] ttft = new double[bounds.length];
         double sum = 0;
         for (int i = 0; i < ttft.length; i++) {
-            ttft[i] = config.loneTtftMs(workload.get(i).inputTokens(), hits[i]);
+            ttft[i] = bounds[i].ttftMs();
             sum += ttft[i];
         }
         if (ttft.length == 0) {
@@ -29,6 +34,26 @@ public final class TtftLowerBound {
         }
         Arrays.sort(ttft);
         return new Result(ttft.length, sum / ttft.length, rank(ttft, 0.50), rank(ttft, 0.90), rank(ttft, 0.99));
+    }
+
+    /** Each request's bound, in the order of {@code workload}. */
+    public static Bound[] perRequest(List<SimRequest> workload, BackendConfig config) {
+        long[] hits = HitRateBounds.infiniteHitTokens(workload, config.cachesOutput());
+        Bound[] bounds = new Bound[hits.length];
+        for (int i = 0; i < bounds.length; i++) {
+            bounds[i] = new Bound(hits[i], config.loneTtftMs(workload.get(i).inputTokens(), hits[i]));
+        }
+        return bounds;
+    }
+
+    /** Each request's bound by request id, for reports that meet requests by id. */
+    public static Map<Long, Bound> byId(List<SimRequest> workload, BackendConfig config) {
+        Bound[] bounds = perRequest(workload, config);
+        Map<Long, Bound> byId = new HashMap<>();
+        for (int i = 0; i < bounds.length; i++) {
+            byId.put(workload.get(i).id(), bounds[i]);
+        }
+        return byId;
     }
 
     private static double rank(double[] sorted, double q) {
