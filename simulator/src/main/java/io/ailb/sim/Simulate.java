@@ -88,7 +88,8 @@ public final class Simulate {
               --json FILE                   write the results as JSON
               --requests FILE               write every finished request as a CSV row (rate, router, request,
                                             session, backend, arrival, TTFT, end-to-end, input/cached/output tokens,
-                                            and its bound: infinite-cache hit tokens, TTFT alone holding them)
+                                            TTFT alone holding what was cached, and its bound: infinite-cache
+                                            hit tokens, TTFT alone holding them)
               --plots DIR                   write PNG plots (when the plot package is present)
               --doc FILE --section NAME     write the table and this command line into a section of FILE
               --sweep M1,M2,...             run every router at the arrival rate times each multiplier (trace,
@@ -362,7 +363,7 @@ public final class Simulate {
             for (Workload w : workloads) {
                 bounds.add(TtftLowerBound.byId(w.requests(), backend));
             }
-            RequestsCsv.write(Path.of(o.get("requests")), points, bounds);
+            RequestsCsv.write(Path.of(o.get("requests")), points, bounds, backend);
             out.println("per-request records: " + o.get("requests"));
         }
         if (o.containsKey("sweep")) {
@@ -431,7 +432,7 @@ public final class Simulate {
             }
         }
         if (o.containsKey("requests")) {
-            RequestsCsv.write(Path.of(o.get("requests")), points, null);
+            RequestsCsv.write(Path.of(o.get("requests")), points, null, null);
             out.println("per-request records: " + o.get("requests"));
         }
         String rates = rateLine(points);

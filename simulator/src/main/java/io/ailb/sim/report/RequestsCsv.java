@@ -1,5 +1,6 @@
 package io.ailb.sim.report;
 
+import io.ailb.sim.backend.BackendConfig;
 import io.ailb.sim.bounds.TtftLowerBound;
 import java.io.IOException;
 import java.io.Writer;
@@ -13,21 +14,27 @@ import java.util.Map;
 /**
  * {@code --requests FILE}: every finished request of every router at every rate, one CSV row each, so a run can be
  * examined beyond its percentiles (which requests were slow, where a conversation moved, what a backend served).
- * Each row also carries the request's own lower bound ({@link TtftLowerBound}: its infinite-cache hit and its TTFT
- * alone on an idle instance holding it), so a router's excess splits into cache it missed and time it queued; both
- * are empty where instances differ in speed (services), which have no single lone TTFT.
+ * Each row also carries the request's TTFT alone on an idle instance holding what its instance had cached, and its
+ * own lower bound ({@link TtftLowerBound}: its infinite-cache hit and its TTFT alone holding that), so a router's
+ * excess over the bound splits into cache it missed (lone − bound) and time it queued (TTFT − lone); the three are
+ * empty where instances differ in speed (services), which have no single lone TTFT.
  */
 public final class RequestsCsv {
     public static final String HEADER =
             "rate,router,request,session,backend,arrival_ms,ttft_ms,e2e_ms,input_tokens,cached_tokens,output_tokens,"
-                    + "bound_cached_tokens,bound_ttft_ms";
+                    + "lone_ttft_ms,bound_cached_tokens,bound_ttft_ms";
 
     private RequestsCsv() {}
 
     /**
-     * {@code bounds} holds, per point, the bounds by request id, or is null when there are none (services).
+     * {@code bounds} holds, per point, the bounds by request id, and {@code backend} is every instance's
+     * configuration; both are null when instances differ (services).
      */
-    public static void write(Path file, List<SweepTable.Point> points, List<Map<Long, TtftLowerBound.Bound>> bounds)
+    public static void write(
+            Path file,
+            List<SweepTable.Point> points,
+            List<Map<Long, TtftLowerBound.Bound>> bounds,
+            BackendConfig backend)
             throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
@@ -46,7 +53,7 @@ public final class RequestsCsv {
                         out.write(prefix);
                         out.write(String.format(
                                 Locale.ROOT,
-                                "%d,%s,%d,%.3f,%.3f,%.3f,%d,%d,%d,%s,%s%n",
+                                "%d,%s,%d,%.3f,%.3f,%.3f,%d,%d,%d,%s,%s,%s%n",
                                 r.id(),
                                 r.sessionId() == null ? "" : field(r.sessionId()),
                                 r.backend(),
@@ -56,12 +63,17 @@ public final class RequestsCsv {
                                 r.inputTokens(),
                                 r.cachedTokens(),
                                 r.outputTokens(),
+                                backend == null ? "" : millis(backend.loneTtftMs(r.inputTokens(), r.cachedTokens())),
                                 bound == null ? "" : Long.toString(bound.cachedTokens()),
-                                bound == null ? "" : String.format(Locale.ROOT, "%.3f", bound.ttftMs())));
+                                bound == null ? "" : millis(bound.ttftMs())));
                     }
                 }
             }
         }
+    }
+
+    private static String millis(double ms) {
+        return String.format(Locale.ROOT, "%.3f", ms);
     }
 
     /** RFC 4180: a value with a comma, quote or line break is quoted, its quotes doubled. */
