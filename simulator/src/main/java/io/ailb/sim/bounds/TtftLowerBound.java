@@ -37,7 +37,7 @@ public final class TtftLowerBound {
     }
 
     /** Each request's bound, in the order of {@code workload}. */
-    public static Bound[] perRequest(List<SimRequest> workload, BackendConfig config) {
+    private static Bound[] perRequest(List<SimRequest> workload, BackendConfig config) {
         long[] hits = HitRateBounds.infiniteHitTokens(workload, config.cachesOutput());
         Bound[] bounds = new Bound[hits.length];
         for (int i = 0; i < bounds.length; i++) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.ailb.sim.backend.BackendConfig;
 import io.ailb.sim.model.SimRequest;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TtftLowerBoundTest {
@@ -31,6 +32,14 @@ class TtftLowerBoundTest {
 
         TtftLowerBound.Result serial = TtftLowerBound.compute(w, vllm.withModel(BackendConfig.Model.SERIAL));
         assertEquals((30 + 1024 * 0.0625 + 30 + 276 * 0.0625 + 30) / 3, serial.meanMs(), EPS);
+
+        // The same bounds per request, met by id (the --requests CSV's columns).
+        Map<Long, TtftLowerBound.Bound> byId = TtftLowerBound.byId(w, vllm);
+        assertEquals(new TtftLowerBound.Bound(0, expected[0]), byId.get(1L));
+        assertEquals(1024, byId.get(2L).cachedTokens());
+        assertEquals(expected[1], byId.get(2L).ttftMs(), EPS);
+        assertEquals(1024, byId.get(3L).cachedTokens());
+        assertEquals(expected[2], byId.get(3L).ttftMs(), EPS);
     }
 
     @Test
