@@ -46,10 +46,10 @@ import java.util.List;
  * have formed (q at least 0.1), weighs the counts in flight three times: its later turns would come back to the
  * busiest hosts. When even the least queued holder also has more queued than the typical queue, and that queue holds
  * at least one request (q at least 1), each host's uncached tokens weigh by that host's own queue (never more than
- * the fleet's weight), so a host with a short queue can take the conversation for the price of its copy there. The cheapest host wins (random tie-break) among those below
- * {@code maxRequestCount}; the request queues its uncached tokens under a per-request lease, taken off by the
- * first-response call (the first response byte is the first token) or the stream's release, or after
- * {@code leaseTTL} by the next call.
+ * the fleet's weight), so a host with a short queue can take the conversation for the price of its copy there. The
+ * cheapest host wins (random tie-break) among those below {@code maxRequestCount}; the request queues its uncached
+ * tokens under a per-request lease, taken off by the first-response call (the first response byte is the first
+ * token) or the stream's release, or after {@code leaseTTL} by the next call.
  *
  * <p>A request without prefix blocks (no body, unparseable body) goes to the least loaded host, weighed by its own
  * estimated size, unless it names its session in {@code sessionHeader}: the host of the session's last request then

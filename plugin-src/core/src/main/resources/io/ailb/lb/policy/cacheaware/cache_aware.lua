@@ -404,8 +404,8 @@ local inflight_weight = inflight_tokens
 -- just busy: each host's uncached tokens weigh by its own queue (never more than the fleet's weight), so a host with
 -- a short queue takes the conversation for the price of its copy there. Only once the typical queue holds a request:
 -- below that a holder is ahead or behind by a fraction of one, and the copy the weight allows makes the target a
--- holder of the prefix for the conversations after (8 prompt groups at their hosts' capacity: one such copy early in the run
--- raised the p99 by 8 %).
+-- holder of the prefix for the conversations after (8 prompt groups at their hosts' capacity: one such copy early in
+-- the run raised the p99 by 8 %).
 local BEHIND_MIN_QUEUE = 1
 local own_queue_weight = false
 if queued_requests >= START_MIN_QUEUE and walked < levels and deepest_uses > 1 and session_host == nil
