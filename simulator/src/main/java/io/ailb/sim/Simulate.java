@@ -270,10 +270,10 @@ public final class Simulate {
 
     /** What the bounds say about one workload under one backend configuration. */
     private record Limits(HitRateBounds.Result hits, TtftLowerBound.Result ttft) {
-        static Limits of(Workload w, int backends, BackendConfig backend) {
+        static Limits of(Workload w, int backends, BackendConfig backend, TtftLowerBound.PerRequest ttft) {
             return new Limits(
                     HitRateBounds.compute(w.requests(), backends, backend.capacityTokens(), backend.cachesOutput()),
-                    TtftLowerBound.compute(w.requests(), backend));
+                    ttft.summary());
         }
 
         Map<String, Double> hitRates() {
@@ -357,11 +357,17 @@ public final class Simulate {
                 settingsPerPoint.add(settings);
             }
         }
-        Limits limits = Limits.of(workloads.get(0), backends, backend);
+        // The tables report the first workload's bounds; the request rows need every workload's.
+        List<Workload> bounded = o.containsKey("requests") ? workloads : workloads.subList(0, 1);
+        List<TtftLowerBound.PerRequest> lowerBounds = new ArrayList<>();
+        for (Workload w : bounded) {
+            lowerBounds.add(TtftLowerBound.of(w.requests(), backend));
+        }
+        Limits limits = Limits.of(workloads.get(0), backends, backend, lowerBounds.get(0));
         if (o.containsKey("requests")) {
             List<Map<Long, TtftLowerBound.Bound>> bounds = new ArrayList<>();
-            for (Workload w : workloads) {
-                bounds.add(TtftLowerBound.byId(w.requests(), backend));
+            for (TtftLowerBound.PerRequest b : lowerBounds) {
+                bounds.add(b.byId());
             }
             RequestsCsv.write(Path.of(o.get("requests")), points, bounds, backend);
             out.println("per-request records: " + o.get("requests"));
@@ -432,7 +438,7 @@ public final class Simulate {
             }
         }
         if (o.containsKey("requests")) {
-            RequestsCsv.write(Path.of(o.get("requests")), points, null, null);
+            RequestsCsv.writeWithoutBounds(Path.of(o.get("requests")), points);
             out.println("per-request records: " + o.get("requests"));
         }
         String rates = rateLine(points);

@@ -148,6 +148,7 @@ class SimulateTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Path doc = dir.resolve("benchmarks.md");
+        Path csv = dir.resolve("requests.csv");
         int code = Simulate.run(
                 new String[] {
                     "--workload",
@@ -165,7 +166,9 @@ class SimulateTest {
                     "--sweep",
                     "1,2",
                     "--doc",
-                    doc.toString()
+                    doc.toString(),
+                    "--requests",
+                    csv.toString()
                 },
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -180,6 +183,12 @@ class SimulateTest {
         String md = Files.readString(doc);
         assertTrue(md.contains("<!-- BEGIN simulator-clusters -->") && md.contains("--services 2"), md);
         assertTrue(md.contains("| least_outstanding |"), md);
+        // Instances of different speed have no single lone TTFT: the request rows leave it and the bounds empty.
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(1 + 2 * 3 * 40, rows.size());
+        for (String row : rows.subList(1, rows.size())) {
+            assertTrue(row.endsWith(",,,") && Double.parseDouble(row.split(",")[6]) > 0, row);
+        }
     }
 
     @Test

@@ -22,38 +22,51 @@ public final class TtftLowerBound {
     public record Bound(long cachedTokens, double ttftMs) {}
 
     public static Result compute(List<SimRequest> workload, BackendConfig config) {
-        Bound[] bounds = perRequest(workload, config);
-        double[] ttft = new double[bounds.length];
-        double sum = 0;
-        for (int i = 0; i < ttft.length; i++) {
-            ttft[i] = bounds[i].ttftMs();
-            sum += ttft[i];
-        }
-        if (ttft.length == 0) {
-            return new Result(0, 0, 0, 0, 0);
-        }
-        Arrays.sort(ttft);
-        return new Result(ttft.length, sum / ttft.length, rank(ttft, 0.50), rank(ttft, 0.90), rank(ttft, 0.99));
+        return of(workload, config).summary();
     }
 
-    /** Each request's bound, in the order of {@code workload}. */
-    private static Bound[] perRequest(List<SimRequest> workload, BackendConfig config) {
+    /** Each request's bound, computed once for a report that needs both the summary and the requests by id. */
+    public static PerRequest of(List<SimRequest> workload, BackendConfig config) {
         long[] hits = HitRateBounds.infiniteHitTokens(workload, config.cachesOutput());
         Bound[] bounds = new Bound[hits.length];
         for (int i = 0; i < bounds.length; i++) {
             bounds[i] = new Bound(hits[i], config.loneTtftMs(workload.get(i).inputTokens(), hits[i]));
         }
-        return bounds;
+        return new PerRequest(workload, bounds);
     }
 
-    /** Each request's bound by request id, for reports that meet requests by id. */
-    public static Map<Long, Bound> byId(List<SimRequest> workload, BackendConfig config) {
-        Bound[] bounds = perRequest(workload, config);
-        Map<Long, Bound> byId = new HashMap<>();
-        for (int i = 0; i < bounds.length; i++) {
-            byId.put(workload.get(i).id(), bounds[i]);
+    /** The bounds of one workload's requests, in its order. */
+    public static final class PerRequest {
+        private final List<SimRequest> workload;
+        private final Bound[] bounds;
+
+        private PerRequest(List<SimRequest> workload, Bound[] bounds) {
+            this.workload = workload;
+            this.bounds = bounds;
         }
-        return byId;
+
+        public Result summary() {
+            double[] ttft = new double[bounds.length];
+            double sum = 0;
+            for (int i = 0; i < ttft.length; i++) {
+                ttft[i] = bounds[i].ttftMs();
+                sum += ttft[i];
+            }
+            if (ttft.length == 0) {
+                return new Result(0, 0, 0, 0, 0);
+            }
+            Arrays.sort(ttft);
+            return new Result(ttft.length, sum / ttft.length, rank(ttft, 0.50), rank(ttft, 0.90), rank(ttft, 0.99));
+        }
+
+        /** Each request's bound by request id, for reports that meet requests by id. */
+        public Map<Long, Bound> byId() {
+            Map<Long, Bound> byId = new HashMap<>();
+            for (int i = 0; i < bounds.length; i++) {
+                byId.put(workload.get(i).id(), bounds[i]);
+            }
+            return byId;
+        }
     }
 
     private static double rank(double[] sorted, double q) {

@@ -26,11 +26,23 @@ public final class RequestsCsv {
 
     private RequestsCsv() {}
 
-    /**
-     * {@code bounds} holds, per point, the bounds by request id, and {@code backend} is every instance's
-     * configuration; both are null when instances differ (services).
-     */
+    /** {@code bounds} holds, per point, the bounds by request id; {@code backend} is every instance's configuration. */
     public static void write(
+            Path file,
+            List<SweepTable.Point> points,
+            List<Map<Long, TtftLowerBound.Bound>> bounds,
+            BackendConfig backend)
+            throws IOException {
+        writeRows(file, points, bounds, backend);
+    }
+
+    /** Rows whose lone TTFT and bounds are left empty: instances differ in speed (services). */
+    public static void writeWithoutBounds(Path file, List<SweepTable.Point> points) throws IOException {
+        writeRows(file, points, null, null);
+    }
+
+    /** {@code bounds} and {@code backend} are both null or both set. */
+    private static void writeRows(
             Path file,
             List<SweepTable.Point> points,
             List<Map<Long, TtftLowerBound.Bound>> bounds,

@@ -34,7 +34,7 @@ class TtftLowerBoundTest {
         assertEquals((30 + 1024 * 0.0625 + 30 + 276 * 0.0625 + 30) / 3, serial.meanMs(), EPS);
 
         // The same bounds per request, met by id (the --requests CSV's columns).
-        Map<Long, TtftLowerBound.Bound> byId = TtftLowerBound.byId(w, vllm);
+        Map<Long, TtftLowerBound.Bound> byId = TtftLowerBound.of(w, vllm).byId();
         assertEquals(new TtftLowerBound.Bound(0, expected[0]), byId.get(1L));
         assertEquals(1024, byId.get(2L).cachedTokens());
         assertEquals(expected[1], byId.get(2L).ttftMs(), EPS);
