@@ -369,7 +369,7 @@ public final class Simulate {
             for (TtftLowerBound.PerRequest b : lowerBounds) {
                 bounds.add(b.byId());
             }
-            RequestsCsv.write(Path.of(o.get("requests")), points, bounds, backend);
+            RequestsCsv.write(Path.of(o.get("requests")), points, new RequestsCsv.Bounds(bounds, backend));
             out.println("per-request records: " + o.get("requests"));
         }
         if (o.containsKey("sweep")) {
@@ -438,7 +438,7 @@ public final class Simulate {
             }
         }
         if (o.containsKey("requests")) {
-            RequestsCsv.writeWithoutBounds(Path.of(o.get("requests")), points);
+            RequestsCsv.write(Path.of(o.get("requests")), points, RequestsCsv.Bounds.NONE);
             out.println("per-request records: " + o.get("requests"));
         }
         String rates = rateLine(points);

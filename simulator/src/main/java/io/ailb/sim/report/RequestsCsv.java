@@ -26,28 +26,19 @@ public final class RequestsCsv {
 
     private RequestsCsv() {}
 
-    /** {@code bounds} holds, per point, the bounds by request id; {@code backend} is every instance's configuration. */
-    public static void write(
-            Path file,
-            List<SweepTable.Point> points,
-            List<Map<Long, TtftLowerBound.Bound>> bounds,
-            BackendConfig backend)
-            throws IOException {
-        writeRows(file, points, bounds, backend);
+    /**
+     * What the rows' last three columns come from: per point, each request's bound by request id, and the
+     * configuration every instance runs. {@link #NONE} leaves them empty (services: instances differ in speed).
+     */
+    public record Bounds(List<Map<Long, TtftLowerBound.Bound>> byPoint, BackendConfig backend) {
+        public static final Bounds NONE = new Bounds(List.of(), null);
+
+        Map<Long, TtftLowerBound.Bound> at(int point) {
+            return byPoint.isEmpty() ? Map.of() : byPoint.get(point);
+        }
     }
 
-    /** Rows whose lone TTFT and bounds are left empty: instances differ in speed (services). */
-    public static void writeWithoutBounds(Path file, List<SweepTable.Point> points) throws IOException {
-        writeRows(file, points, null, null);
-    }
-
-    /** {@code bounds} and {@code backend} are both null or both set. */
-    private static void writeRows(
-            Path file,
-            List<SweepTable.Point> points,
-            List<Map<Long, TtftLowerBound.Bound>> bounds,
-            BackendConfig backend)
-            throws IOException {
+    public static void write(Path file, List<SweepTable.Point> points, Bounds bounds) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
@@ -57,7 +48,7 @@ public final class RequestsCsv {
             out.write('\n');
             for (int p = 0; p < points.size(); p++) {
                 SweepTable.Point point = points.get(p);
-                Map<Long, TtftLowerBound.Bound> pointBounds = bounds == null ? Map.of() : bounds.get(p);
+                Map<Long, TtftLowerBound.Bound> pointBounds = bounds.at(p);
                 for (RunResult result : point.results()) {
                     String prefix = field(point.label()) + "," + field(result.router()) + ",";
                     for (RunResult.RequestRecord r : result.records()) {
@@ -75,7 +66,9 @@ public final class RequestsCsv {
                                 r.inputTokens(),
                                 r.cachedTokens(),
                                 r.outputTokens(),
-                                backend == null ? "" : millis(backend.loneTtftMs(r.inputTokens(), r.cachedTokens())),
+                                bounds.backend() == null
+                                        ? ""
+                                        : millis(bounds.backend().loneTtftMs(r.inputTokens(), r.cachedTokens())),
                                 bound == null ? "" : Long.toString(bound.cachedTokens()),
                                 bound == null ? "" : millis(bound.ttftMs())));
                     }
