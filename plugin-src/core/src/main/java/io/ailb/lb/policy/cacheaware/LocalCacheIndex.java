@@ -2,6 +2,7 @@ package io.ailb.lb.policy.cacheaware;
 
 import io.ailb.codec.hash.PrefixHash;
 import io.ailb.codec.resp.RespValue;
+import io.ailb.lb.request.RequestParser;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -676,7 +677,8 @@ final class LocalCacheIndex {
 
     /**
      * As the script: the request starts a conversation (no session host, blocks of its own after the prefix it shares
-     * with other requests) and even the least busy holder of that prefix has more than BUSY_HOLDER_MARGIN times the
+     * with other requests; a prompt at the parser's block cap that walks to the block before its folded last one
+     * continues a long prefix instead) and even the least busy holder of that prefix has more than BUSY_HOLDER_MARGIN times the
      * mean count in flight.
      */
     private static boolean startsOnBusySharedPrefix(
@@ -688,6 +690,7 @@ final class LocalCacheIndex {
             long inflightSum,
             int hostCount) {
         return walked < levels
+                && !(levels == RequestParser.MAX_PREFIX_BLOCKS && walked == levels - 1)
                 && deepestUses > 1
                 && sessionHost == NONE
                 && holderLeast >= 0

@@ -407,8 +407,13 @@ local inflight_weight = inflight_tokens
 -- holder of the prefix for the conversations after (8 prompt groups at their hosts' capacity: one such copy early in
 -- the run raised the p99 by 8 %).
 local BEHIND_MIN_QUEUE = 1
+-- The parser's cap on blocks: past it the rest of a prompt folds into its last block, so a walk that reaches the
+-- block before that one is the continuation of a long prefix (a long document, an agent session of hundreds of
+-- messages), not a conversation of its own.
+local CAPPED_LEVELS = 256
+local starts_own = walked < levels and not (levels == CAPPED_LEVELS and walked == levels - 1)
 local own_queue_weight = false
-if queued_requests >= START_MIN_QUEUE and walked < levels and deepest_uses > 1 and session_host == nil
+if queued_requests >= START_MIN_QUEUE and starts_own and deepest_uses > 1 and session_host == nil
     and holder_least ~= nil and holder_least > BUSY_HOLDER_MARGIN * count_sum / #hosts then
     inflight_weight = START_INFLIGHT_FACTOR * inflight_tokens
     own_queue_weight = queued_requests >= BEHIND_MIN_QUEUE and holder_least_queued > typical_queue

@@ -13,6 +13,7 @@ import io.ailb.lb.redis.LuaResources;
 import io.ailb.lb.redis.LuaScript;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisKeys;
+import io.ailb.lb.request.RequestParser;
 import io.ailb.lb.util.Rng;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -746,6 +747,48 @@ class CacheAwareScriptTest extends FreshRedisTest {
         CacheAwareSelection idle = run(NEW_ON_SYS, ABC, PER_REQUEST_100, 0, lease());
         assertEquals("a:1", idle.host());
         assertEquals(1518, idle.cost());
+    }
+
+    /**
+     * As {@link #sharedPrefixOnA}, with the shared prefix made of {@code held} blocks ("p1" ... ) of 300 tokens in all,
+     * held by a; the demand goes on with one block of its own to 1200 tokens.
+     */
+    private CacheAwareSelection.Demand longPrefixOnA(int held) {
+        sharedPrefixOnA(2, 4, 2, 2);
+        List<String> hashes = new ArrayList<>();
+        List<Integer> tokens = new ArrayList<>();
+        for (int i = 1; i <= held; i++) {
+            hold("p" + i, "a:1", now());
+            hashes.add("p" + i);
+            tokens.add(Math.min(2 * i, 300));
+        }
+        redis.call("HSET", KEYS.holders("p" + held), "#u", "2", "#t", "0");
+        hashes.add("own");
+        tokens.add(1200);
+        return new CacheAwareSelection.Demand(hashes, tokens, 1200);
+    }
+
+    /**
+     * A prompt at the parser's block cap (the rest of it folded into its last block) that walks to the block before
+     * that one continues a long prefix rather than starting a conversation: on the busy holder a the counts in flight
+     * keep their plain weight (a 1680 against b's 1840, as in {@link
+     * #aConversationStartingOnBusyHoldersOfASharedPrefixWeighsTheCountsInFlightThreeTimes}), where one block fewer is
+     * a conversation start and goes to b (2240).
+     */
+    @Test
+    void aPromptAtTheBlockCapThatWalksToItsFoldedBlockContinuesItsPrefix() {
+        assertTrue(
+                LuaSources.CACHE_AWARE.contains("local CAPPED_LEVELS = " + RequestParser.MAX_PREFIX_BLOCKS),
+                "cache_aware.lua's CAPPED_LEVELS is the parser's cap");
+        CacheAwareSelection capped =
+                run(longPrefixOnA(RequestParser.MAX_PREFIX_BLOCKS - 1), ABC, PER_REQUEST_100, 0, lease());
+        assertEquals("a:1", capped.host());
+        assertEquals(1680, capped.cost());
+
+        CacheAwareSelection start =
+                run(longPrefixOnA(RequestParser.MAX_PREFIX_BLOCKS - 2), ABC, PER_REQUEST_100, 0, lease());
+        assertEquals("b:1", start.host());
+        assertEquals(2240, start.cost());
     }
 
     private static final List<String> ABCD = Arrays.asList("a:1", "b:1", "c:1", "d:1");
