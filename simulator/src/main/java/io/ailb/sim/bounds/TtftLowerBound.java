@@ -21,10 +21,6 @@ public final class TtftLowerBound {
     /** One request's bound: its infinite-cache hit and its TTFT alone on an idle instance holding that hit. */
     public record Bound(long cachedTokens, double ttftMs) {}
 
-    public static Result compute(List<SimRequest> workload, BackendConfig config) {
-        return of(workload, config).summary();
-    }
-
     /** Each request's bound, computed once for a report that needs both the summary and the requests by id. */
     public static PerRequest of(List<SimRequest> workload, BackendConfig config) {
         long[] hits = HitRateBounds.infiniteHitTokens(workload, config.cachesOutput());

@@ -24,13 +24,14 @@ class TtftLowerBoundTest {
         BackendConfig vllm = BackendConfig.DEFAULT;
         double fixed = vllm.stepFixedMs();
         double[] expected = {fixed + 1024 * 0.0625, fixed + 276 * 0.0625, fixed + 0.0625};
-        TtftLowerBound.Result r = TtftLowerBound.compute(w, vllm);
+        TtftLowerBound.Result r = TtftLowerBound.of(w, vllm).summary();
         assertEquals(3, r.requests());
         assertEquals((expected[0] + expected[1] + expected[2]) / 3, r.meanMs(), EPS);
         assertEquals(expected[1], r.p50Ms(), EPS);
         assertEquals(expected[0], r.p99Ms(), EPS);
 
-        TtftLowerBound.Result serial = TtftLowerBound.compute(w, vllm.withModel(BackendConfig.Model.SERIAL));
+        TtftLowerBound.Result serial =
+                TtftLowerBound.of(w, vllm.withModel(BackendConfig.Model.SERIAL)).summary();
         assertEquals((30 + 1024 * 0.0625 + 30 + 276 * 0.0625 + 30) / 3, serial.meanMs(), EPS);
 
         // The same bounds per request, met by id (the --requests CSV's columns).
@@ -48,9 +49,9 @@ class TtftLowerBoundTest {
         BackendConfig vllm = BackendConfig.DEFAULT;
         assertEquals(
                 vllm.stepFixedMs() + 512 * 0.0625,
-                TtftLowerBound.compute(w, vllm).p50Ms(),
+                TtftLowerBound.of(w, vllm).summary().p50Ms(),
                 EPS);
         BackendConfig serial = vllm.withModel(BackendConfig.Model.SERIAL);
-        assertEquals(30 + 1024 * 0.0625, TtftLowerBound.compute(w, serial).p99Ms(), EPS);
+        assertEquals(30 + 1024 * 0.0625, TtftLowerBound.of(w, serial).summary().p99Ms(), EPS);
     }
 }

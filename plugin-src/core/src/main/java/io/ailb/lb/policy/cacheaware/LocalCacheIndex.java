@@ -678,8 +678,8 @@ final class LocalCacheIndex {
     /**
      * As the script: the request starts a conversation (no session host, blocks of its own after the prefix it shares
      * with other requests; a prompt at the parser's block cap that walks to the block before its folded last one
-     * continues a long prefix instead) and even the least busy holder of that prefix has more than BUSY_HOLDER_MARGIN times the
-     * mean count in flight.
+     * continues a long prefix instead) and even the least busy holder of that prefix has more than BUSY_HOLDER_MARGIN
+     * times the mean count in flight.
      */
     private static boolean startsOnBusySharedPrefix(
             int walked,

@@ -2,6 +2,7 @@ package io.ailb.lb.policy.cacheaware;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ailb.lb.request.RequestParser;
@@ -206,46 +207,45 @@ class LocalCacheIndexTest {
 
     /**
      * The script's rule for a prompt at the parser's block cap: {@code held} blocks of 100 tokens in all, routed twice
-     * to a (the first time on a tie of idle hosts; each time with a block of its own after them), then a busy (4 in flight) and b and c (2 each) with 200
-     * tokens queued each; the request goes on past the shared blocks to 1,100 tokens. Walking to the block before its
-     * folded last one it continues the prefix and stays on a (plain in-flight weight: a 200 + w × 1000 + 4 × 30
-     * against b's 200 + w × 1100 + 2 × 30); one block fewer starts a conversation, whose counts in flight weigh three
-     * times, and goes elsewhere.
+     * to a (the first time on a tie of idle hosts; each time with a block of its own after them), then a busy (4 in
+     * flight) and b and c (2 each) with 200 tokens queued each; the request goes on past the shared blocks to 1,100
+     * tokens. Walking to the block before its folded last one it continues the prefix and stays on a (plain in-flight
+     * weight: a 200 + w × 1000 + 4 × 30 against b's 200 + w × 1100 + 2 × 30); one block fewer starts a conversation,
+     * whose counts in flight weigh three times, and goes elsewhere.
      */
     private static String afterLongPrefixOnA(int held) {
         LocalCacheIndex index = index(4096);
-        List<String> prefix = blocks(1, held);
-        List<Integer> prefixTokens = new ArrayList<>();
-        for (int i = 1; i <= held; i++) {
-            prefixTokens.add(Math.min(i, 100));
-        }
-        for (int turn = 0; turn < 3; turn++) {
-            List<String> hashes = new ArrayList<>(prefix);
-            hashes.add(blocks(10_000 + turn, 1).get(0));
-            List<Integer> tokens = new ArrayList<>(prefixTokens);
-            tokens.add(1100);
-            List<String> healthy = Arrays.asList("a", "b", "c");
-            if (turn == 2) {
-                for (String host : healthy) {
-                    index.admit(host, 200);
-                    index.admit(host, 0);
-                }
-                index.admit("a", 0);
-                index.admit("a", 0);
-            }
-            LocalCacheIndex.Choice choice = index.select(SERVICE, hashes, tokens, 1100, healthy, NONE, 0, NOW + turn);
-            if (turn == 2) {
-                return choice.host;
-            }
+        List<String> healthy = Arrays.asList("a", "b", "c");
+        for (int turn = 0; turn < 2; turn++) {
+            LocalCacheIndex.Choice choice = selectAfterLongPrefix(index, held, turn, healthy);
             index.admit(choice.host, choice.work);
             index.release(choice.host, choice.work, choice.work);
         }
-        throw new AssertionError("unreachable");
+        for (String host : healthy) {
+            index.admit(host, 200);
+            index.admit(host, 0);
+        }
+        index.admit("a", 0);
+        index.admit("a", 0);
+        return selectAfterLongPrefix(index, held, 2, healthy).host;
+    }
+
+    /** {@code held} shared blocks (1 token each up to 100 in all), then a block of turn {@code turn}'s own to 1,100. */
+    private static LocalCacheIndex.Choice selectAfterLongPrefix(
+            LocalCacheIndex index, int held, int turn, List<String> healthy) {
+        List<String> hashes = blocks(1, held);
+        hashes.add(blocks(10_000 + turn, 1).get(0));
+        List<Integer> tokens = new ArrayList<>();
+        for (int i = 1; i <= held; i++) {
+            tokens.add(Math.min(i, 100));
+        }
+        tokens.add(1100);
+        return index.select(SERVICE, hashes, tokens, 1100, healthy, NONE, 0, NOW + turn);
     }
 
     @Test
     void aPromptAtTheBlockCapThatWalksToItsFoldedBlockContinuesItsPrefix() {
         assertEquals("a", afterLongPrefixOnA(RequestParser.MAX_PREFIX_BLOCKS - 1));
-        assertFalse("a".equals(afterLongPrefixOnA(RequestParser.MAX_PREFIX_BLOCKS - 2)));
+        assertNotEquals("a", afterLongPrefixOnA(RequestParser.MAX_PREFIX_BLOCKS - 2));
     }
 }
