@@ -147,8 +147,9 @@ public final class RequestFlow {
         }
         List<RedisCall> calls = firstResponseCalls;
         firstResponseCalls = new ArrayList<>();
+        long nowMillis = host.nowMillis();
         for (RedisCall call : calls) {
-            sendReportingFailures(call, "first-response call");
+            sendReportingFailures(call.sentAt(nowMillis), "first-response call");
         }
     }
 

@@ -264,11 +264,16 @@ public final class Step {
      * arrives (the backend has produced its first token), if the stream is still open then.
      */
     public Step withFirstResponseCall(RedisTarget callTarget, RedisCommand callCommand) {
+        return withFirstResponseCall(new RedisCall(callTarget, callCommand));
+    }
+
+    /** As above, for a call that may be {@link RedisCall#clocked}: the flow appends its clock when it sends it. */
+    public Step withFirstResponseCall(RedisCall call) {
         if (kind != Kind.ROUTE) {
             throw new IllegalStateException("only a ROUTE step has a response: " + this);
         }
         List<RedisCall> copy = new ArrayList<>(firstResponseCalls);
-        copy.add(new RedisCall(callTarget, callCommand));
+        copy.add(call);
         return new Step(
                 kind,
                 host,

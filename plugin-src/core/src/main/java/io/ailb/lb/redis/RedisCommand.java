@@ -40,6 +40,18 @@ public final class RedisCommand {
         return new RedisCommand(null, Objects.requireNonNull(script, "script"), copy(keys), copy(args));
     }
 
+    /** This command with {@code arg} appended to its arguments (its ARGV for a script call). */
+    public RedisCommand withArg(String arg) {
+        if (!isScript()) {
+            List<String> longer = new ArrayList<>(plainArgs);
+            longer.add(Objects.requireNonNull(arg, "argument"));
+            return new RedisCommand(Collections.unmodifiableList(longer), null, keys, args);
+        }
+        List<String> longer = new ArrayList<>(args);
+        longer.add(Objects.requireNonNull(arg, "argument"));
+        return new RedisCommand(null, script, keys, Collections.unmodifiableList(longer));
+    }
+
     public boolean isScript() {
         return script != null;
     }

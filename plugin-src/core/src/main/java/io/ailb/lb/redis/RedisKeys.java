@@ -65,14 +65,14 @@ public final class RedisKeys {
         return prefix + "ca-leases";
     }
 
-    /** cache_aware: HASH lease id → {@code "<work> <held> <host>"}, what the lease gives back. */
+    /** cache_aware: HASH lease id → {@code "<work> <held> w<wait> <host>"}, what the lease gives back. */
     public String cacheAwareLeaseInfo() {
         return prefix + "ca-lease-info";
     }
 
     /**
-     * cache_aware: HASH {@code n} requests routed (the clock of each block's share of the traffic), {@code p} and
-     * {@code m} decayed sums of prompt tokens and of the tokens the best host held (the reused share).
+     * cache_aware: HASH {@code n} requests routed (the clock of each block's share of the traffic), {@code w} and
+     * {@code c} decayed sums of the work queued per request and of requests, {@code f} the fit of first-token times.
      */
     public String cacheAwareRouted() {
         return prefix + "ca-routed";
@@ -97,6 +97,11 @@ public final class RedisKeys {
      */
     public String cacheAwareHeld() {
         return prefix + "ca-held";
+    }
+
+    /** cache_aware: HASH host → requests routed to it whose first token has not come back. */
+    public String cacheAwareWaiting() {
+        return prefix + "ca-waiting";
     }
 
     /**

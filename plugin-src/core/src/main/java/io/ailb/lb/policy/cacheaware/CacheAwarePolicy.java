@@ -20,6 +20,7 @@ import io.ailb.lb.policy.endpointmetrics.MetricsPath;
 import io.ailb.lb.policy.inflight.InflightRouter;
 import io.ailb.lb.policy.inflight.RedisPolicyConfig;
 import io.ailb.lb.policy.inflight.SelectionInputs;
+import io.ailb.lb.redis.RedisCall;
 import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestInfo;
 import io.ailb.lb.request.RequestParser;
@@ -32,8 +33,12 @@ import java.util.List;
  * call per request, so every gateway on the same Redis shares one view of what was sent where.
  *
  * <p>For each healthy host h the script computes, in prompt tokens,
- * {@code cost_h = queued_h + weight × uncached_h + inflightTokens × inflight_h}: {@code queued_h} the prefill tokens
- * of the requests routed to h whose first token has not come back, {@code uncached_h} this request's prompt beyond
+ * {@code cost_h = queued_h + perRequest × waiting_h + weight × uncached_h + inflightTokens × inflight_h}:
+ * {@code queued_h} the prefill tokens of the requests routed to h whose first token has not come back,
+ * {@code waiting_h} how many they are, {@code perRequest} what one of them adds to a first-token time beyond its tokens
+ * (learned: each streamed request's time from its routing to its first token is fitted against the requests and the
+ * tokens ahead of it on its host; an engine that serves requests one at a time pays a fixed cost for each, one that
+ * batches them into steps hardly any; 0 until 50 are timed), {@code uncached_h} this request's prompt beyond
  * the longest prefix routed to h (prefixes of requests still queued there count: they will be cached when this one
  * runs; assistant messages right after that prefix are the answer h generated to it, and count as cached there too),
  * {@code inflight_h} its requests in flight. {@code weight = 1 + q + q² / overloadQueueRequests}, q the typical
@@ -48,16 +53,18 @@ import java.util.List;
  * at least one request (q at least 1), each host's uncached tokens weigh by that host's own queue (never more than
  * the fleet's weight), so a host with a short queue can take the conversation for the price of its copy there. The
  * cheapest host wins (random tie-break) among those below {@code maxRequestCount}; the request queues its uncached
- * tokens under a per-request lease, taken off by the first-response call (the first response byte is the first
- * token) or the stream's release, or after {@code leaseTTL} by the next call.
+ * tokens and its place among the waiting under a per-request lease, taken off by the first-response call (the first
+ * response byte is the first token; it carries the gateway's clock, which times the first token) or the stream's
+ * release, or after {@code leaseTTL} by the next call.
  *
  * <p>A request without prefix blocks (no body, unparseable body) goes to the least loaded host, weighed by its own
  * estimated size, unless it names its session in {@code sessionHeader}: the host of the session's last request then
  * counts as holding that request's prompt.
  *
  * <p>With {@code index: local} the same rule runs in the VM over a {@link LocalCacheIndex} (no Redis): the routed
- * Step's observer counts the request in flight when it takes effect, takes its work off the queue at the first
- * response byte and gives the count back at the stream's end. Each VM (Envoy runs one per worker thread) routes its
+ * Step's observer counts the request in flight and waiting when it takes effect, takes its work off the queue and
+ * times it at the first response byte (each VM fits its own requests' times) and gives the count back at the stream's
+ * end. Each VM (Envoy runs one per worker thread) routes its
  * own share of the traffic; every 250 ms it exchanges what it routed and its counts with the gateway's other VMs
  * through shared data ({@link IndexExchange}), so each decides over the whole gateway's traffic.
  */
@@ -320,18 +327,20 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             return new CacheAwareSelection.Demand(
                     Collections.<String>emptyList(), Collections.<Integer>emptyList(), (bytes + 3) / 4);
         }
-        return new CacheAwareSelection.Demand(
+        CacheAwareSelection.Demand demand = new CacheAwareSelection.Demand(
                 request.prefixHashes(),
                 request.prefixTokens(),
                 request.answeredTokens(),
                 request.estimatedPromptTokens());
+        return request.stream() ? demand.streaming() : demand;
     }
 
     private Step onReply(RespValue reply, SelectionInputs in) {
         CacheAwareSelection selection = CacheAwareSelection.parse(reply);
         Step step = decided(selection, in);
-        if (step.kind() == Step.Kind.ROUTE && selection.work() > 0) {
-            step = step.withFirstResponseCall(target, CacheAwareSelection.firstToken(in.keys(), in.leaseId()));
+        if (step.kind() == Step.Kind.ROUTE && !selection.full()) {
+            step = step.withFirstResponseCall(
+                    RedisCall.clocked(target, CacheAwareSelection.firstToken(in.keys(), in.leaseId())));
         }
         return step;
     }
@@ -373,30 +382,45 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 demand.promptTokens(),
                 choice.host,
                 nowSeconds);
-        return step.withResponseObserver(new LocalRequest(index, choice.host, choice.work));
+        return step.withResponseObserver(new LocalRequest(
+                index, ctx.clusterName(), choice, demand.streams() ? ctx.nowMillis() : LocalRequest.UNTIMED));
     }
 
     /**
-     * One routed request in a local index: counted in flight with its work queued once the route takes effect, its
-     * work dequeued at the first response byte, its count and any work left given back at the stream's end. The
-     * flow calls each at most once, and none for a route that never took effect.
+     * One routed request in a local index: counted in flight and waiting with its work queued once the route takes
+     * effect, its work dequeued at the first response byte (which times it when its response streams), its count,
+     * any work left and its place among the waiting given back at the stream's end. The flow calls each at most once,
+     * and none for a route that never took effect.
      */
     private static final class LocalRequest implements ResponseObserver {
+        /** {@code routedAtMillis} of a request whose first token is not timed (its response does not stream). */
+        static final long UNTIMED = -1;
+
         private final LocalCacheIndex index;
+        private final String service;
         private final String host;
         private final long work;
+        private final long requestsAhead;
+        private final long tokensAhead;
+        private final long routedAtMillis;
         private long queuedWork;
+        private boolean waiting;
 
-        LocalRequest(LocalCacheIndex index, String host, long work) {
+        LocalRequest(LocalCacheIndex index, String service, LocalCacheIndex.Choice choice, long routedAtMillis) {
             this.index = index;
-            this.host = host;
-            this.work = work;
+            this.service = service;
+            this.host = choice.host;
+            this.work = choice.work;
+            this.requestsAhead = choice.requestsAhead;
+            this.tokensAhead = choice.tokensAhead;
+            this.routedAtMillis = routedAtMillis;
             this.queuedWork = work;
         }
 
         @Override
         public void onApplied(long nowMillis) {
             index.admit(host, queuedWork);
+            waiting = true;
         }
 
         @Override
@@ -404,13 +428,17 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         @Override
         public void onFirstResponseBody(long nowMillis) {
-            index.dequeue(host, queuedWork);
+            index.firstToken(host, queuedWork);
+            if (routedAtMillis != UNTIMED) {
+                index.timeFirstToken(service, requestsAhead, tokensAhead + work, nowMillis - routedAtMillis);
+            }
+            waiting = false;
             queuedWork = 0;
         }
 
         @Override
         public void onStreamEnd(long nowMillis) {
-            index.release(host, queuedWork, work);
+            index.release(host, queuedWork, work, waiting);
         }
     }
 }

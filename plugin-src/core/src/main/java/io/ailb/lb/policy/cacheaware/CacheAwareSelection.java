@@ -3,6 +3,7 @@ package io.ailb.lb.policy.cacheaware;
 import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.policy.inflight.InflightSelection;
 import io.ailb.lb.policy.inflight.SelectionReply;
+import io.ailb.lb.redis.RedisCall;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisKeys;
 import java.util.ArrayList;
@@ -99,13 +100,14 @@ public final class CacheAwareSelection extends SelectionReply {
         private final List<Integer> answeredTokens;
         private final int promptTokens;
         private final String sessionHash;
+        private final boolean streams;
 
         /**
          * {@code blockHashes} the chained prefix hashes, {@code blockTokens} the cumulative estimated prompt tokens at
          * the end of each block (same size), {@code promptTokens} the whole prompt; no answers follow any block.
          */
         public Demand(List<String> blockHashes, List<Integer> blockTokens, int promptTokens) {
-            this(blockHashes, blockTokens, blockTokens, promptTokens, null);
+            this(blockHashes, blockTokens, blockTokens, promptTokens, null, false);
         }
 
         /**
@@ -114,7 +116,7 @@ public final class CacheAwareSelection extends SelectionReply {
          */
         public Demand(
                 List<String> blockHashes, List<Integer> blockTokens, List<Integer> answeredTokens, int promptTokens) {
-            this(blockHashes, blockTokens, answeredTokens, promptTokens, null);
+            this(blockHashes, blockTokens, answeredTokens, promptTokens, null, false);
         }
 
         private Demand(
@@ -122,7 +124,8 @@ public final class CacheAwareSelection extends SelectionReply {
                 List<Integer> blockTokens,
                 List<Integer> answeredTokens,
                 int promptTokens,
-                String sessionHash) {
+                String sessionHash,
+                boolean streams) {
             if (blockHashes.size() != blockTokens.size() || blockTokens.size() != answeredTokens.size()) {
                 throw new IllegalArgumentException("one token count and one answered count per block");
             }
@@ -131,11 +134,25 @@ public final class CacheAwareSelection extends SelectionReply {
             this.answeredTokens = answeredTokens;
             this.promptTokens = Math.max(0, promptTokens);
             this.sessionHash = sessionHash;
+            this.streams = streams;
         }
 
         /** The same demand in the session whose id hashes to {@code sessionHash} (see cache_aware.lua). */
         public Demand inSession(String sessionHash) {
-            return new Demand(blockHashes, blockTokens, answeredTokens, promptTokens, sessionHash);
+            return new Demand(blockHashes, blockTokens, answeredTokens, promptTokens, sessionHash, streams);
+        }
+
+        /**
+         * The same demand for a request whose response streams: its first response byte is its first token, whose
+         * time the policy learns from (see cache_aware.lua's per_request).
+         */
+        public Demand streaming() {
+            return new Demand(blockHashes, blockTokens, answeredTokens, promptTokens, sessionHash, true);
+        }
+
+        /** Whether the response streams, so its first byte is the first token. */
+        boolean streams() {
+            return streams;
         }
 
         public int promptTokens() {
@@ -181,7 +198,7 @@ public final class CacheAwareSelection extends SelectionReply {
             String leaseId,
             long nowMillis) {
         boolean inSession = demand.sessionHash != null;
-        List<String> keyList = new ArrayList<>(10 + demand.blockHashes.size());
+        List<String> keyList = new ArrayList<>(11 + demand.blockHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.load());
         keyList.add(keys.cacheAwareCleaned());
@@ -191,6 +208,7 @@ public final class CacheAwareSelection extends SelectionReply {
         keyList.add(keys.cacheAwareWritten());
         keyList.add(keys.cacheAwareRecent());
         keyList.add(keys.cacheAwareHeld());
+        keyList.add(keys.cacheAwareWaiting());
         if (inSession) {
             keyList.add(keys.cacheAwareSession(demand.sessionHash));
         }
@@ -198,7 +216,7 @@ public final class CacheAwareSelection extends SelectionReply {
             keyList.add(keys.holders(hash));
         }
         List<String> args = settings.inflight.leadingArgs(
-                randomValue, leaseId, 17 + 2 * demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
+                randomValue, leaseId, 18 + 2 * demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
         args.add(decimal(settings.inflightTokens));
         args.add(decimal(settings.overloadQueueRequests));
         args.add(Integer.toString(demand.promptTokens));
@@ -207,7 +225,8 @@ public final class CacheAwareSelection extends SelectionReply {
         args.add(Integer.toString(demand.blockTokens.size()));
         args.add(Long.toString(settings.kvCacheTokens));
         args.add(decimal(settings.recentWorkShare));
-        args.add(Long.toString(Math.floorDiv(nowMillis, 1000L)));
+        args.add(Long.toString(nowMillis));
+        args.add(demand.streams ? "1" : "0");
         for (int tokens : demand.blockTokens) {
             args.add(Integer.toString(tokens));
         }
@@ -219,13 +238,20 @@ public final class CacheAwareSelection extends SelectionReply {
     }
 
     /**
-     * cache_aware_first_token.lua for {@code leaseId}: takes the request's prefill tokens off its host's queue, keeping
-     * the in-flight count for the release. Safe more than once and after the release.
+     * cache_aware_first_token.lua for {@code leaseId}, without its last argument, the gateway's clock in ms when the
+     * first token came ({@link RedisCall#clocked}): takes the request's prefill tokens off its host's queue and the
+     * request off its waiting ones, and times a streamed request's first token, keeping the in-flight count for the
+     * release. Safe more than once and after the release.
      */
     public static RedisCommand firstToken(RedisKeys keys, String leaseId) {
         return RedisCommand.script(
                 CacheAwareScripts.CACHE_AWARE_FIRST_TOKEN,
-                Arrays.asList(keys.load(), keys.cacheAwareLeases(), keys.cacheAwareLeaseInfo()),
+                Arrays.asList(
+                        keys.load(),
+                        keys.cacheAwareLeases(),
+                        keys.cacheAwareLeaseInfo(),
+                        keys.cacheAwareWaiting(),
+                        keys.cacheAwareRouted()),
                 Collections.singletonList(leaseId));
     }
 
@@ -241,7 +267,8 @@ public final class CacheAwareSelection extends SelectionReply {
                         keys.load(),
                         keys.cacheAwareLeases(),
                         keys.cacheAwareLeaseInfo(),
-                        keys.cacheAwareHeld()),
+                        keys.cacheAwareHeld(),
+                        keys.cacheAwareWaiting()),
                 Collections.singletonList(leaseId));
     }
 

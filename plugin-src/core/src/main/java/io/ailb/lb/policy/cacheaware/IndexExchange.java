@@ -26,10 +26,10 @@ import java.util.Map;
  * deleted, and VMs are replaced over a gateway's life; a slot whose publisher stopped writing for
  * {@link #STALE_MILLIS} is reused, so the keys stay at most {@link #MAX_VMS}.
  *
- * <p>A publication, big-endian: magic {@code 'A' 'C'} and version 3; the publisher (u16 length, UTF-8); the sequence
+ * <p>A publication, big-endian: magic {@code 'A' 'C'} and version 4; the publisher (u16 length, UTF-8); the sequence
  * number of its first record (i64); a string table (u16 count, each u16 length and UTF-8); the loads (u16 count,
  * each: host string u16, in flight i64, queued tokens i64, recent work i64, the Unix second it is as of i64, held KV
- * tokens i64); the records (u16 count, each: kind u8, service string u16, host string u16, hash words i64 i64, routed
+ * tokens i64, requests waiting for their first token i64); the records (u16 count, each: kind u8, service string u16, host string u16, hash words i64 i64, routed
  * at epoch seconds i64, prompt tokens i32). Anything that does not parse completely, or is larger than
  * {@link #MAX_PUBLICATION_BYTES}, is ignored.
  */
@@ -51,7 +51,7 @@ final class IndexExchange {
     private static final long MAX_COUNT = 1L << 48;
 
     private static final int CAS_ATTEMPTS = 3;
-    private static final byte VERSION = 3;
+    private static final byte VERSION = 4;
     private static final byte BLOCK = 0;
     private static final byte LAST_BLOCK = 1;
     private static final byte SESSION = 2;
@@ -171,18 +171,19 @@ final class IndexExchange {
             stillLive.put(peer[1], view);
             for (Map.Entry<String, long[]> entry : view.loads.entrySet()) {
                 long[] load = entry.getValue();
-                double[] sum = peerSums.computeIfAbsent(entry.getKey(), host -> new double[4]);
+                double[] sum = peerSums.computeIfAbsent(entry.getKey(), host -> new double[5]);
                 sum[0] += load[0];
                 sum[1] += load[1];
                 // Each peer's recent work is as of its own last decision: faded to now before it is added.
                 sum[2] += LocalCacheIndex.recentAsOf(load[2], load[3], nowSeconds);
                 sum[3] += load[4];
+                sum[4] += load[5];
             }
         }
         for (Map.Entry<String, double[]> entry : peerSums.entrySet()) {
             double[] sum = entry.getValue();
             peerLoads.put(entry.getKey(), new long[] {
-                (long) sum[0], (long) sum[1], (long) Math.floor(sum[2] + 0.5), nowSeconds, (long) sum[3]
+                (long) sum[0], (long) sum[1], (long) Math.floor(sum[2] + 0.5), nowSeconds, (long) sum[3], (long) sum[4]
             });
         }
         peerViews = stillLive;
@@ -429,6 +430,7 @@ final class IndexExchange {
                 long recent = in.i64();
                 long recentAt = in.i64();
                 long held = in.i64();
+                long waiting = in.i64();
                 if (host >= p.strings.length
                         || inflight < 0
                         || inflight > MAX_COUNT
@@ -438,10 +440,12 @@ final class IndexExchange {
                         || recent > MAX_COUNT
                         || recentAt < 0
                         || held < 0
-                        || held > MAX_COUNT) {
+                        || held > MAX_COUNT
+                        || waiting < 0
+                        || waiting > MAX_COUNT) {
                     return null;
                 }
-                p.loads.put(p.strings[host], new long[] {inflight, queued, recent, recentAt, held});
+                p.loads.put(p.strings[host], new long[] {inflight, queued, recent, recentAt, held, waiting});
             }
             int count = in.u16();
             if (in.failed || count > MAX_RECORDS || p.firstSeq < 0) {

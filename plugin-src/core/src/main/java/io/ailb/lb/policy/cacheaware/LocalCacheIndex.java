@@ -12,13 +12,15 @@ import java.util.Map;
 
 /**
  * cache_aware's state kept in one VM ({@code index: local}): what cache_aware.lua keeps in Redis — per-host in-flight
- * counts and queued prefill, block holders with their last use, block use counts, the decayed work sums — and the
+ * counts, queued prefill and requests waiting for their first token, block holders with their last use, block use
+ * counts, the decayed work sums and the fit of first-token times — and the
  * same decision over it, step for step (the script's header states the rule; {@code LocalIndexDifferentialTest} runs
  * both on the same requests). What Redis mode needs leases for is exact here: the policy's response observer admits,
  * dequeues and releases each routed request once.
  *
  * <p>Where it differs from the script: the work sums are doubles where the script stores 14-digit decimal strings (a
- * relative difference below 10^-13, too small to move a decision); the state is per service (cluster) where Redis
+ * relative difference below 10^-13, too small to move a decision); each VM fits the first-token times of its own
+ * requests, where the script's fit takes every gateway's; the state is per service (cluster) where Redis
  * keys are per route and cluster, as two routes to one service reach the same KV caches; and the index holds at most
  * {@code maxBlocks} blocks, the least recently routed evicted first, where Redis keeps every key until it expires.
  * As in Redis, a block expires {@code redisKeyTTL} seconds after its last routed request, and departed hosts lose
@@ -32,6 +34,12 @@ import java.util.Map;
 final class LocalCacheIndex {
     /** The script's decay of the work sums per request (about the last thousand requests). */
     private static final double DECAY = 0.999;
+    /** As cache_aware's scripts: the fit of first-token times forgets by this per timed request. */
+    private static final double FIT_DECAY = 0.998;
+    /** Timed requests (decayed) before the fit is trusted. */
+    private static final double MIN_TIMED = 50;
+    /** A bound on the learned cost of one waiting request, in prompt tokens. */
+    private static final double MAX_PER_REQUEST_TOKENS = 8192;
     /** The script's MAX_WEIGHT: an uncached token never weighs more, so costs stay exact integers in a reply. */
     private static final double MAX_WEIGHT = 1e6;
     /** The script's HOT_SHARE: a block is hot when its holders carry this much more than a fair share. */
@@ -84,6 +92,8 @@ final class LocalCacheIndex {
     private String[] hostNames = new String[16];
     private long[] inflight = new long[16];
     private long[] queued = new long[16];
+    /** Per host: requests routed here whose first token has not come back. */
+    private long[] waiting = new long[16];
     /** Work of the requests in flight per host: the KV cache they take up or will (cache_aware.lua's held_h). */
     private long[] held = new long[16];
     /** Per host: prompt tokens routed to it as work (written into its KV cache), cumulative. */
@@ -112,6 +122,8 @@ final class LocalCacheIndex {
     private long[] peerQueued = new long[16];
 
     private long[] peerHeld = new long[16];
+
+    private long[] peerWaiting = new long[16];
     /** Per decision: the host's recent work in the gateway's other VMs, as of the decision. */
     private double[] peerRecent = new double[16];
     /**
@@ -194,6 +206,8 @@ final class LocalCacheIndex {
         double workSum;
 
         double requestSum;
+        /** The fit of first-token times, as cache_aware.lua's "f": sums of x x^T (3x3), then of x y. */
+        final double[] fit = new double[12];
         /** Relative seconds when departed hosts are dropped next; the first decision does it. */
         long nextCleanAt = Long.MIN_VALUE;
 
@@ -224,8 +238,21 @@ final class LocalCacheIndex {
         final long matchedTokens;
         final long cost;
         final long work;
+        /** Requests waiting for their first token and prefill tokens queued on the host before this request. */
+        final long requestsAhead;
 
-        private Choice(boolean full, String host, long count, int depth, long matchedTokens, long cost, long work) {
+        final long tokensAhead;
+
+        private Choice(
+                boolean full,
+                String host,
+                long count,
+                int depth,
+                long matchedTokens,
+                long cost,
+                long work,
+                long requestsAhead,
+                long tokensAhead) {
             this.full = full;
             this.host = host;
             this.count = count;
@@ -233,6 +260,8 @@ final class LocalCacheIndex {
             this.matchedTokens = matchedTokens;
             this.cost = cost;
             this.work = work;
+            this.requestsAhead = requestsAhead;
+            this.tokensAhead = tokensAhead;
         }
 
         /** The script's reply for the same decision. */
@@ -316,6 +345,7 @@ final class LocalCacheIndex {
                 peerInflight[id] = peer == null ? 0 : peer[0];
                 peerQueued[id] = peer == null ? 0 : peer[1];
                 peerHeld[id] = peer == null ? 0 : peer[4];
+                peerWaiting[id] = peer == null ? 0 : peer[5];
                 peerRecent[id] = peer == null ? 0 : recentAsOf(peer[2], peer[3], nowSeconds);
                 hosts[hostCount++] = id;
             }
@@ -405,6 +435,7 @@ final class LocalCacheIndex {
         double queuedRequests = 0;
         double typicalQueue = 0;
         double meanWork = Math.max(1, scope.requestSum > 0 ? scope.workSum / scope.requestSum : prompt);
+        double perRequest = perRequestTokens(scope.fit);
         if (hostCount > 0) {
             // As the script: the mean queue over the hosts but the longest, so that one host falling behind does not
             // make copies of its prefixes dearer.
@@ -447,6 +478,7 @@ final class LocalCacheIndex {
             double hot = Math.max(0, hotTokens - matched);
             double hostWeight = ownQueueWeight ? Math.min(weight, weightOf(queuedTotal(id) / meanWork)) : weight;
             double cost = queuedTotal(id)
+                    + perRequest * waitingTotal(id)
                     + hostWeight * (prompt - matched)
                     - hot
                     + inflightWeight * inflightTotal(id)
@@ -464,7 +496,7 @@ final class LocalCacheIndex {
         }
         if (tieCount == 0) {
             int least = leastCounted[randomValue % leastCountedSize];
-            return new Choice(true, hostNames[least], leastCount, 0, 0, 0, 0);
+            return new Choice(true, hostNames[least], leastCount, 0, 0, 0, 0, 0, 0);
         }
 
         int target = ties[randomValue % tieCount];
@@ -504,7 +536,9 @@ final class LocalCacheIndex {
                 depth,
                 matched,
                 (long) Math.floor(bestCost + 0.5),
-                work);
+                work,
+                waitingTotal(target),
+                queuedTotal(target));
     }
 
     /** This VM's count on host {@code id} plus the other VMs' (set for the hosts of the current decision). */
@@ -514,6 +548,10 @@ final class LocalCacheIndex {
 
     private long queuedTotal(int id) {
         return queued[id] + peerQueued[id];
+    }
+
+    private long waitingTotal(int id) {
+        return waiting[id] + peerWaiting[id];
     }
 
     /** Tokens of a {@code prompt} with {@code matched} cached on host {@code id} that do not fit next to its held KV. */
@@ -593,7 +631,7 @@ final class LocalCacheIndex {
 
     /**
      * This VM's own counts, host → {in flight, queued tokens, recent work, the Unix second it is as of, held KV
-     * tokens}, for the hosts where one is positive at {@code nowSeconds} (at most {@code limit}): what it publishes to the other VMs.
+     * tokens, requests waiting for their first token}, for the hosts where one is positive at {@code nowSeconds} (at most {@code limit}): what it publishes to the other VMs.
      * Recent work faded below half a token is left out, so an idle VM's publication stops changing.
      */
     Map<String, long[]> ownLoads(int limit, long nowSeconds) {
@@ -606,7 +644,12 @@ final class LocalCacheIndex {
             boolean recent = epochSet && ownRecent(id, now) >= 0.5;
             if (inflight[id] > 0 || queued[id] > 0 || recent) {
                 loads.put(hostNames[id], new long[] {
-                    inflight[id], queued[id], recent ? recentWork[id] : 0, recent ? epoch + recentAt[id] : 0, held[id]
+                    inflight[id],
+                    queued[id],
+                    recent ? recentWork[id] : 0,
+                    recent ? epoch + recentAt[id] : 0,
+                    held[id],
+                    waiting[id]
                 });
             }
         }
@@ -614,30 +657,87 @@ final class LocalCacheIndex {
     }
 
     /** The routed request took effect on {@code host}: count it in flight and queue its {@code work}. */
+    /** The routed request took effect on {@code host}: count it in flight and waiting, and queue its {@code work}. */
     void admit(String host, long work) {
         Integer id = hostIds.get(host);
         if (id != null) {
             inflight[id]++;
             queued[id] += work;
             held[id] += work;
+            waiting[id]++;
         }
     }
 
-    /** A request's first token came back: its {@code work} leaves the host's queue. */
-    void dequeue(String host, long work) {
+    /** A request's first token came back: its {@code work} leaves the host's queue and it no longer waits. */
+    void firstToken(String host, long work) {
         Integer id = hostIds.get(host);
         if (id != null) {
             queued[id] = Math.max(0, queued[id] - work);
+            waiting[id] = Math.max(0, waiting[id] - 1);
         }
+    }
+
+    /**
+     * A streamed request of {@code service} had its first token {@code millis} after it was routed, with
+     * {@code requestsAhead} requests waiting and {@code tokens} prefill tokens queued on its host, its own included:
+     * the fit of first-token times learns from it (cache_aware_first_token.lua's fit, term for term).
+     */
+    void timeFirstToken(String service, long requestsAhead, long tokens, long millis) {
+        Scope scope = scopes.get(service);
+        if (scope == null) {
+            return;
+        }
+        double[] x = {1, requestsAhead, tokens / 1000.0};
+        double[] fit = scope.fit;
+        double ms = Math.max(0, millis);
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                fit[3 * i + j] = fit[3 * i + j] * FIT_DECAY + x[i] * x[j];
+            }
+            fit[9 + i] = fit[9 + i] * FIT_DECAY + x[i] * ms;
+        }
+    }
+
+    /**
+     * cache_aware.lua's per_request: what one request waiting ahead adds to a first-token time, in prompt tokens, from
+     * the fit's normal equations by Cramer's rule; 0 before {@link #MIN_TIMED} timed requests or without such a cost.
+     */
+    static double perRequestTokens(double[] fit) {
+        if (fit[0] < MIN_TIMED) {
+            return 0;
+        }
+        double[] m = fit;
+        double y1 = fit[9];
+        double y2 = fit[10];
+        double y3 = fit[11];
+        double det = m[0] * (m[4] * m[8] - m[5] * m[7])
+                - m[1] * (m[3] * m[8] - m[5] * m[6])
+                + m[2] * (m[3] * m[7] - m[4] * m[6]);
+        if (Math.abs(det) < 1e-9) {
+            return 0;
+        }
+        double msPerRequest =
+                (m[0] * (y2 * m[8] - m[5] * y3) - y1 * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * y3 - y2 * m[6]))
+                        / det;
+        double msPerKilotoken =
+                (m[0] * (m[4] * y3 - y2 * m[7]) - m[1] * (m[3] * y3 - y2 * m[6]) + y1 * (m[3] * m[7] - m[4] * m[6]))
+                        / det;
+        if (msPerRequest <= 0 || msPerKilotoken <= 0) {
+            return 0;
+        }
+        return Math.min(MAX_PER_REQUEST_TOKENS, 1000 * msPerRequest / msPerKilotoken);
     }
 
     /**
      * A request ended: its count, the {@code work} it still has queued and the {@code heldWork} it was admitted with
      * are given back.
      */
-    void release(String host, long work, long heldWork) {
+    void release(String host, long work, long heldWork, boolean waiting) {
         Integer id = hostIds.get(host);
         if (id != null) {
+            if (waiting) {
+                this.waiting[id] = Math.max(0, this.waiting[id] - 1);
+            }
             inflight[id] = Math.max(0, inflight[id] - 1);
             queued[id] = Math.max(0, queued[id] - work);
             held[id] = Math.max(0, held[id] - heldWork);
@@ -653,6 +753,18 @@ final class LocalCacheIndex {
     long inflightOf(String host) {
         Integer id = hostIds.get(host);
         return id == null ? 0 : inflight[id];
+    }
+
+    /** Requests on {@code host} here whose first token has not come back. */
+    long waitingOf(String host) {
+        Integer id = hostIds.get(host);
+        return id == null ? 0 : waiting[id];
+    }
+
+    /** What one request waiting ahead costs in {@code service}'s decisions now, in prompt tokens (0 = not learned). */
+    double perRequestTokens(String service) {
+        Scope scope = scopes.get(service);
+        return scope == null ? 0 : perRequestTokens(scope.fit);
     }
 
     /** Prefill tokens queued on {@code host} here. */
@@ -778,6 +890,7 @@ final class LocalCacheIndex {
         hostNames[id] = name;
         inflight[id] = 0;
         queued[id] = 0;
+        waiting[id] = 0;
         held[id] = 0;
         written[id] = 0;
         recentWork[id] = 0;
@@ -793,6 +906,7 @@ final class LocalCacheIndex {
         hostScope = Arrays.copyOf(hostScope, size);
         inflight = Arrays.copyOf(inflight, size);
         queued = Arrays.copyOf(queued, size);
+        waiting = Arrays.copyOf(waiting, size);
         held = Arrays.copyOf(held, size);
         written = Arrays.copyOf(written, size);
         recentWork = Arrays.copyOf(recentWork, size);
@@ -805,6 +919,7 @@ final class LocalCacheIndex {
         peerInflight = Arrays.copyOf(peerInflight, size);
         peerQueued = Arrays.copyOf(peerQueued, size);
         peerHeld = Arrays.copyOf(peerHeld, size);
+        peerWaiting = Arrays.copyOf(peerWaiting, size);
         freeHostIds = Arrays.copyOf(freeHostIds, size);
     }
 
@@ -819,6 +934,7 @@ final class LocalCacheIndex {
             }
             inflight[id] = 0;
             queued[id] = 0;
+            waiting[id] = 0;
             held[id] = 0;
             written[id] = 0;
             recentWork[id] = 0;

@@ -27,7 +27,14 @@
 --   weight_h   = min(weight, the weight of h's own queue in requests) when start is 3, q is at least
 --                BEHIND_MIN_QUEUE (1) and even the least queued host holding that block has more queued than the
 --                typical host (q in tokens): the holders are behind; else weight
---   cost_h     = queued_h + weight_h * uncached_h - hot_h + start * inflight_tokens * inflight_h
+--   waiting_h  = requests routed to h whose first token has not come back
+--   per_request = what one request waiting ahead adds to a first-token time, in prompt tokens, learned from the
+--                first-token times of the requests that stream (cache_aware_first_token.lua fits them against the
+--                requests and the tokens that were ahead of each on its host): an engine that serves requests one at
+--                a time pays a fixed cost for each even on a full hit, one that batches them pays it once per step;
+--                0 until 50 timed requests, or when the fit finds no such cost
+--   cost_h     = queued_h + per_request * waiting_h + weight_h * uncached_h - hot_h
+--                + start * inflight_tokens * inflight_h
 --                + recent_share * (recent_h - mean over healthy hosts of recent_h), that term only for a
 --                request nobody holds any block of and without a session host (it starts a conversation)
 --                + min(weight, 4) * max(0, held_h + uncached_h - KV size), with the KV size known and some host
@@ -70,14 +77,15 @@
 -- KEYS[2]      queue HASH: host -> prefill tokens routed and not yet answered
 -- KEYS[3]      cleanup marker: exists while the last cleanup is younger than the clean interval
 -- KEYS[4]      lease ZSET: lease id -> expiry, in Unix seconds of the Redis clock
--- KEYS[5]      lease HASH: lease id -> "<work> <host>"
+-- KEYS[5]      lease HASH: lease id -> "<work> <held> w<wait> <host>" (_work_lease.lua)
 -- KEYS[6]      routed HASH: "n" requests routed so far, "w" and "c" the decayed sums of the work queued per request
---              and of requests
+--              and of requests, "f" the fit of first-token times (_work_lease.lua)
 -- KEYS[7]      written HASH: host -> prompt tokens routed to it as work so far (new tokens in its KV cache)
 -- KEYS[8]      recent HASH: host -> "<recent_h> <gateway seconds>", recent_h as of that time, rounded to a token
 -- KEYS[9]      held HASH: host -> prompt tokens routed as work by the requests in flight there (held_h)
--- KEYS[10]     with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
--- KEYS[10+S..] block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
+-- KEYS[10]     waiting HASH: host -> requests routed whose first token has not come back (waiting_h)
+-- KEYS[11]     with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
+-- KEYS[11+S..] block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
 --              the host's written count then; a bare number: the last use alone, never judged evicted), "#u" ->
 --              requests routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
@@ -92,15 +100,16 @@
 --              equals q; 0 = none
 -- ARGV[10]     estimated prompt tokens of the request
 -- ARGV[11]     most holders one block key keeps
--- ARGV[12]     S = 1 when KEYS[10] is the request's session key, else 0
--- ARGV[13]     L = number of blocks (= #KEYS - 9 - S)
+-- ARGV[12]     S = 1 when KEYS[11] is the request's session key, else 0
+-- ARGV[13]     L = number of blocks (= #KEYS - 10 - S)
 -- ARGV[14]     KV cache of one instance in tokens; 0 = unknown, no block is judged evicted and no room is counted
 -- ARGV[15]     recent_share; 0 = no recent term
--- ARGV[16]     the gateway's clock in Unix seconds
--- ARGV[17..16+L]            cumulative estimated prompt tokens at the end of blocks 1..L
--- ARGV[17+L..16+2L]         the same plus the answer (assistant messages) that directly follows each block
--- ARGV[17+2L]               h = number of healthy hosts
--- ARGV[18+2L..17+2L+h]      healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
+-- ARGV[16]     the gateway's clock in Unix milliseconds
+-- ARGV[17]     1 when the response streams, so its first byte is the first token and its time joins the fit; else 0
+-- ARGV[18..17+L]            cumulative estimated prompt tokens at the end of blocks 1..L
+-- ARGV[18+L..17+2L]         the same plus the answer (assistant messages) that directly follows each block
+-- ARGV[18+2L]               h = number of healthy hosts
+-- ARGV[19+2L..18+2L+h]      healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
 --
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work}: count = the host's in-flight count after this
 -- request, depth = matched blocks on the host, cost rounded to a whole token; or {"full", host, count} when every
@@ -119,9 +128,10 @@ local routed_key = KEYS[6]
 local written_key = KEYS[7]
 local recent_key = KEYS[8]
 local held_key = KEYS[9]
+local waiting_key = KEYS[10]
 local has_session = ARGV[12] == '1'
-local session_key = has_session and KEYS[10] or nil
-local first_block = has_session and 11 or 10
+local session_key = has_session and KEYS[11] or nil
+local first_block = has_session and 12 or 11
 local rand = tonumber(ARGV[1])
 local cap = tonumber(ARGV[2])
 local clean_interval = tonumber(ARGV[3])
@@ -136,8 +146,10 @@ local max_holders = tonumber(ARGV[11])
 local levels = tonumber(ARGV[13])
 local kv_tokens = non_negative(ARGV[14])
 local recent_share = non_negative(ARGV[15])
-local gateway_now = non_negative(ARGV[16])
-local first_tokens = 17
+local gateway_ms = non_negative(ARGV[16])
+local gateway_now = math.floor(gateway_ms / 1000)
+local timed = ARGV[17] == '1'
+local first_tokens = 18
 local first_answered = first_tokens + levels
 local healthy_count = tonumber(ARGV[first_answered + levels])
 local first_host = first_answered + levels + 1
@@ -152,19 +164,46 @@ local function round(x)
 end
 
 local now = tonumber(redis.call('TIME')[1])
-local routed_state = redis.call('HMGET', routed_key, 'n', 'w', 'c')
+local routed_state = redis.call('HMGET', routed_key, 'n', 'w', 'c', 'f')
 local routed = non_negative(routed_state[1])
 local work_sum = non_negative(routed_state[2])
 local request_sum = non_negative(routed_state[3])
 
+-- per_request from the fit's 3x3 normal equations, by Cramer's rule (the local index's requestTokens, term for term).
+local MIN_TIMED = 50
+local MAX_PER_REQUEST = 8192
+local function per_request_of(fit)
+    if fit[1] < MIN_TIMED then
+        return 0
+    end
+    local m, y = fit, { fit[10], fit[11], fit[12] }
+    local det = m[1] * (m[5] * m[9] - m[6] * m[8]) - m[2] * (m[4] * m[9] - m[6] * m[7])
+        + m[3] * (m[4] * m[8] - m[5] * m[7])
+    if math.abs(det) < 1e-9 then
+        return 0
+    end
+    local ms_per_request = (m[1] * (y[2] * m[9] - m[6] * y[3]) - y[1] * (m[4] * m[9] - m[6] * m[7])
+        + m[3] * (m[4] * y[3] - y[2] * m[7])) / det
+    local ms_per_kilotoken = (m[1] * (m[5] * y[3] - y[2] * m[8]) - m[2] * (m[4] * y[3] - y[2] * m[7])
+        + y[1] * (m[4] * m[8] - m[5] * m[7])) / det
+    if ms_per_request <= 0 or ms_per_kilotoken <= 0 then
+        return 0
+    end
+    return math.min(MAX_PER_REQUEST, 1000 * ms_per_request / ms_per_kilotoken)
+end
+local per_request = per_request_of(parse_fit(routed_state[4]))
+
 -- Leases nobody released (crashed gateway, lost release) give back their count, their queued work and their held
 -- KV.
 heal_expired(leases, lease_info, now, function(info)
-    local work, held, host = parse_work_lease(info)
+    local work, held, host, wait = parse_work_lease(info)
     if host then
         subtract(inflight, host, 1)
         subtract(queue, host, work)
         subtract(held_key, host, held)
+        if wait ~= '0' then
+            subtract(waiting_key, host, 1)
+        end
     end
 end)
 
@@ -326,9 +365,11 @@ if walked == 0 and session_host == nil then
     recent_weight = recent_share
 end
 -- Room is counted only with the KV size known.
-local load_hashes = { inflight, queue, kv_tokens > 0 and held_key, recent_weight > 0 and recent_key }
-hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, held, recent)
+local waiting_of = {}
+local load_hashes = { inflight, queue, kv_tokens > 0 and held_key, recent_weight > 0 and recent_key, waiting_key }
+hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, held, recent, waiting)
     local c = non_negative(count)
+    waiting_of[host] = non_negative(waiting)
     held_of[host] = non_negative(held)
     count_of[host] = c
     queued_of[host] = non_negative(queued)
@@ -444,7 +485,8 @@ for _, host in ipairs(hosts) do
         if own_queue_weight then
             host_weight = math.min(weight, weight_of(queued_of[host] / mean_work))
         end
-        local cost = queued_of[host] + host_weight * (prompt - matched) - hot + inflight_weight * c
+        local cost = queued_of[host] + per_request * waiting_of[host] + host_weight * (prompt - matched) - hot
+            + inflight_weight * c
             + recent_weight * (recent_of[host] - recent_mean)
         if some_room then
             cost = cost + room_weight * short_of[host]
@@ -486,7 +528,12 @@ else
         held = non_negative(redis.call('HGET', held_key, target))
     end
     redis.call('HSET', held_key, target, held + work)
-    hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, work, target))
+    redis.call('HSET', waiting_key, target, waiting_of[target] + 1)
+    local wait = '1'
+    if timed then
+        wait = string.format('%d,%d,%d', waiting_of[target], queued_of[target], gateway_ms)
+    end
+    hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, work, wait, target))
     written = written + work
     redis.call('HSET', written_key, target, written)
     redis.call('EXPIRE', written_key, state_ttl)
@@ -501,6 +548,7 @@ else
     redis.call('EXPIRE', inflight, state_ttl)
     redis.call('EXPIRE', queue, state_ttl)
     redis.call('EXPIRE', held_key, state_ttl)
+    redis.call('EXPIRE', waiting_key, state_ttl)
     redis.call('EXPIRE', leases, state_ttl)
     redis.call('EXPIRE', lease_info, state_ttl)
 end
@@ -550,6 +598,6 @@ redis.call('HSET', routed_key, 'n', routed + 1, 'w', tostring(work_sum), 'c', to
 redis.call('EXPIRE', routed_key, state_ttl)
 
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.
-clean_up(marker, clean_interval, { inflight, queue, written_key, recent_key, held_key }, first_host)
+clean_up(marker, clean_interval, { inflight, queue, written_key, recent_key, held_key, waiting_key }, first_host)
 
 return { 'ok', target, count, depth, matched, round(best_cost), work }

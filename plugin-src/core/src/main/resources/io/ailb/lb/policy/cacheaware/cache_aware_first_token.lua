@@ -1,12 +1,18 @@
 -- The first token of one cache_aware request came back: its prefill is done, so the prefill tokens it added to its
--- host's queue (written by cache_aware.lua under its lease) leave the queue now; the lease keeps the in-flight count
--- for the release (cache_aware_release.lua) with no work left. Idempotent: a second call, a call after the release
--- or for a call that counted nothing finds no lease work and changes nothing. Creates no key.
+-- host's queue (written by cache_aware.lua under its lease) leave the queue now and it no longer counts among the
+-- host's requests awaiting their first token; the lease keeps the in-flight count for the release
+-- (cache_aware_release.lua) with no work left. When the lease says the request is timed, the time from its routing to
+-- now joins the fit of first-token times against the requests and the tokens that were ahead of it (its own
+-- included). Idempotent: a second
+-- call, a call after the release or for a call that counted nothing finds the lease done or gone and changes nothing.
 --
 -- KEYS[1] queue HASH: host -> prefill tokens routed and not yet answered
 -- KEYS[2] lease ZSET: lease id -> expiry
--- KEYS[3] lease HASH: lease id -> "<work> <held> <host>"
+-- KEYS[3] lease HASH: lease id -> "<work> <held> w<wait> <host>"
+-- KEYS[4] waiting HASH: host -> requests routed whose first token has not come back
+-- KEYS[5] routed HASH: "f" -> the fit of first-token times (created only with the routed HASH's other fields)
 -- ARGV[1] lease id
+-- ARGV[2] the gateway's clock in ms, now
 --
 -- Returns the tokens taken off the queue, or -1 when the lease is not held.
 
@@ -17,15 +23,33 @@ if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
     return -1
 end
 local info = redis.call('HGET', KEYS[3], ARGV[1])
-local work, held, host = nil, nil, nil
+local work, held, host, wait = nil, nil, nil, nil
 if info then
-    work, held, host = parse_work_lease(info)
+    work, held, host, wait = parse_work_lease(info)
 end
 if not host then
     return -1
 end
-if work > 0 then
-    subtract(KEYS[1], host, work)
-    redis.call('HSET', KEYS[3], ARGV[1], work_lease(0, held, host))
+if work == 0 and wait == '0' then
+    return 0
 end
+subtract(KEYS[1], host, work)
+if wait ~= '0' then
+    subtract(KEYS[4], host, 1)
+end
+local ahead, tokens, routed_at = string.match(wait, '^(%d+),(%d+),(%d+)$')
+local now = tonumber(ARGV[2])
+if routed_at and now and redis.call('EXISTS', KEYS[5]) == 1 then
+    local x = { 1, tonumber(ahead), (tonumber(tokens) + work) / 1000 }
+    local ms = math.max(0, now - tonumber(routed_at))
+    local fit = parse_fit(redis.call('HGET', KEYS[5], 'f'))
+    for i = 1, 3 do
+        for j = 1, 3 do
+            fit[3 * (i - 1) + j] = fit[3 * (i - 1) + j] * FIT_DECAY + x[i] * x[j]
+        end
+        fit[9 + i] = fit[9 + i] * FIT_DECAY + x[i] * ms
+    end
+    redis.call('HSET', KEYS[5], 'f', format_fit(fit))
+end
+redis.call('HSET', KEYS[3], ARGV[1], work_lease(0, held, '0', host))
 return work

@@ -67,7 +67,8 @@ local function hmget_in_chunks(items, first, last, hashes, visit)
             for k = 1, #hashes do
                 values[k] = replies[k][i]
             end
-            visit(item, unpack(values))
+            -- Bounds given: a value of a hash not read is nil, and unpack() alone may stop at the first nil.
+            visit(item, unpack(values, 1, #hashes))
         end
     end
 end

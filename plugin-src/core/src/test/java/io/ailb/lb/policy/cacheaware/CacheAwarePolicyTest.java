@@ -95,7 +95,8 @@ class CacheAwarePolicyTest {
                 KEYS.cacheAwareRouted(),
                 KEYS.cacheAwareWritten(),
                 KEYS.cacheAwareRecent(),
-                KEYS.cacheAwareHeld()));
+                KEYS.cacheAwareHeld(),
+                KEYS.cacheAwareWaiting()));
         for (String hash : request.prefixHashes()) {
             keys.add(KEYS.holders(hash));
         }
@@ -116,7 +117,8 @@ class CacheAwarePolicyTest {
                         "3",
                         "0",
                         "0.25",
-                        "1000",
+                        "1000000",
+                        "0",
                         "4",
                         "5",
                         "8",
@@ -199,15 +201,16 @@ class CacheAwarePolicyTest {
     @Test
     void aBodylessRequestHasNoPromptAndNoBlocks() throws ConfigException {
         RedisCommand call = command("", RequestInfo.noBody());
-        assertEquals(9, call.keys().size());
+        assertEquals(10, call.keys().size());
         assertEquals(
-                list("0", "8", "0", "0", "0", "0.25", "1000", "2"), call.args().subList(9, 17));
+                list("0", "8", "0", "0", "0", "0.25", "1000000", "0", "2"),
+                call.args().subList(9, 18));
     }
 
     @Test
     void anUnparseableBodyIsWeighedByItsSize() throws ConfigException {
         RedisCommand call = command("", RequestInfo.unparsed(4001));
-        assertEquals(9, call.keys().size());
+        assertEquals(10, call.keys().size());
         assertEquals(list("1001", "8", "0", "0"), call.args().subList(9, 13));
     }
 
@@ -227,10 +230,10 @@ class CacheAwarePolicyTest {
         RedisCommand call = commandWithHeaders(
                 ",\"sessionHeader\":\"X-Session-Id\"", RequestInfo.unparsed(4001), Map.of("x-session-id", session));
         byte[] id = session.getBytes(StandardCharsets.UTF_8);
-        assertEquals(10, call.keys().size());
+        assertEquals(11, call.keys().size());
         assertEquals(
                 KEYS.cacheAwareSession(PrefixHash.hexOf(id, 0, id.length)),
-                call.keys().get(9));
+                call.keys().get(10));
         assertEquals(list("1001", "8", "1", "0"), call.args().subList(9, 13));
     }
 
@@ -240,7 +243,7 @@ class CacheAwarePolicyTest {
                 commandWithHeaders(",\"sessionHeader\":\"x-session-id\"", RequestInfo.unparsed(40), Map.of());
         RedisCommand off = commandWithHeaders("", RequestInfo.unparsed(40), Map.of("x-session-id", "s"));
         for (RedisCommand call : List.of(absent, off)) {
-            assertEquals(9, call.keys().size());
+            assertEquals(10, call.keys().size());
             assertEquals("0", call.args().get(11));
         }
     }
@@ -275,7 +278,8 @@ class CacheAwarePolicyTest {
                         KEYS.load(),
                         KEYS.cacheAwareLeases(),
                         KEYS.cacheAwareLeaseInfo(),
-                        KEYS.cacheAwareHeld()),
+                        KEYS.cacheAwareHeld(),
+                        KEYS.cacheAwareWaiting()),
                 release.keys());
         assertEquals(step.redisCommand().args().get(5), release.args().get(0));
     }
@@ -296,19 +300,35 @@ class CacheAwarePolicyTest {
         assertEquals("162", step.attributes().get(CacheAwarePolicy.ATTR_WORK));
         assertTrue(step.releases().isEmpty());
 
-        // The first response byte takes the request's 162 queued tokens off the host: same lease as the call.
+        // The first response byte takes the request's 162 queued tokens off the host and the request off its waiting
+        // ones: same lease as the call, and the gateway's clock when it is sent.
         assertEquals(1, step.firstResponseCalls().size());
-        RedisCommand firstToken = step.firstResponseCalls().get(0).command();
+        RedisCommand firstToken =
+                step.firstResponseCalls().get(0).sentAt(1_234_567).command();
         assertEquals(CacheAwareScripts.CACHE_AWARE_FIRST_TOKEN, firstToken.script());
-        assertEquals(list(KEYS.load(), KEYS.cacheAwareLeases(), KEYS.cacheAwareLeaseInfo()), firstToken.keys());
-        assertEquals(list(call.redisCommand().args().get(5)), firstToken.args());
+        assertEquals(
+                list(
+                        KEYS.load(),
+                        KEYS.cacheAwareLeases(),
+                        KEYS.cacheAwareLeaseInfo(),
+                        KEYS.cacheAwareWaiting(),
+                        KEYS.cacheAwareRouted()),
+                firstToken.keys());
+        assertEquals(list(call.redisCommand().args().get(5), "1234567"), firstToken.args());
     }
 
     @Test
-    void aFullyCachedRequestQueuesNothingAndNeedsNoFirstResponseCall() throws ConfigException {
+    void aFullyCachedRequestQueuesNothingButWaitsForItsFirstToken() throws ConfigException {
         Step step = select(policy(""), chat(CONVERSATION)).onReply(ok("10.0.0.2:8000", 3, 2, 8, 40, 0));
         assertEquals(Step.Kind.ROUTE, step.kind());
-        assertTrue(step.firstResponseCalls().isEmpty());
+        assertEquals(1, step.firstResponseCalls().size());
+    }
+
+    @Test
+    void aStreamedRequestIsTimed() throws ConfigException {
+        assertEquals("0", command("", chat(CONVERSATION)).args().get(16));
+        RequestInfo streamed = chatFor(policy(""), CONVERSATION.replaceFirst("\\{", "{\"stream\":true,"));
+        assertEquals("1", command("", streamed).args().get(16));
     }
 
     @Test

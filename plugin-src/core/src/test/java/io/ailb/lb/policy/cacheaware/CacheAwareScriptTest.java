@@ -11,8 +11,10 @@ import io.ailb.lb.policy.inflight.InflightSelection;
 import io.ailb.lb.redis.FreshRedisTest;
 import io.ailb.lb.redis.LuaResources;
 import io.ailb.lb.redis.LuaScript;
+import io.ailb.lb.redis.RedisCall;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisKeys;
+import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.request.RequestParser;
 import io.ailb.lb.util.Rng;
 import java.util.ArrayList;
@@ -38,6 +40,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
     private static final LuaScript FIRST_TOKEN =
             LuaResources.script(CacheAwareScriptTest.class, "cache_aware_first_token");
     private static final List<String> NONE = Collections.emptyList();
+    private static final RedisTarget REDIS = new RedisTarget("redis.static", 6379, "", "", 3000, 0);
     private static final List<String> ABC = Arrays.asList("a:1", "b:1", "c:1");
     private static final int BLOCK_TTL = 1800;
 
@@ -122,9 +125,34 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     private long firstToken(String leaseId) {
-        RedisCommand production = CacheAwareSelection.firstToken(KEYS, leaseId);
+        return firstTokenAt(leaseId, now() * 1000);
+    }
+
+    /** The first-token call as the flow sends it at {@code nowMillis} (the clock appended). */
+    private long firstTokenAt(String leaseId, long nowMillis) {
+        RedisCommand production = RedisCall.clocked(REDIS, CacheAwareSelection.firstToken(KEYS, leaseId))
+                .sentAt(nowMillis)
+                .command();
         return redis.run(RedisCommand.script(FIRST_TOKEN, production.keys(), production.args()))
                 .asLong();
+    }
+
+    private long waitingOf(String host) {
+        RespValue value = redis.call("HGET", KEYS.cacheAwareWaiting(), host);
+        return value.isNull() ? 0 : Long.parseLong(value.asString());
+    }
+
+    /** The fit of first-token times the scripts keep, as the local index holds it. */
+    private double[] fit() {
+        RespValue value = redis.call("HGET", KEYS.cacheAwareRouted(), "f");
+        double[] fit = new double[12];
+        if (!value.isNull()) {
+            String[] parts = value.asString().split(" ");
+            for (int i = 0; i < 12; i++) {
+                fit[i] = Double.parseDouble(parts[i]);
+            }
+        }
+        return fit;
     }
 
     private long now() {
@@ -852,6 +880,107 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     @Test
+    void aRequestWaitsForItsFirstTokenUntilItComesOrTheRequestEnds() {
+        List<String> onlyA = Collections.singletonList("a:1");
+        String answered = lease();
+        String reset = lease();
+        run(demand("one", 700), onlyA, PLAIN, 0, answered);
+        run(demand("one", 700), onlyA, PLAIN, 0, reset);
+        assertEquals(2, waitingOf("a:1"), "a full hit waits for its first token too");
+
+        assertEquals(0, firstToken(reset), "nothing queued: the prompt was cached by the request before");
+        assertEquals(1, waitingOf("a:1"));
+        assertEquals(0, firstToken(reset), "a second first-token call changes nothing");
+        assertEquals(1, waitingOf("a:1"));
+        release(reset);
+        assertEquals(1, waitingOf("a:1"), "its first token already took it off");
+
+        release(answered);
+        assertEquals(0, waitingOf("a:1"), "a request ending without a first token stops waiting too");
+        assertTrue(redis.call("HGET", KEYS.cacheAwareWaiting(), "a:1").isNull(), "a count at zero is removed");
+    }
+
+    /**
+     * First-token times of an engine that serves one request at a time: 30 ms for each request, its own and the ones
+     * waiting ahead of it, plus 62.5 µs for each token ahead and its own (the simulator's serial backend), so one
+     * waiting request costs as much as 30 / 0.0625 = 480 tokens.
+     */
+    private void timeSerialFirstTokens(List<String> hosts, int requests) {
+        long routedAt = 1_000_000;
+        for (int i = 0; i < requests; i += 4) {
+            // Up to four requests waiting at once, each of a different size.
+            List<String> leases = new ArrayList<>();
+            List<long[]> ahead = new ArrayList<>();
+            long waiting = 0;
+            long queued = 0;
+            for (int k = 0; k < 4; k++) {
+                String id = lease();
+                int prompt = 200 + 150 * ((i + k) % 7);
+                CacheAwareSelection.Demand timed =
+                        demand("timed-" + i + "-" + k, prompt).streaming();
+                RedisCommand production = CacheAwareSelection.command(KEYS, timed, hosts, NONE, PLAIN, 0, id, routedAt);
+                CacheAwareSelection chosen = CacheAwareSelection.parse(
+                        redis.run(RedisCommand.script(SCRIPT, production.keys(), production.args())));
+                assertNotNull(chosen);
+                leases.add(id);
+                ahead.add(new long[] {waiting, queued + chosen.work()});
+                waiting++;
+                queued += chosen.work();
+            }
+            for (int k = 0; k < 4; k++) {
+                long[] a = ahead.get(k);
+                long millis = Math.round(30 * (a[0] + 1) + 0.0625 * a[1]);
+                firstTokenAt(leases.get(k), routedAt + millis);
+                release(leases.get(k));
+            }
+            routedAt += 10_000;
+        }
+    }
+
+    @Test
+    void streamedFirstTokensTeachWhatAWaitingRequestCosts() {
+        List<String> onlyA = Collections.singletonList("a:1");
+        timeSerialFirstTokens(onlyA, 48);
+        assertEquals(0, LocalCacheIndex.perRequestTokens(fit()), "not before 50 timed requests");
+        timeSerialFirstTokens(onlyA, 16);
+        assertEquals(480, LocalCacheIndex.perRequestTokens(fit()), 5);
+
+        // A request not streamed is not timed: the fit stays as it is.
+        double[] before = fit();
+        String untimed = lease();
+        run(demand("untimed", 400), onlyA, PLAIN, 0, untimed);
+        firstTokenAt(untimed, 1);
+        assertEquals(Arrays.toString(before), Arrays.toString(fit()));
+    }
+
+    @Test
+    void eachRequestWaitingOnAHostCostsWhatTheFitLearned() {
+        // a holds two requests waiting for their first token with nothing queued (full hits), b 300 tokens of one.
+        List<String> onlyA = Collections.singletonList("a:1");
+        run(demand("cached", 300), onlyA);
+        release(lastLease());
+        run(demand("cached", 300), onlyA);
+        run(demand("cached", 300), onlyA);
+        run(demand("long", 300), Collections.singletonList("b:1"));
+        CacheAwareSelection.Demand question = demand("new", 100);
+
+        CacheAwareSelection untaught = run(question, Arrays.asList("a:1", "b:1"), PLAIN, 0, lease());
+        assertEquals("a:1", untaught.host(), "no fit yet: a's waiting requests cost nothing, b's queue 300");
+        assertEquals(100, untaught.cost());
+        release(lastLease());
+
+        timeSerialFirstTokens(Collections.singletonList("c:1"), 64);
+        double perRequest = LocalCacheIndex.perRequestTokens(fit());
+        CacheAwareSelection taught = run(question, Arrays.asList("a:1", "b:1"), PLAIN, 0, lease());
+        assertEquals("b:1", taught.host(), "two waiting requests on a cost about 960 tokens");
+        assertEquals(Math.round(300 + perRequest + 100), taught.cost(), "b has its own request waiting");
+    }
+
+    private String lastLease() {
+        return InflightSelection.leaseId(0x2000_0000_0000L + leases - 1);
+    }
+
+    @Test
     void atExactlyEqualCostTheRandomArgumentDecides() {
         // a: 200 uncached + 1800 load = 2000 = b's and c's cost for the whole prompt.
         Set<String> winners = new HashSet<>();
@@ -1086,7 +1215,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         List<String> keys = new ArrayList<>(call.keys());
         keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
         keys.addAll(CacheAwareSelection.firstToken(KEYS, "0000000000000001").keys());
-        assertEquals(12, call.keys().size());
+        assertEquals(13, call.keys().size());
         for (String key : keys) {
             int open = key.indexOf('{');
             assertEquals(KEYS.hashTag(), key.substring(open, key.indexOf('}', open) + 1), key);

@@ -310,13 +310,14 @@ class IndexExchangeTest {
     @Test
     void aPublicationWithImpossibleCountsIsIgnoredWhole() {
         IndexExchange exchange = new IndexExchange("ailb.test", 0, new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0, 0));
-        assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, 5}))));
-        assertNull(
-                IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2, 3, 4, 5}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, -2, 3, 4, 5}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, -3, 4, 5}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, -4, 5}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, -5}))));
+        assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, 5, 6}))));
+        assertNull(IndexExchange.Publication.parse(
+                exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2, 3, 4, 5, 6}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, -2, 3, 4, 5, 6}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, -3, 4, 5, 6}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, -4, 5, 6}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, -5, 6}))));
+        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, 5, -6}))));
     }
 
     /** The pool's directory key (one configuration: the only one in the store ending in ".vms"). */

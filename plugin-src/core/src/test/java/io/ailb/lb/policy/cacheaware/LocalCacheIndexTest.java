@@ -56,7 +56,7 @@ class LocalCacheIndexTest {
                 SERVICE, hashes, tokens(hashes.size(), 100), hashes.size() * 100, healthy, NONE, random, now);
         assertFalse(choice.full);
         index.admit(choice.host, choice.work);
-        index.release(choice.host, choice.work, choice.work);
+        index.release(choice.host, choice.work, choice.work, true);
         return choice;
     }
 
@@ -119,7 +119,7 @@ class LocalCacheIndexTest {
         assertEquals(0, index.queuedOf("10.0.0.9:8000"));
         assertEquals(4, index.hostsTracked());
         // Its late release changes nothing.
-        index.release(held.host, held.work, held.work);
+        index.release(held.host, held.work, held.work, true);
         assertEquals(0, index.inflightOf("10.0.0.9:8000"));
 
         // Once its blocks expire, the next decision frees its id.
@@ -169,7 +169,7 @@ class LocalCacheIndexTest {
         for (String host : HOSTS) {
             assertEquals(1, index.inflightOf(host));
         }
-        index.release(HOSTS.get(0), 10, 10);
+        index.release(HOSTS.get(0), 10, 10, true);
         LocalCacheIndex.Choice freed = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
         assertEquals(HOSTS.get(0), freed.host);
         assertEquals(1, freed.count);
@@ -179,7 +179,7 @@ class LocalCacheIndexTest {
         LocalCacheIndex.Choice choice =
                 index.select(SERVICE, NONE, NO_TOKENS, NO_TOKENS, 1000, session, HOSTS, NONE, random, now);
         index.admit(choice.host, choice.work);
-        index.release(choice.host, choice.work, choice.work);
+        index.release(choice.host, choice.work, choice.work, true);
         return choice;
     }
 
@@ -219,7 +219,7 @@ class LocalCacheIndexTest {
         for (int turn = 0; turn < 2; turn++) {
             LocalCacheIndex.Choice choice = selectAfterLongPrefix(index, held, turn, healthy);
             index.admit(choice.host, choice.work);
-            index.release(choice.host, choice.work, choice.work);
+            index.release(choice.host, choice.work, choice.work, true);
         }
         for (String host : healthy) {
             index.admit(host, 200);

@@ -10,8 +10,10 @@ import io.ailb.lb.policy.inflight.InflightSelection;
 import io.ailb.lb.redis.FreshRedisTest;
 import io.ailb.lb.redis.LuaResources;
 import io.ailb.lb.redis.LuaScript;
+import io.ailb.lb.redis.RedisCall;
 import io.ailb.lb.redis.RedisCommand;
 import io.ailb.lb.redis.RedisKeys;
+import io.ailb.lb.redis.RedisTarget;
 import io.ailb.lb.util.Rng;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,6 +51,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     private static final List<String> HOSTS =
             Arrays.asList("10.0.0.1:8000", "10.0.0.2:8000", "10.0.0.3:8000", "10.0.0.4:8000", "10.0.0.5:8000");
     private static final int BLOCK_TTL = 90;
+    private static final RedisTarget REDIS = new RedisTarget("redis.static", 6379, "", "", 3000, 0);
     private static final int YEAR = 31_536_000;
     /**
      * A KV cache about one conversation's size, so blocks are judged evicted within the run (with 3000, nothing a
@@ -72,13 +75,22 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         final String lease;
         final String host;
         final long admitted;
-        long work;
+        final long requestsAhead;
+        final long tokensAhead;
+        /** The gateway's clock in ms when it was routed; -1 when its response does not stream (not timed). */
+        final long routedAtMillis;
 
-        Open(String lease, String host, long work) {
+        long work;
+        boolean waiting = true;
+
+        Open(String lease, LocalCacheIndex.Choice choice, long routedAtMillis) {
             this.lease = lease;
-            this.host = host;
-            this.admitted = work;
-            this.work = work;
+            this.host = choice.host;
+            this.admitted = choice.work;
+            this.work = choice.work;
+            this.requestsAhead = choice.requestsAhead;
+            this.tokensAhead = choice.tokensAhead;
+            this.routedAtMillis = routedAtMillis;
         }
     }
 
@@ -159,6 +171,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         int full = 0;
         int matched = 0;
         int inSession = 0;
+        int taught = 0;
         for (int step = 0; step < steps; step++) {
             now += traffic.nextInt(10) < 9 ? traffic.nextInt(3) : 40 + traffic.nextInt(80);
             redis.call("SET", CLOCK_KEY, Long.toString(now));
@@ -212,7 +225,10 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                 assertEquals(lua.cost(), java.cost, where + ": cost");
                 assertEquals(lua.work(), java.work, where + ": work");
                 local.admit(java.host, java.work);
-                open.add(new Open(lease, java.host, java.work));
+                open.add(new Open(lease, java, demand.streams() ? now * 1000 : -1));
+                if (local.perRequestTokens(KEYS.hashTag()) > 0) {
+                    taught++;
+                }
                 for (String hash : demand.blockHashes()) {
                     blockExpiry.put(KEYS.holders(hash), now + BLOCK_TTL);
                 }
@@ -231,6 +247,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         assertTrue(routed > steps / 2, "routed " + routed);
         assertTrue(matched > routed / 4, "matched " + matched + " of " + routed);
         assertTrue(inSession > routed / 4, "in a session: " + inSession + " of " + routed);
+        assertTrue(taught > routed / 2, "decided with a learned cost per waiting request: " + taught + " of " + routed);
         if (settings.inflight().maxRequestCount() > 0) {
             assertTrue(full > 0, "no full reply in " + steps + " steps");
         }
@@ -253,15 +270,26 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         int events = traffic.nextInt(3);
         for (int i = 0; i < events && !open.isEmpty(); i++) {
             Open request = open.get(traffic.nextInt(open.size()));
-            if (request.work > 0 && traffic.nextInt(3) > 0) {
-                RedisCommand production = CacheAwareSelection.firstToken(KEYS, request.lease);
+            if (request.waiting && traffic.nextInt(3) > 0) {
+                // An engine with a fixed cost per request, whose times the fit learns: 25 ms for each request waiting
+                // ahead and this one, 50 µs per token ahead and its own, and a few ms of noise.
+                long tokens = request.tokensAhead + request.admitted;
+                long millis = 25 * (request.requestsAhead + 1) + tokens / 20 + traffic.nextInt(5);
+                long at = request.routedAtMillis < 0 ? now * 1000 : request.routedAtMillis + millis;
+                RedisCommand production = RedisCall.clocked(REDIS, CacheAwareSelection.firstToken(KEYS, request.lease))
+                        .sentAt(at)
+                        .command();
                 redis.run(RedisCommand.script(FIRST_TOKEN, production.keys(), production.args()));
-                local.dequeue(request.host, request.work);
+                local.firstToken(request.host, request.work);
+                if (request.routedAtMillis >= 0) {
+                    local.timeFirstToken(KEYS.hashTag(), request.requestsAhead, tokens, millis);
+                }
                 request.work = 0;
+                request.waiting = false;
             } else {
                 RedisCommand production = CacheAwareSelection.release(KEYS, request.lease);
                 redis.run(RedisCommand.script(RELEASE, production.keys(), production.args()));
-                local.release(request.host, request.work, request.admitted);
+                local.release(request.host, request.work, request.admitted, request.waiting);
                 open.remove(request);
             }
         }
@@ -271,6 +299,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         for (String host : HOSTS) {
             assertEquals(field(KEYS.inflight(), host), local.inflightOf(host), where + ": in flight on " + host);
             assertEquals(field(KEYS.load(), host), local.queuedOf(host), where + ": queued on " + host);
+            assertEquals(field(KEYS.cacheAwareWaiting(), host), local.waitingOf(host), where + ": waiting on " + host);
         }
     }
 
@@ -307,6 +336,9 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     private static CacheAwareSelection.Demand request(Rng traffic, List<List<String>> conversations) {
         int c = traffic.nextInt(conversations.size());
         CacheAwareSelection.Demand demand = blocksOf(traffic, conversations.get(c));
+        if (traffic.nextInt(4) > 0) {
+            demand = demand.streaming();
+        }
         return traffic.nextInt(2) == 0
                 ? demand
                 : demand.inSession("5e55" + conversations.get(c).get(1).substring(4));
