@@ -40,6 +40,8 @@ final class LocalCacheIndex {
     private static final double MIN_TIMED = 50;
     /** A bound on the learned cost of one waiting request, in prompt tokens. */
     private static final double MAX_PER_REQUEST_TOKENS = 8192;
+    /** The typical host's waiting requests from which they are no longer charged. */
+    private static final double PER_REQUEST_MAX_WAITING = 2;
     /** The script's MAX_WEIGHT: an uncached token never weighs more, so costs stay exact integers in a reply. */
     private static final double MAX_WEIGHT = 1e6;
     /** The script's HOT_SHARE: a block is hot when its holders carry this much more than a fair share. */
@@ -400,6 +402,8 @@ final class LocalCacheIndex {
         int leastCountedSize = 0;
         double queuedSum = 0;
         double queuedMax = 0;
+        long waitingSum = 0;
+        long waitingMax = 0;
         double recentSum = 0;
         // For the conversation-start lead: the counts in flight summed, and the least count and the least queue among
         // the deepest holders.
@@ -418,6 +422,8 @@ final class LocalCacheIndex {
                 }
             }
             queuedSum = queuedSum + queuedTotal(id);
+            waitingSum += waitingTotal(id);
+            waitingMax = Math.max(waitingMax, waitingTotal(id));
             queuedMax = Math.max(queuedMax, queuedTotal(id));
             if (recentWeight > 0) {
                 recentNowOf[id] = ownRecent(id, now) + peerRecent[id];
@@ -435,7 +441,7 @@ final class LocalCacheIndex {
         double queuedRequests = 0;
         double typicalQueue = 0;
         double meanWork = Math.max(1, scope.requestSum > 0 ? scope.workSum / scope.requestSum : prompt);
-        double perRequest = perRequestTokens(scope.fit);
+
         if (hostCount > 0) {
             // As the script: the mean queue over the hosts but the longest, so that one host falling behind does not
             // make copies of its prefixes dearer.
@@ -444,6 +450,10 @@ final class LocalCacheIndex {
             weight = weightOf(queuedRequests);
         }
 
+        // As the script: waiting requests cost only while the typical host has fewer than two.
+        double typicalWaiting =
+                hostCount > 1 ? (double) (waitingSum - waitingMax) / (hostCount - 1) : (double) waitingSum;
+        double perRequest = typicalWaiting < PER_REQUEST_MAX_WAITING ? perRequestTokens(scope.fit) : 0;
         double recentMean = hostCount > 0 ? recentSum / hostCount : 0;
         double roomWeight = Math.min(weight, MAX_ROOM_WEIGHT);
         double inflightWeight = inflightTokens;

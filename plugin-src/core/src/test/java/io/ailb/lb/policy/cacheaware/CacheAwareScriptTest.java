@@ -974,6 +974,14 @@ class CacheAwareScriptTest extends FreshRedisTest {
         CacheAwareSelection taught = run(question, Arrays.asList("a:1", "b:1"), PLAIN, 0, lease());
         assertEquals("b:1", taught.host(), "two waiting requests on a cost about 960 tokens");
         assertEquals(Math.round(300 + perRequest + 100), taught.cost(), "b has its own request waiting");
+        release(lastLease());
+
+        // Once the typical host (all but the one with the most) has two waiting, they are no longer charged.
+        run(demand("cached", 300), onlyA);
+        run(demand("longer", 300), Collections.singletonList("b:1"));
+        CacheAwareSelection busy = run(demand("other", 100), Arrays.asList("a:1", "b:1"), PLAIN, 0, lease());
+        assertEquals("a:1", busy.host(), "a: 3 waiting, b: 2 waiting and 600 tokens queued");
+        assertEquals(100, busy.cost());
     }
 
     private String lastLease() {
