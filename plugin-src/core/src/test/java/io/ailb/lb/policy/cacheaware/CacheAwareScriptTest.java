@@ -1131,6 +1131,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(300, next.cost() - 40, "the healed 1000 no longer counts");
         assertEquals(300 + 40, loadOf("a:1"));
         assertEquals(2, countOf("a:1"));
+        assertEquals(2, waitingOf("a:1"), "the crashed request no longer waits");
         assertEquals(-1, release(crashed), "the crashed gateway's late release changes nothing");
         assertEquals(340, loadOf("a:1"));
         assertEquals(40, release(alive));
