@@ -260,14 +260,10 @@ public final class Step {
     }
 
     /**
-     * A copy of a ROUTE Step that also carries a command to send once when the first byte of the response body
-     * arrives (the backend has produced its first token), if the stream is still open then.
+     * A copy of a ROUTE Step that also carries a call to send once when the first byte of the response body arrives
+     * (the backend has produced its first token), if the stream is still open then; a {@link RedisCall#clocked} call
+     * gets the flow's clock at that moment.
      */
-    public Step withFirstResponseCall(RedisTarget callTarget, RedisCommand callCommand) {
-        return withFirstResponseCall(new RedisCall(callTarget, callCommand));
-    }
-
-    /** As above, for a call that may be {@link RedisCall#clocked}: the flow appends its clock when it sends it. */
     public Step withFirstResponseCall(RedisCall call) {
         if (kind != Kind.ROUTE) {
             throw new IllegalStateException("only a ROUTE step has a response: " + this);

@@ -29,8 +29,8 @@ import java.util.Map;
  * <p>A publication, big-endian: magic {@code 'A' 'C'} and version 4; the publisher (u16 length, UTF-8); the sequence
  * number of its first record (i64); a string table (u16 count, each u16 length and UTF-8); the loads (u16 count,
  * each: host string u16, in flight i64, queued tokens i64, recent work i64, the Unix second it is as of i64, held KV
- * tokens i64, requests waiting for their first token i64); the records (u16 count, each: kind u8, service string u16, host string u16, hash words i64 i64, routed
- * at epoch seconds i64, prompt tokens i32). Anything that does not parse completely, or is larger than
+ * tokens i64, requests waiting for their first token i64); the records (u16 count, each: kind u8, service string
+ * u16, host string u16, hash words i64 i64, routed at epoch seconds i64, prompt tokens i32). Anything that does not parse completely, or is larger than
  * {@link #MAX_PUBLICATION_BYTES}, is ignored.
  */
 final class IndexExchange {

@@ -441,7 +441,6 @@ final class LocalCacheIndex {
         double queuedRequests = 0;
         double typicalQueue = 0;
         double meanWork = Math.max(1, scope.requestSum > 0 ? scope.workSum / scope.requestSum : prompt);
-
         if (hostCount > 0) {
             // As the script: the mean queue over the hosts but the longest, so that one host falling behind does not
             // make copies of its prefixes dearer.
@@ -641,7 +640,8 @@ final class LocalCacheIndex {
 
     /**
      * This VM's own counts, host → {in flight, queued tokens, recent work, the Unix second it is as of, held KV
-     * tokens, requests waiting for their first token}, for the hosts where one is positive at {@code nowSeconds} (at most {@code limit}): what it publishes to the other VMs.
+     * tokens, requests waiting for their first token}, for the hosts where one is positive at {@code nowSeconds} (at
+     * most {@code limit}): what it publishes to the other VMs.
      * Recent work faded below half a token is left out, so an idle VM's publication stops changing.
      */
     Map<String, long[]> ownLoads(int limit, long nowSeconds) {
@@ -666,7 +666,6 @@ final class LocalCacheIndex {
         return loads;
     }
 
-    /** The routed request took effect on {@code host}: count it in flight and queue its {@code work}. */
     /** The routed request took effect on {@code host}: count it in flight and waiting, and queue its {@code work}. */
     void admit(String host, long work) {
         Integer id = hostIds.get(host);
@@ -740,7 +739,7 @@ final class LocalCacheIndex {
 
     /**
      * A request ended: its count, the {@code work} it still has queued and the {@code heldWork} it was admitted with
-     * are given back.
+     * are given back, and its place among the waiting when it is still {@code waiting} for its first token.
      */
     void release(String host, long work, long heldWork, boolean waiting) {
         Integer id = hostIds.get(host);

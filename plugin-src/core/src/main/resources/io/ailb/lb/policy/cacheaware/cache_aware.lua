@@ -119,6 +119,7 @@
 
 --#include "../inflight/_selection.lua"
 --#include "_work_lease.lua"
+--#include "_first_token_fit.lua"
 
 local inflight = KEYS[1]
 local queue = KEYS[2]
@@ -170,7 +171,8 @@ local routed = non_negative(routed_state[1])
 local work_sum = non_negative(routed_state[2])
 local request_sum = non_negative(routed_state[3])
 
--- per_request from the fit's 3x3 normal equations, by Cramer's rule (the local index's requestTokens, term for term).
+-- per_request from the fit's 3x3 normal equations, by Cramer's rule (the local index's perRequestTokens, term for
+-- term).
 local MIN_TIMED = 50
 local MAX_PER_REQUEST = 8192
 local function per_request_of(fit)
@@ -192,7 +194,6 @@ local function per_request_of(fit)
     end
     return math.min(MAX_PER_REQUEST, 1000 * ms_per_request / ms_per_kilotoken)
 end
-local per_request = per_request_of(parse_fit(routed_state[4]))
 
 -- Leases nobody released (crashed gateway, lost release) give back their count, their queued work and their held
 -- KV.
@@ -438,8 +439,9 @@ local typical_waiting = waiting_sum
 if #hosts > 1 then
     typical_waiting = (waiting_sum - waiting_max) / (#hosts - 1)
 end
-if typical_waiting >= PER_REQUEST_MAX_WAITING then
-    per_request = 0
+local per_request = 0
+if typical_waiting < PER_REQUEST_MAX_WAITING then
+    per_request = per_request_of(parse_fit(routed_state[4]))
 end
 
 local recent_mean = 0

@@ -18,6 +18,7 @@
 
 --#include "../inflight/_subtract.lua"
 --#include "_work_lease.lua"
+--#include "_first_token_fit.lua"
 
 if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
     return -1

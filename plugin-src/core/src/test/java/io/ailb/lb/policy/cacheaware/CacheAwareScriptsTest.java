@@ -31,7 +31,11 @@ class CacheAwareScriptsTest {
     void theSelectionScriptSharesSelectLuasPartsAndNoIncludeLineIsLeft() {
         TextIncludes.Assembled script = LuaResources.assemble(CacheAwareScriptsTest.class, "cache_aware");
         assertEquals(
-                List.of(INFLIGHT + "_selection.lua", INFLIGHT + "_subtract.lua", HERE + "_work_lease.lua"),
+                List.of(
+                        INFLIGHT + "_selection.lua",
+                        INFLIGHT + "_subtract.lua",
+                        HERE + "_work_lease.lua",
+                        HERE + "_first_token_fit.lua"),
                 script.included());
         assertFalse(script.text().contains(LuaResources.INCLUDE_DIRECTIVE), script.text());
     }
