@@ -83,6 +83,8 @@ public final class Simulate {
               --requests-per-vm K           replace a gateway's VM after K requests; 0 = never (default)
               --capacity-tokens T           KV cache per backend in tokens (default 1000000)
               --speedup X                   divide arrival times by X (trace, log; default 1)
+              --unstreamed-share X          share of requests sent with "stream": false, drawn per request
+                                            (default 0): the plugin sees their answer only whole, at the end
               --limit K                     first K requests (trace, log) or sessions (chat, agent, rag); 0 = all
               --seed S                      seed of workloads and random choices (default 1)
               --json FILE                   write the results as JSON
@@ -217,6 +219,7 @@ public final class Simulate {
             "requests-per-vm",
             "capacity-tokens",
             "speedup",
+            "unstreamed-share",
             "limit",
             "seed",
             "json",
@@ -648,6 +651,24 @@ public final class Simulate {
             throw new IllegalArgumentException("--limit must be 0 (all) or positive, got " + limit);
         }
         double speedup = number(o, "speedup", 1) * multiplier;
+        double unstreamed = number(o, "unstreamed-share", 0);
+        if (!(unstreamed >= 0 && unstreamed <= 1)) {
+            throw new IllegalArgumentException("--unstreamed-share must be in [0, 1], got " + unstreamed);
+        }
+        return generated(o, kind, seed, multiplier, sweep, decodeMsPerToken, speedup, limit)
+                .withUnstreamedShare(unstreamed, seed);
+    }
+
+    private static Workload generated(
+            Map<String, String> o,
+            String kind,
+            long seed,
+            double multiplier,
+            boolean sweep,
+            double decodeMsPerToken,
+            double speedup,
+            int limit)
+            throws IOException {
         return switch (kind) {
             case "trace" -> MooncakeTrace.load(
                     o.containsKey("trace") ? Path.of(o.get("trace")) : MooncakeTrace.defaultTrace(), speedup, limit);
@@ -977,10 +998,13 @@ public final class Simulate {
     static String describe(Workload w, Simulation.Settings s, int gateways, int vms, int perVm) {
         return String.format(
                 Locale.ROOT,
-                "%s: %d requests%s; %d backends (%s); plugin on %d " + "gateway(s)%s%s; seed %d",
+                "%s: %d requests%s%s; %d backends (%s); plugin on %d " + "gateway(s)%s%s; seed %d",
                 w.name(),
                 w.requests().size(),
                 w.closedLoop() ? " in " + w.sessions().size() + " sessions" : "",
+                w.unstreamedShare() > 0
+                        ? String.format(Locale.ROOT, " (%.0f%% unstreamed)", 100 * w.unstreamedShare())
+                        : "",
                 s.backends(),
                 backendText(s.backend()),
                 gateways,

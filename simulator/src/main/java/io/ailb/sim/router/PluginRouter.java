@@ -19,6 +19,7 @@ import io.ailb.sim.model.BackendView;
 import io.ailb.sim.model.ClusterView;
 import io.ailb.sim.model.SimRequest;
 import io.ailb.sim.report.RunResult;
+import io.ailb.sim.workload.StreamFlag;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -208,10 +209,15 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         }
     }
 
-    private record Open(Gateway gateway, HttpStream stream) {}
+    /** {@code streams}: the body asked for a streamed answer, so the first token reaches the plugin as it comes. */
+    private record Open(Gateway gateway, HttpStream stream, boolean streams) {}
 
     private static final HeaderMap STREAMING_RESPONSE_HEADERS =
             HeaderMap.of(":status", "200", "content-type", "text/event-stream");
+    private static final HeaderMap WHOLE_RESPONSE_HEADERS =
+            HeaderMap.of(":status", "200", "content-type", "application/json");
+    private static final String WHOLE_ANSWER =
+            "{\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"content\":\"A\"}}]}";
     private static final String FIRST_CHUNK =
             "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"A\"}}]}\n\n";
 
@@ -324,7 +330,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             index = defaultLoadBalancer(backends);
         }
         if (slot.vm.isAlive() && !stream.isEnded()) {
-            open.put(request.id(), new Open(slot.gateway, stream));
+            open.put(request.id(), new Open(slot.gateway, stream, StreamFlag.streams(request.body())));
             openByGateway.merge(slot.gateway, 1, Integer::sum);
         }
         return index;
@@ -365,7 +371,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         }
         stream.withClusterName(services.service(service).cluster());
         if (slot.vm.isAlive() && !stream.isEnded()) {
-            open.put(request.id(), new Open(slot.gateway, stream));
+            open.put(request.id(), new Open(slot.gateway, stream, StreamFlag.streams(request.body())));
             openByGateway.merge(slot.gateway, 1, Integer::sum);
         }
         return serviceBalancer.pick(service, cluster);
@@ -434,7 +440,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
     @Override
     public void onFirstToken(SimRequest request, int backend, long nowMs) {
         Open o = open.get(request.id());
-        if (o == null) {
+        if (o == null || !o.streams()) {
             return;
         }
         lastNowMs = nowMs;
@@ -451,7 +457,13 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             return;
         }
         lastNowMs = nowMs;
-        callOpenStream(o, stream -> stream.complete());
+        callOpenStream(o, stream -> {
+            if (!o.streams()) {
+                stream.sendResponseHeaders(WHOLE_RESPONSE_HEADERS.copy(), false);
+                stream.sendResponseBody(WHOLE_ANSWER, false);
+            }
+            stream.complete();
+        });
         int left = openByGateway.merge(o.gateway(), -1, Integer::sum);
         if (left <= 0 && !isCurrent(o.gateway())) {
             closeGateway(o.gateway());

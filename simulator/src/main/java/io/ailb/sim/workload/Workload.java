@@ -3,6 +3,7 @@ package io.ailb.sim.workload;
 import io.ailb.sim.model.SimRequest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.function.Function;
 
 /**
@@ -22,6 +23,8 @@ public final class Workload {
     private final int concurrency;
     private final double thinkMs;
     private final Function<SimRequest, String> bodies;
+    private final double unstreamedShare;
+    private final long unstreamedSeed;
 
     private Workload(
             String name,
@@ -30,12 +33,42 @@ public final class Workload {
             int concurrency,
             double thinkMs,
             Function<SimRequest, String> bodies) {
+        this(name, requests, sessions, concurrency, thinkMs, bodies, 0, 0);
+    }
+
+    private Workload(
+            String name,
+            List<SimRequest> requests,
+            List<List<SimRequest>> sessions,
+            int concurrency,
+            double thinkMs,
+            Function<SimRequest, String> bodies,
+            double unstreamedShare,
+            long unstreamedSeed) {
         this.name = name;
         this.requests = List.copyOf(requests);
         this.sessions = sessions;
         this.concurrency = concurrency;
         this.thinkMs = thinkMs;
         this.bodies = bodies;
+        this.unstreamedShare = unstreamedShare;
+        this.unstreamedSeed = unstreamedSeed;
+    }
+
+    /**
+     * The same requests with a {@code share} of them (drawn per request id from {@code seed}, the same ones at every
+     * rate and for every router) sent with {@code "stream": false}: their answers reach the gateway only whole.
+     */
+    public Workload withUnstreamedShare(double share, long seed) {
+        if (!(share >= 0 && share <= 1)) {
+            throw new IllegalArgumentException("unstreamed share must be in [0, 1], got " + share);
+        }
+        return new Workload(name, requests, sessions, concurrency, thinkMs, bodies, share, seed);
+    }
+
+    /** The share of requests sent unstreamed (0 = every request streams, as the generators write them). */
+    public double unstreamedShare() {
+        return unstreamedShare;
     }
 
     /** Requests arriving at their own times; {@code bodies} renders a body when the stored one is empty (or null). */
@@ -101,6 +134,11 @@ public final class Workload {
     /** The request as sent: the given arrival time and a rendered body. */
     public SimRequest materialize(SimRequest stored, long arrivalMs) {
         String body = stored.body().isEmpty() && bodies != null ? bodies.apply(stored) : stored.body();
+        if (unstreamedShare > 0
+                && new SplittableRandom(unstreamedSeed ^ (stored.id() * 0x9E3779B97F4A7C15L)).nextDouble()
+                        < unstreamedShare) {
+            body = StreamFlag.unstreamed(body);
+        }
         if (arrivalMs == stored.arrivalMs() && body.equals(stored.body())) {
             return stored;
         }
@@ -124,11 +162,13 @@ public final class Workload {
         if (closedLoop()) {
             return limit >= sessions.size()
                     ? this
-                    : closedLoop(name, sessions.subList(0, limit), concurrency, thinkMs, bodies);
+                    : closedLoop(name, sessions.subList(0, limit), concurrency, thinkMs, bodies)
+                            .withUnstreamedShare(unstreamedShare, unstreamedSeed);
         }
         return limit >= requests.size()
                 ? this
-                : new Workload(name, requests.subList(0, limit), List.of(), 0, 0, bodies);
+                : new Workload(
+                        name, requests.subList(0, limit), List.of(), 0, 0, bodies, unstreamedShare, unstreamedSeed);
     }
 
     public long totalInputTokens() {

@@ -105,6 +105,14 @@ public final class RedisKeys {
     }
 
     /**
+     * cache_aware: ZSET lease id → when, on the gateways' clock in Unix ms, the first token of a request whose
+     * response does not stream is expected (the gateway never sees it come).
+     */
+    public String cacheAwareUnseenFirstTokens() {
+        return prefix + "ca-due";
+    }
+
+    /**
      * cache_aware: HASH holder host → "last use (Unix seconds) and {@link #cacheAwareWritten()} of the host then" for
      * the conversation block with this chained hash, plus
      * {@code #u} (requests routed with the block) and {@code #t} ({@link #cacheAwareRouted()} when it was first seen).

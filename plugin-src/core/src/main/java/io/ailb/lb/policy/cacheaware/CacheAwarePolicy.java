@@ -360,6 +360,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     private Step selectLocally(RequestContext ctx, SelectionInputs in) {
         CacheAwareSelection.Demand demand = demand(ctx);
         long nowSeconds = Math.floorDiv(ctx.nowMillis(), 1000L);
+        index.settleUnseenFirstTokens(ctx.nowMillis());
         LocalCacheIndex.Choice choice = index.select(
                 ctx.clusterName(),
                 demand.blockHashes(),
@@ -382,8 +383,14 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 demand.promptTokens(),
                 choice.host,
                 nowSeconds);
+        long routedAt = ctx.nowMillis();
+        long dueAt = demand.streams()
+                ? LocalRequest.NOT_DUE
+                : routedAt
+                        + index.firstTokenInMillis(
+                                ctx.clusterName(), choice.requestsAhead, choice.tokensAhead + choice.work);
         return step.withResponseObserver(new LocalRequest(
-                index, ctx.clusterName(), choice, demand.streams() ? ctx.nowMillis() : LocalRequest.UNTIMED));
+                index, ctx.clusterName(), choice, demand.streams() ? routedAt : LocalRequest.UNTIMED, dueAt));
     }
 
     /**
@@ -395,6 +402,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     private static final class LocalRequest implements ResponseObserver {
         /** {@code routedAtMillis} of a request whose first token is not timed (its response does not stream). */
         static final long UNTIMED = -1;
+        /** {@code dueAt} of a request whose first token the gateway sees (its response streams). */
+        static final long NOT_DUE = -1;
 
         private final LocalCacheIndex index;
         private final String service;
@@ -403,10 +412,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         private final long requestsAhead;
         private final long tokensAhead;
         private final long routedAtMillis;
+        private final long dueAt;
         private long queuedWork;
         private boolean waiting;
 
-        LocalRequest(LocalCacheIndex index, String service, LocalCacheIndex.Choice choice, long routedAtMillis) {
+        LocalRequest(
+                LocalCacheIndex index, String service, LocalCacheIndex.Choice choice, long routedAtMillis, long dueAt) {
             this.index = index;
             this.service = service;
             this.host = choice.host;
@@ -414,6 +425,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             this.requestsAhead = choice.requestsAhead;
             this.tokensAhead = choice.tokensAhead;
             this.routedAtMillis = routedAtMillis;
+            this.dueAt = dueAt;
             this.queuedWork = work;
         }
 
@@ -421,6 +433,18 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         public void onApplied(long nowMillis) {
             index.admit(host, queuedWork);
             waiting = true;
+            if (dueAt != NOT_DUE) {
+                index.expectUnseenFirstToken(dueAt, this::firstTokenDue);
+            }
+        }
+
+        /** Its first token is due and unseen: as if it came, untimed. */
+        private void firstTokenDue() {
+            if (waiting) {
+                index.firstToken(host, queuedWork);
+                waiting = false;
+                queuedWork = 0;
+            }
         }
 
         @Override
@@ -428,6 +452,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         @Override
         public void onFirstResponseBody(long nowMillis) {
+            if (!waiting) {
+                return;
+            }
             index.firstToken(host, queuedWork);
             if (routedAtMillis != UNTIMED) {
                 index.timeFirstToken(service, requestsAhead, tokensAhead + work, nowMillis - routedAtMillis);
@@ -439,6 +466,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         @Override
         public void onStreamEnd(long nowMillis) {
             index.release(host, queuedWork, work, waiting);
+            waiting = false;
+            queuedWork = 0;
         }
     }
 }

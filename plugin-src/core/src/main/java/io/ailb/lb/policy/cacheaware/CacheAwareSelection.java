@@ -198,7 +198,7 @@ public final class CacheAwareSelection extends SelectionReply {
             String leaseId,
             long nowMillis) {
         boolean inSession = demand.sessionHash != null;
-        List<String> keyList = new ArrayList<>(11 + demand.blockHashes.size());
+        List<String> keyList = new ArrayList<>(12 + demand.blockHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.load());
         keyList.add(keys.cacheAwareCleaned());
@@ -209,6 +209,7 @@ public final class CacheAwareSelection extends SelectionReply {
         keyList.add(keys.cacheAwareRecent());
         keyList.add(keys.cacheAwareHeld());
         keyList.add(keys.cacheAwareWaiting());
+        keyList.add(keys.cacheAwareUnseenFirstTokens());
         if (inSession) {
             keyList.add(keys.cacheAwareSession(demand.sessionHash));
         }

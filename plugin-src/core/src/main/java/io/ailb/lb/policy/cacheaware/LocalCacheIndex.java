@@ -4,11 +4,13 @@ import io.ailb.codec.hash.PrefixHash;
 import io.ailb.codec.resp.RespValue;
 import io.ailb.lb.request.RequestParser;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 
 /**
  * cache_aware's state kept in one VM ({@code index: local}): what cache_aware.lua keeps in Redis — per-host in-flight
@@ -40,6 +42,12 @@ final class LocalCacheIndex {
     private static final double MIN_TIMED = 50;
     /** A bound on the learned cost of one waiting request, in prompt tokens. */
     private static final double MAX_PER_REQUEST_TOKENS = 8192;
+    /** Prefill time assumed per 1,000 tokens until the fit learns one: 10,000 tokens a second. */
+    static final double PRIOR_MS_PER_KILOTOKEN = 100;
+    /** The latest a first token the gateway cannot see is expected, in ms after the routing. */
+    static final double MAX_FIRST_TOKEN_MS = 120_000;
+    /** The most requests with an unseen first token the VM keeps waiting for (a minute of 1,000 a second). */
+    static final int MAX_UNSEEN_FIRST_TOKENS = 65_536;
     /** The typical host's waiting requests from which they are no longer charged. */
     private static final double PER_REQUEST_MAX_WAITING = 2;
     /** The script's MAX_WEIGHT: an uncached token never weighs more, so costs stay exact integers in a reply. */
@@ -96,6 +104,9 @@ final class LocalCacheIndex {
     private long[] queued = new long[16];
     /** Per host: requests routed here whose first token has not come back. */
     private long[] waiting = new long[16];
+    /** Routed requests whose response does not stream, by when their first token is expected. */
+    private final PriorityQueue<UnseenFirstToken> unseenFirstTokens =
+            new PriorityQueue<>(Comparator.comparingLong((UnseenFirstToken u) -> u.dueAtMillis));
     /** Work of the requests in flight per host: the KV cache they take up or will (cache_aware.lua's held_h). */
     private long[] held = new long[16];
     /** Per host: prompt tokens routed to it as work (written into its KV cache), cumulative. */
@@ -708,12 +719,13 @@ final class LocalCacheIndex {
     }
 
     /**
-     * cache_aware.lua's per_request: what one request waiting ahead adds to a first-token time, in prompt tokens, from
-     * the fit's normal equations by Cramer's rule; 0 before {@link #MIN_TIMED} timed requests or without such a cost.
+     * cache_aware.lua's solve_fit: the fit's coefficients {ms fixed, ms per request ahead, ms per kilotoken} from its
+     * normal equations by Cramer's rule; null before {@link #MIN_TIMED} timed requests or when they do not determine
+     * them.
      */
-    static double perRequestTokens(double[] fit) {
-        if (fit[0] < MIN_TIMED) {
-            return 0;
+    private static double[] solveFit(double[] fit) {
+        if (fit == null || fit[0] < MIN_TIMED) {
+            return null;
         }
         double[] m = fit;
         double y1 = fit[9];
@@ -723,18 +735,82 @@ final class LocalCacheIndex {
                 - m[1] * (m[3] * m[8] - m[5] * m[6])
                 + m[2] * (m[3] * m[7] - m[4] * m[6]);
         if (Math.abs(det) < 1e-9) {
-            return 0;
+            return null;
         }
+        double msFixed =
+                (y1 * (m[4] * m[8] - m[5] * m[7]) - m[1] * (y2 * m[8] - m[5] * y3) + m[2] * (y2 * m[7] - m[4] * y3))
+                        / det;
         double msPerRequest =
                 (m[0] * (y2 * m[8] - m[5] * y3) - y1 * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * y3 - y2 * m[6]))
                         / det;
         double msPerKilotoken =
                 (m[0] * (m[4] * y3 - y2 * m[7]) - m[1] * (m[3] * y3 - y2 * m[6]) + y1 * (m[3] * m[7] - m[4] * m[6]))
                         / det;
-        if (msPerRequest <= 0 || msPerKilotoken <= 0) {
+        return new double[] {msFixed, msPerRequest, msPerKilotoken};
+    }
+
+    /**
+     * cache_aware.lua's per_request: what one request waiting ahead adds to a first-token time, in prompt tokens;
+     * 0 before {@link #MIN_TIMED} timed requests or without such a cost.
+     */
+    static double perRequestTokens(double[] fit) {
+        double[] solved = solveFit(fit);
+        if (solved == null || solved[1] <= 0 || solved[2] <= 0) {
             return 0;
         }
-        return Math.min(MAX_PER_REQUEST_TOKENS, 1000 * msPerRequest / msPerKilotoken);
+        return Math.min(MAX_PER_REQUEST_TOKENS, 1000 * solved[1] / solved[2]);
+    }
+
+    /**
+     * cache_aware.lua's first_token_in: when, in ms after its routing, the first token of a request of
+     * {@code service} with {@code requestsAhead} requests waiting and {@code tokens} prefill tokens queued on its host
+     * (its own included) should come back; for a request whose response does not stream, whose first token the gateway
+     * never sees. The fit's prediction once it has a positive cost per token; before that the tokens at
+     * {@link #PRIOR_MS_PER_KILOTOKEN}. At most {@link #MAX_FIRST_TOKEN_MS}.
+     */
+    long firstTokenInMillis(String service, long requestsAhead, long tokens) {
+        Scope scope = scopes.get(service);
+        return firstTokenInMillis(scope == null ? null : scope.fit, requestsAhead, tokens);
+    }
+
+    static long firstTokenInMillis(double[] fit, long requestsAhead, long tokens) {
+        double kilotokens = tokens / 1000.0;
+        double predicted = PRIOR_MS_PER_KILOTOKEN * kilotokens;
+        double[] solved = solveFit(fit);
+        if (solved != null && solved[2] > 0) {
+            predicted = solved[0] + Math.max(0, solved[1]) * requestsAhead + solved[2] * kilotokens;
+        }
+        return (long) Math.floor(Math.min(MAX_FIRST_TOKEN_MS, Math.max(0, predicted)));
+    }
+
+    /**
+     * A routed request whose response does not stream counts as having had its first token once {@code dueAtMillis}
+     * (the gateway's clock) has passed: {@link #settleUnseenFirstTokens} then runs {@code onDue}, which takes its work
+     * off the queue and its place among the waiting, as the script does with its due leases.
+     */
+    void expectUnseenFirstToken(long dueAtMillis, Runnable onDue) {
+        if (unseenFirstTokens.size() >= MAX_UNSEEN_FIRST_TOKENS) {
+            // Bounded memory whatever the traffic: the earliest expected counts as come now.
+            unseenFirstTokens.poll().onDue.run();
+        }
+        unseenFirstTokens.add(new UnseenFirstToken(dueAtMillis, onDue));
+    }
+
+    /** Runs what is due at {@code nowMillis} (see {@link #expectUnseenFirstToken}); the script does so at every call. */
+    void settleUnseenFirstTokens(long nowMillis) {
+        while (!unseenFirstTokens.isEmpty() && unseenFirstTokens.peek().dueAtMillis <= nowMillis) {
+            unseenFirstTokens.poll().onDue.run();
+        }
+    }
+
+    private static final class UnseenFirstToken {
+        final long dueAtMillis;
+        final Runnable onDue;
+
+        UnseenFirstToken(long dueAtMillis, Runnable onDue) {
+            this.dueAtMillis = dueAtMillis;
+            this.onDue = onDue;
+        }
     }
 
     /**

@@ -3,7 +3,9 @@
 -- same Redis. Every key is in KEYS and shares one {hash tag}, so the script touches a single Redis Cluster slot.
 --
 -- For each healthy host h (token counts are estimated prompt tokens):
---   queued_h   = prefill tokens of the requests routed to h whose first token has not come back yet
+--   queued_h   = prefill tokens of the requests routed to h whose first token has not come back yet (for a
+--                response that does not stream, whose first byte comes with its last: is not expected yet, by the
+--                fit of first-token times below, or at 10,000 tokens a second before it has learned)
 --   inflight_h = requests in flight on h
 --   uncached_h = prompt - matched_h, matched_h the tokens of the longest prefix routed to h (deepest block key
 --                listing h and not evicted there: with the instances' KV size known, a block counts as evicted from h
@@ -85,8 +87,10 @@
 -- KEYS[8]      recent HASH: host -> "<recent_h> <gateway seconds>", recent_h as of that time, rounded to a token
 -- KEYS[9]      held HASH: host -> prompt tokens routed as work by the requests in flight there (held_h)
 -- KEYS[10]     waiting HASH: host -> requests routed whose first token has not come back (waiting_h)
--- KEYS[11]     with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
--- KEYS[11+S..] block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
+-- KEYS[11]     unseen first-token ZSET: lease id -> when the first token of a request whose response does not stream
+--              is expected, in the gateways' Unix ms
+-- KEYS[12]     with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
+-- KEYS[12+S..] block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
 --              the host's written count then; a bare number: the last use alone, never judged evicted), "#u" ->
 --              requests routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
@@ -101,8 +105,8 @@
 --              equals q; 0 = none
 -- ARGV[10]     estimated prompt tokens of the request
 -- ARGV[11]     most holders one block key keeps
--- ARGV[12]     S = 1 when KEYS[11] is the request's session key, else 0
--- ARGV[13]     L = number of blocks (= #KEYS - 10 - S)
+-- ARGV[12]     S = 1 when KEYS[12] is the request's session key, else 0
+-- ARGV[13]     L = number of blocks (= #KEYS - 11 - S)
 -- ARGV[14]     KV cache of one instance in tokens; 0 = unknown, no block is judged evicted and no room is counted
 -- ARGV[15]     recent_share; 0 = no recent term
 -- ARGV[16]     the gateway's clock in Unix milliseconds
@@ -131,9 +135,10 @@ local written_key = KEYS[7]
 local recent_key = KEYS[8]
 local held_key = KEYS[9]
 local waiting_key = KEYS[10]
+local unseen_key = KEYS[11]
 local has_session = ARGV[12] == '1'
-local session_key = has_session and KEYS[11] or nil
-local first_block = has_session and 12 or 11
+local session_key = has_session and KEYS[12] or nil
+local first_block = has_session and 13 or 12
 local rand = tonumber(ARGV[1])
 local cap = tonumber(ARGV[2])
 local clean_interval = tonumber(ARGV[3])
@@ -171,28 +176,56 @@ local routed = non_negative(routed_state[1])
 local work_sum = non_negative(routed_state[2])
 local request_sum = non_negative(routed_state[3])
 
--- per_request from the fit's 3x3 normal equations, by Cramer's rule (the local index's perRequestTokens, term for
--- term).
+-- The fit's coefficients: ms fixed, ms per request ahead and ms per kilotoken, from its 3x3 normal equations by
+-- Cramer's rule; nil before MIN_TIMED timed requests or when they do not determine them (the local index's solveFit,
+-- term for term).
 local MIN_TIMED = 50
 local MAX_PER_REQUEST = 8192
-local function per_request_of(fit)
+local function solve_fit(fit)
     if fit[1] < MIN_TIMED then
-        return 0
+        return nil
     end
     local m, y = fit, { fit[10], fit[11], fit[12] }
     local det = m[1] * (m[5] * m[9] - m[6] * m[8]) - m[2] * (m[4] * m[9] - m[6] * m[7])
         + m[3] * (m[4] * m[8] - m[5] * m[7])
     if math.abs(det) < 1e-9 then
-        return 0
+        return nil
     end
+    local ms_fixed = (y[1] * (m[5] * m[9] - m[6] * m[8]) - m[2] * (y[2] * m[9] - m[6] * y[3])
+        + m[3] * (y[2] * m[8] - m[5] * y[3])) / det
     local ms_per_request = (m[1] * (y[2] * m[9] - m[6] * y[3]) - y[1] * (m[4] * m[9] - m[6] * m[7])
         + m[3] * (m[4] * y[3] - y[2] * m[7])) / det
     local ms_per_kilotoken = (m[1] * (m[5] * y[3] - y[2] * m[8]) - m[2] * (m[4] * y[3] - y[2] * m[7])
         + y[1] * (m[4] * m[8] - m[5] * m[7])) / det
-    if ms_per_request <= 0 or ms_per_kilotoken <= 0 then
+    return ms_fixed, ms_per_request, ms_per_kilotoken
+end
+
+-- per_request: the fit's cost of one request ahead in tokens (0 when it finds no positive one).
+local function per_request_of(fit)
+    local _, ms_per_request, ms_per_kilotoken = solve_fit(fit)
+    if not ms_per_request or ms_per_request <= 0 or ms_per_kilotoken <= 0 then
         return 0
     end
     return math.min(MAX_PER_REQUEST, 1000 * ms_per_request / ms_per_kilotoken)
+end
+
+-- Prefill time assumed per 1,000 tokens until the fit learns one: 10,000 tokens a second.
+local PRIOR_MS_PER_KILOTOKEN = 100
+-- The latest a first token the gateway cannot see is expected, in ms after the routing.
+local MAX_FIRST_TOKEN_MS = 120000
+
+-- When, in ms after its routing, the first token of a request with requests_ahead requests waiting and tokens prefill
+-- tokens queued on its host (its own included) should come back: the fit's prediction once it has a positive cost
+-- per token, before that the tokens at the prior rate. For a request whose response does not stream: the gateway
+-- never sees its first token.
+local function first_token_in(fit, requests_ahead, tokens)
+    local kilotokens = tokens / 1000
+    local predicted = PRIOR_MS_PER_KILOTOKEN * kilotokens
+    local ms_fixed, ms_per_request, ms_per_kilotoken = solve_fit(fit)
+    if ms_fixed and ms_per_kilotoken > 0 then
+        predicted = ms_fixed + math.max(0, ms_per_request) * requests_ahead + ms_per_kilotoken * kilotokens
+    end
+    return math.floor(math.min(MAX_FIRST_TOKEN_MS, math.max(0, predicted)))
 end
 
 -- Leases nobody released (crashed gateway, lost release) give back their count, their queued work and their held
@@ -208,6 +241,28 @@ heal_expired(leases, lease_info, now, function(info)
         end
     end
 end)
+
+-- A request whose response does not stream shows its first byte only with its last, so its first token is taken as
+-- come once its expected time has passed: its work leaves the queue and it no longer waits (as
+-- cache_aware_first_token.lua does, untimed); its count and held KV stay until its release.
+local due = redis.call('ZRANGEBYSCORE', unseen_key, '-inf', gateway_ms)
+if #due > 0 then
+    for _, id in ipairs(due) do
+        local info = redis.call('HGET', lease_info, id)
+        local work, held, host, wait = nil, nil, nil, nil
+        if info then
+            work, held, host, wait = parse_work_lease(info)
+        end
+        if host and (work > 0 or wait ~= '0') then
+            subtract(queue, host, work)
+            if wait ~= '0' then
+                subtract(waiting_key, host, 1)
+            end
+            redis.call('HSET', lease_info, id, work_lease(0, held, '0', host))
+        end
+    end
+    redis.call('ZREMRANGEBYSCORE', unseen_key, '-inf', gateway_ms)
+end
 
 local healthy = {}
 local hosts = {}
@@ -552,6 +607,11 @@ else
     local wait = '1'
     if timed then
         wait = string.format('%d,%d,%d', waiting_of[target], queued_of[target], gateway_ms)
+    else
+        local due = gateway_ms
+            + first_token_in(parse_fit(routed_state[4]), waiting_of[target], queued_of[target] + work)
+        redis.call('ZADD', unseen_key, due, lease_id)
+        redis.call('EXPIRE', unseen_key, state_ttl)
     end
     hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, work, wait, target))
     written = written + work

@@ -96,7 +96,8 @@ class CacheAwarePolicyTest {
                 KEYS.cacheAwareWritten(),
                 KEYS.cacheAwareRecent(),
                 KEYS.cacheAwareHeld(),
-                KEYS.cacheAwareWaiting()));
+                KEYS.cacheAwareWaiting(),
+                KEYS.cacheAwareUnseenFirstTokens()));
         for (String hash : request.prefixHashes()) {
             keys.add(KEYS.holders(hash));
         }
@@ -201,7 +202,7 @@ class CacheAwarePolicyTest {
     @Test
     void aBodylessRequestHasNoPromptAndNoBlocks() throws ConfigException {
         RedisCommand call = command("", RequestInfo.noBody());
-        assertEquals(10, call.keys().size());
+        assertEquals(11, call.keys().size());
         assertEquals(
                 list("0", "8", "0", "0", "0", "0.25", "1000000", "0", "2"),
                 call.args().subList(9, 18));
@@ -210,7 +211,7 @@ class CacheAwarePolicyTest {
     @Test
     void anUnparseableBodyIsWeighedByItsSize() throws ConfigException {
         RedisCommand call = command("", RequestInfo.unparsed(4001));
-        assertEquals(10, call.keys().size());
+        assertEquals(11, call.keys().size());
         assertEquals(list("1001", "8", "0", "0"), call.args().subList(9, 13));
     }
 
@@ -230,10 +231,10 @@ class CacheAwarePolicyTest {
         RedisCommand call = commandWithHeaders(
                 ",\"sessionHeader\":\"X-Session-Id\"", RequestInfo.unparsed(4001), Map.of("x-session-id", session));
         byte[] id = session.getBytes(StandardCharsets.UTF_8);
-        assertEquals(11, call.keys().size());
+        assertEquals(12, call.keys().size());
         assertEquals(
                 KEYS.cacheAwareSession(PrefixHash.hexOf(id, 0, id.length)),
-                call.keys().get(10));
+                call.keys().get(11));
         assertEquals(list("1001", "8", "1", "0"), call.args().subList(9, 13));
     }
 
@@ -243,7 +244,7 @@ class CacheAwarePolicyTest {
                 commandWithHeaders(",\"sessionHeader\":\"x-session-id\"", RequestInfo.unparsed(40), Map.of());
         RedisCommand off = commandWithHeaders("", RequestInfo.unparsed(40), Map.of("x-session-id", "s"));
         for (RedisCommand call : List.of(absent, off)) {
-            assertEquals(10, call.keys().size());
+            assertEquals(11, call.keys().size());
             assertEquals("0", call.args().get(11));
         }
     }

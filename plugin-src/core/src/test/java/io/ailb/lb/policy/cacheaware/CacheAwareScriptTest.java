@@ -75,7 +75,15 @@ class CacheAwareScriptTest extends FreshRedisTest {
     private static final CacheAwareSelection.Settings PLAIN = settings(0, 0, 0, 8);
 
     /** A request whose blocks are named conversation-1..n, ending at the given cumulative tokens (the last = prompt). */
+    /**
+     * A request whose response streams, so its work stays queued until its first-token call (an unstreamed one's
+     * leaves at its expected time on the clock; see {@link #unstreamed}).
+     */
     private static CacheAwareSelection.Demand demand(String conversation, int... blockEnds) {
+        return unstreamed(conversation, blockEnds).streaming();
+    }
+
+    private static CacheAwareSelection.Demand unstreamed(String conversation, int... blockEnds) {
         List<String> hashes = new ArrayList<>();
         List<Integer> tokens = new ArrayList<>();
         for (int i = 0; i < blockEnds.length; i++) {
@@ -900,6 +908,74 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertTrue(redis.call("HGET", KEYS.cacheAwareWaiting(), "a:1").isNull(), "a count at zero is removed");
     }
 
+    /** cache_aware.lua at {@code nowMillis} on the gateway's clock. */
+    private CacheAwareSelection runAt(
+            CacheAwareSelection.Demand demand, List<String> healthy, String leaseId, long nowMillis) {
+        RedisCommand production =
+                CacheAwareSelection.command(KEYS, demand, healthy, NONE, PLAIN, 0, leaseId, nowMillis);
+        CacheAwareSelection selection =
+                CacheAwareSelection.parse(redis.run(RedisCommand.script(SCRIPT, production.keys(), production.args())));
+        assertNotNull(selection);
+        return selection;
+    }
+
+    @Test
+    void anUnstreamedRequestLeavesTheQueueWhenItsFirstTokenIsExpected() {
+        // The gateway sees an unstreamed answer's first byte only with its last: before any fit, its 2,000 tokens are
+        // expected prefilled after 200 ms (10,000 tokens a second).
+        List<String> onlyA = Collections.singletonList("a:1");
+        long routedAt = 5_000_000;
+        String id = lease();
+        runAt(unstreamed("whole", 2000), onlyA, id, routedAt);
+        assertEquals(2000, loadOf("a:1"));
+        assertEquals(1, waitingOf("a:1"));
+
+        runAt(demand("other", 100), Collections.singletonList("b:1"), lease(), routedAt + 199);
+        assertEquals(2000, loadOf("a:1"), "not expected yet");
+        assertEquals(1, waitingOf("a:1"));
+        runAt(demand("other", 100), Collections.singletonList("b:1"), lease(), routedAt + 200);
+        assertEquals(0, loadOf("a:1"), "expected now: its prefill counts as done");
+        assertEquals(0, waitingOf("a:1"));
+        assertEquals(1, countOf("a:1"), "it stays in flight until its release");
+
+        assertEquals(0, firstTokenAt(id, routedAt + 9000), "the whole answer's first byte finds nothing left");
+        assertEquals(0, release(id));
+        assertEquals(0, countOf("a:1"));
+        assertEquals(0, waitingOf("a:1"), "nothing given back twice");
+    }
+
+    @Test
+    void anUnstreamedRequestEndedBeforeItsExpectedTimeIsNotTakenOffTwice() {
+        List<String> onlyA = Collections.singletonList("a:1");
+        long routedAt = 5_000_000;
+        String ended = lease();
+        runAt(unstreamed("whole", 2000), onlyA, ended, routedAt);
+        runAt(demand("streamed", 700), onlyA, lease(), routedAt + 10);
+        assertEquals(2700, loadOf("a:1"));
+        assertEquals(700, release(ended), "the release gives back its 2,000 tokens");
+
+        runAt(demand("other", 100), Collections.singletonList("b:1"), lease(), routedAt + 1000);
+        assertEquals(700, loadOf("a:1"), "its expected time finds no lease: the streamed request keeps its work");
+        assertEquals(1, waitingOf("a:1"));
+    }
+
+    @Test
+    void theFitSetsWhenAnUnstreamedFirstTokenIsExpected() {
+        // Serial-engine times: 30 ms per request and 62.5 µs per token, those ahead included.
+        timeSerialFirstTokens(Collections.singletonList("c:1"), 64);
+        List<String> onlyA = Collections.singletonList("a:1");
+        long routedAt = 5_000_000;
+        runAt(demand("ahead", 1000), onlyA, lease(), routedAt);
+        String id = lease();
+        runAt(unstreamed("whole", 2000), onlyA, id, routedAt);
+
+        long expected = LocalCacheIndex.firstTokenInMillis(fit(), 1, 3000);
+        assertEquals(30 * 2 + 0.0625 * 3000, expected, 3, "one request ahead, 3,000 tokens with its own");
+        double due = Double.parseDouble(
+                redis.call("ZSCORE", KEYS.cacheAwareUnseenFirstTokens(), id).asString());
+        assertEquals(routedAt + expected, due, 0, "the script's time is the local index's, to the ms");
+    }
+
     /**
      * First-token times of an engine that serves one request at a time: 30 ms for each request, its own and the ones
      * waiting ahead of it, plus 62.5 µs for each token ahead and its own (the simulator's serial backend), so one
@@ -916,8 +992,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
             for (int k = 0; k < 4; k++) {
                 String id = lease();
                 int prompt = 200 + 150 * ((i + k) % 7);
-                CacheAwareSelection.Demand timed =
-                        demand("timed-" + i + "-" + k, prompt).streaming();
+                CacheAwareSelection.Demand timed = demand("timed-" + i + "-" + k, prompt);
                 RedisCommand production = CacheAwareSelection.command(KEYS, timed, hosts, NONE, PLAIN, 0, id, routedAt);
                 CacheAwareSelection chosen = CacheAwareSelection.parse(
                         redis.run(RedisCommand.script(SCRIPT, production.keys(), production.args())));
@@ -948,7 +1023,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         // A request not streamed is not timed: the fit stays as it is.
         double[] before = fit();
         String untimed = lease();
-        run(demand("untimed", 400), onlyA, PLAIN, 0, untimed);
+        run(unstreamed("untimed", 400), onlyA, PLAIN, 0, untimed);
         firstTokenAt(untimed, 1);
         assertEquals(Arrays.toString(before), Arrays.toString(fit()));
     }
@@ -1224,7 +1299,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         List<String> keys = new ArrayList<>(call.keys());
         keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
         keys.addAll(CacheAwareSelection.firstToken(KEYS, "0000000000000001").keys());
-        assertEquals(13, call.keys().size());
+        assertEquals(14, call.keys().size());
         for (String key : keys) {
             int open = key.indexOf('{');
             assertEquals(KEYS.hashTag(), key.substring(open, key.indexOf('}', open) + 1), key);

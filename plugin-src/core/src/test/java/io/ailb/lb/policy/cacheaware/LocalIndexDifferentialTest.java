@@ -98,6 +98,8 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     private final Map<String, Long> blockExpiry = new HashMap<>();
     private long now = 1_700_000_000L;
     private long leases;
+    /** Unstreamed requests whose first token counted as come at its expected time, before any other end. */
+    private int unseenSettled;
 
     @Test
     void theLocalIndexDecidesAsTheScriptWithTheDefaultWeights() {
@@ -201,6 +203,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
             RespValue reply = redis.run(RedisCommand.script(SCRIPT, production.keys(), production.args()));
             CacheAwareSelection lua = CacheAwareSelection.parse(reply);
             assertNotNull(lua, "step " + step + ": unexpected reply " + reply);
+            local.settleUnseenFirstTokens(now * 1000);
             LocalCacheIndex.Choice java = local.select(
                     KEYS.hashTag(),
                     demand.blockHashes(),
@@ -225,7 +228,21 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                 assertEquals(lua.cost(), java.cost, where + ": cost");
                 assertEquals(lua.work(), java.work, where + ": work");
                 local.admit(java.host, java.work);
-                open.add(new Open(lease, java, demand.streams() ? now * 1000 : -1));
+                Open request = new Open(lease, java, demand.streams() ? now * 1000 : -1);
+                open.add(request);
+                if (!demand.streams()) {
+                    long due = now * 1000
+                            + local.firstTokenInMillis(
+                                    KEYS.hashTag(), java.requestsAhead, java.tokensAhead + java.work);
+                    local.expectUnseenFirstToken(due, () -> {
+                        if (request.waiting) {
+                            local.firstToken(request.host, request.work);
+                            request.work = 0;
+                            request.waiting = false;
+                            unseenSettled++;
+                        }
+                    });
+                }
                 if (local.perRequestTokens(KEYS.hashTag()) > 0) {
                     taught++;
                 }
@@ -248,6 +265,9 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         assertTrue(matched > routed / 4, "matched " + matched + " of " + routed);
         assertTrue(inSession > routed / 4, "in a session: " + inSession + " of " + routed);
         assertTrue(taught > routed / 2, "decided with a learned cost per waiting request: " + taught + " of " + routed);
+        assertTrue(
+                unseenSettled > routed / 10,
+                "unstreamed requests given their first token when due: " + unseenSettled + " of " + routed);
         if (settings.inflight().maxRequestCount() > 0) {
             assertTrue(full > 0, "no full reply in " + steps + " steps");
         }
@@ -290,6 +310,8 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                 RedisCommand production = CacheAwareSelection.release(KEYS, request.lease);
                 redis.run(RedisCommand.script(RELEASE, production.keys(), production.args()));
                 local.release(request.host, request.work, request.admitted, request.waiting);
+                request.work = 0;
+                request.waiting = false;
                 open.remove(request);
             }
         }
