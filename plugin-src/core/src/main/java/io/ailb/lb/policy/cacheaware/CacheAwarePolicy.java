@@ -127,6 +127,17 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "request header naming the client's session (e.g. x-session-id); a request carrying it counts the host of "
                     + "its session's last request as holding that request's prompt, so a conversation stays with its "
                     + "cache even when its body cannot be read (over max_body_bytes, not JSON); empty = off");
+    static final double DEFAULT_PREFILL_TOKENS_PER_SECOND = 10_000;
+    static final double MAX_PREFILL_TOKENS_PER_SECOND = 1e9;
+    static final NumberField PREFILL_TOKENS_PER_SECOND = NumberField.optional(
+            "prefillTokensPerSecond",
+            DEFAULT_PREFILL_TOKENS_PER_SECOND,
+            1,
+            MAX_PREFILL_TOKENS_PER_SECOND,
+            "prefill rate of one instance, in prompt tokens a second, assumed for requests whose response does not "
+                    + "stream (\"stream\": false), whose first token the gateway never sees: their prompt leaves the "
+                    + "host's queue once the tokens queued ahead and their own would be prefilled at this rate; "
+                    + "once 50 streamed requests have been timed, what their first tokens took replaces it");
     static final String INDEX_REDIS = "redis";
     static final String INDEX_LOCAL = "local";
     static final EnumField INDEX = EnumField.optional(
@@ -185,11 +196,18 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         double overloadQueueRequests = OVERLOAD_QUEUE_REQUESTS.read(config);
         long kvCacheTokens = (long) KV_CACHE_TOKENS.read(config);
         double recentWorkShare = RECENT_WORK_SHARE.read(config);
+        double prefillTokensPerSecond = PREFILL_TOKENS_PER_SECOND.read(config);
         this.sessionHeader = HeaderName.readOrEmpty(SESSION_HEADER, config);
         this.reportedKvCache = new ReportedKvCache(MetricsPath.read(config));
         RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
         this.settings = new CacheAwareSelection.Settings(
-                redis.settings(), inflightTokens, overloadQueueRequests, MAX_HOLDERS, kvCacheTokens, recentWorkShare);
+                redis.settings(),
+                inflightTokens,
+                overloadQueueRequests,
+                MAX_HOLDERS,
+                kvCacheTokens,
+                recentWorkShare,
+                prefillTokensPerSecond);
         this.target = local ? null : redis.target();
         this.index = local ? localIndex(settings, LOCAL_MAX_BLOCKS) : null;
         // VMs with the same lb_config route the same services: they pool under one key prefix.
@@ -210,6 +228,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         all.add(OVERLOAD_QUEUE_REQUESTS);
         all.add(KV_CACHE_TOKENS);
         all.add(RECENT_WORK_SHARE);
+        all.add(PREFILL_TOKENS_PER_SECOND);
         all.add(MetricsPath.FIELD);
         all.add(SESSION_HEADER);
         all.add(RedisPolicyConfig.ENABLE_DETAIL_LOG);
@@ -226,7 +245,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 settings.inflight().prefixTtlSeconds(),
                 settings.inflightTokens(),
                 settings.overloadQueueRequests(),
-                settings.recentWorkShare());
+                settings.recentWorkShare(),
+                settings.prefillTokensPerSecond());
     }
 
     @Override

@@ -35,6 +35,7 @@ public final class CacheAwareSelection extends SelectionReply {
         private final int maxHolders;
         private final long kvCacheTokens;
         private final double recentWorkShare;
+        private final double prefillTokensPerSecond;
 
         /**
          * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; {@code inflightTokens},
@@ -49,12 +50,35 @@ public final class CacheAwareSelection extends SelectionReply {
                 int maxHolders,
                 long kvCacheTokens,
                 double recentWorkShare) {
+            this(
+                    inflight,
+                    inflightTokens,
+                    overloadQueueRequests,
+                    maxHolders,
+                    kvCacheTokens,
+                    recentWorkShare,
+                    CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
+        }
+
+        /**
+         * As above, with {@code prefillTokensPerSecond}: the prefill rate of one instance assumed for a request whose
+         * response does not stream until the fit of first-token times has learned one.
+         */
+        public Settings(
+                InflightSelection.Settings inflight,
+                double inflightTokens,
+                double overloadQueueRequests,
+                int maxHolders,
+                long kvCacheTokens,
+                double recentWorkShare,
+                double prefillTokensPerSecond) {
             this.inflight = inflight;
             this.inflightTokens = inflightTokens;
             this.overloadQueueRequests = overloadQueueRequests;
             this.maxHolders = maxHolders;
             this.kvCacheTokens = kvCacheTokens;
             this.recentWorkShare = recentWorkShare;
+            this.prefillTokensPerSecond = prefillTokensPerSecond;
         }
 
         /** KV cache of one instance in tokens; 0 = unknown. */
@@ -67,7 +91,18 @@ public final class CacheAwareSelection extends SelectionReply {
             return tokens == kvCacheTokens
                     ? this
                     : new Settings(
-                            inflight, inflightTokens, overloadQueueRequests, maxHolders, tokens, recentWorkShare);
+                            inflight,
+                            inflightTokens,
+                            overloadQueueRequests,
+                            maxHolders,
+                            tokens,
+                            recentWorkShare,
+                            prefillTokensPerSecond);
+        }
+
+        /** The prefill rate assumed for unstreamed requests until the fit learns one, tokens per second. */
+        public double prefillTokensPerSecond() {
+            return prefillTokensPerSecond;
         }
 
         public double inflightTokens() {
@@ -217,7 +252,7 @@ public final class CacheAwareSelection extends SelectionReply {
             keyList.add(keys.holders(hash));
         }
         List<String> args = settings.inflight.leadingArgs(
-                randomValue, leaseId, 18 + 2 * demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
+                randomValue, leaseId, 19 + 2 * demand.blockTokens.size() + healthyHosts.size() + unhealthyHosts.size());
         args.add(decimal(settings.inflightTokens));
         args.add(decimal(settings.overloadQueueRequests));
         args.add(Integer.toString(demand.promptTokens));
@@ -228,6 +263,7 @@ public final class CacheAwareSelection extends SelectionReply {
         args.add(decimal(settings.recentWorkShare));
         args.add(Long.toString(nowMillis));
         args.add(demand.streams ? "1" : "0");
+        args.add(decimal(settings.prefillTokensPerSecond));
         for (int tokens : demand.blockTokens) {
             args.add(Integer.toString(tokens));
         }

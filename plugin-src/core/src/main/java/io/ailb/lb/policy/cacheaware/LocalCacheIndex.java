@@ -42,8 +42,6 @@ final class LocalCacheIndex {
     private static final double MIN_TIMED = 50;
     /** A bound on the learned cost of one waiting request, in prompt tokens. */
     private static final double MAX_PER_REQUEST_TOKENS = 8192;
-    /** Prefill time assumed per 1,000 tokens until the fit learns one: 10,000 tokens a second. */
-    static final double PRIOR_MS_PER_KILOTOKEN = 100;
     /** The latest a first token the gateway cannot see is expected, in ms after the routing. */
     static final double MAX_FIRST_TOKEN_MS = 120_000;
     /** The most requests with an unseen first token the VM keeps waiting for (a minute of 1,000 a second). */
@@ -85,6 +83,9 @@ final class LocalCacheIndex {
     private final long blockTtlSeconds;
     private final double inflightTokens;
     private final double recentWorkShare;
+    /** Prefill ms per 1,000 tokens assumed for unstreamed requests until the fit learns one (prefillTokensPerSecond). */
+    private final double priorMsPerKilotoken;
+
     private final double overloadQueueRequests;
 
     /** Service, a newline and the session's hash → the session's last host, in the order they were last routed. */
@@ -185,7 +186,8 @@ final class LocalCacheIndex {
             long blockTtlSeconds,
             double inflightTokens,
             double overloadQueueRequests,
-            double recentWorkShare) {
+            double recentWorkShare,
+            double prefillTokensPerSecond) {
         if (maxBlocks < 1 || maxHolders < 1 || maxHolders > Byte.MAX_VALUE) {
             throw new IllegalArgumentException("maxBlocks " + maxBlocks + ", maxHolders " + maxHolders);
         }
@@ -197,6 +199,7 @@ final class LocalCacheIndex {
         this.inflightTokens = inflightTokens;
         this.overloadQueueRequests = overloadQueueRequests;
         this.recentWorkShare = recentWorkShare;
+        this.priorMsPerKilotoken = 1_000_000.0 / prefillTokensPerSecond;
         allocateBlocks(Math.min(INITIAL_SLOTS, powerOfTwoAtLeast(maxBlocks)));
     }
 
@@ -765,17 +768,17 @@ final class LocalCacheIndex {
      * cache_aware.lua's first_token_in: when, in ms after its routing, the first token of a request of
      * {@code service} with {@code requestsAhead} requests waiting and {@code tokens} prefill tokens queued on its host
      * (its own included) should come back; for a request whose response does not stream, whose first token the gateway
-     * never sees. The fit's prediction once it has a positive cost per token; before that the tokens at
-     * {@link #PRIOR_MS_PER_KILOTOKEN}. At most {@link #MAX_FIRST_TOKEN_MS}.
+     * never sees. The fit's prediction once it has a positive cost per token; before that the tokens at the configured
+     * prefill rate (prefillTokensPerSecond). At most {@link #MAX_FIRST_TOKEN_MS}.
      */
     long firstTokenInMillis(String service, long requestsAhead, long tokens) {
         Scope scope = scopes.get(service);
-        return firstTokenInMillis(scope == null ? null : scope.fit, requestsAhead, tokens);
+        return firstTokenInMillis(scope == null ? null : scope.fit, priorMsPerKilotoken, requestsAhead, tokens);
     }
 
-    static long firstTokenInMillis(double[] fit, long requestsAhead, long tokens) {
+    static long firstTokenInMillis(double[] fit, double priorMsPerKilotoken, long requestsAhead, long tokens) {
         double kilotokens = tokens / 1000.0;
-        double predicted = PRIOR_MS_PER_KILOTOKEN * kilotokens;
+        double predicted = priorMsPerKilotoken * kilotokens;
         double[] solved = solveFit(fit);
         if (solved != null && solved[2] > 0) {
             predicted = solved[0] + Math.max(0, solved[1]) * requestsAhead + solved[2] * kilotokens;

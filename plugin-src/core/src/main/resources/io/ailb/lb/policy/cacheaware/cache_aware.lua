@@ -5,7 +5,7 @@
 -- For each healthy host h (token counts are estimated prompt tokens):
 --   queued_h   = prefill tokens of the requests routed to h whose first token has not come back yet (for a
 --                response that does not stream, whose first byte comes with its last: is not expected yet, by the
---                fit of first-token times below, or at 10,000 tokens a second before it has learned)
+--                fit of first-token times below, or at ARGV[18] tokens a second before it has learned)
 --   inflight_h = requests in flight on h
 --   uncached_h = prompt - matched_h, matched_h the tokens of the longest prefix routed to h (deepest block key
 --                listing h and not evicted there: with the instances' KV size known, a block counts as evicted from h
@@ -111,10 +111,12 @@
 -- ARGV[15]     recent_share; 0 = no recent term
 -- ARGV[16]     the gateway's clock in Unix milliseconds
 -- ARGV[17]     1 when the response streams, so its first byte is the first token and its time joins the fit; else 0
--- ARGV[18..17+L]            cumulative estimated prompt tokens at the end of blocks 1..L
--- ARGV[18+L..17+2L]         the same plus the answer (assistant messages) that directly follows each block
--- ARGV[18+2L]               h = number of healthy hosts
--- ARGV[19+2L..18+2L+h]      healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
+-- ARGV[18]     prefill tokens per second of one instance, assumed for a response that does not stream until the fit
+--              has learned a cost per token
+-- ARGV[19..18+L]            cumulative estimated prompt tokens at the end of blocks 1..L
+-- ARGV[19+L..18+2L]         the same plus the answer (assistant messages) that directly follows each block
+-- ARGV[19+2L]               h = number of healthy hosts
+-- ARGV[20+2L..19+2L+h]      healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
 --
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work}: count = the host's in-flight count after this
 -- request, depth = matched blocks on the host, cost rounded to a whole token; or {"full", host, count} when every
@@ -156,7 +158,8 @@ local recent_share = non_negative(ARGV[15])
 local gateway_ms = non_negative(ARGV[16])
 local gateway_now = math.floor(gateway_ms / 1000)
 local timed = ARGV[17] == '1'
-local first_tokens = 18
+local prior_ms_per_kilotoken = 1000000 / tonumber(ARGV[18])
+local first_tokens = 19
 local first_answered = first_tokens + levels
 local healthy_count = tonumber(ARGV[first_answered + levels])
 local first_host = first_answered + levels + 1
@@ -209,18 +212,16 @@ local function per_request_of(fit)
     return math.min(MAX_PER_REQUEST, 1000 * ms_per_request / ms_per_kilotoken)
 end
 
--- Prefill time assumed per 1,000 tokens until the fit learns one: 10,000 tokens a second.
-local PRIOR_MS_PER_KILOTOKEN = 100
 -- The latest a first token the gateway cannot see is expected, in ms after the routing.
 local MAX_FIRST_TOKEN_MS = 120000
 
 -- When, in ms after its routing, the first token of a request with requests_ahead requests waiting and tokens prefill
 -- tokens queued on its host (its own included) should come back: the fit's prediction once it has a positive cost
--- per token, before that the tokens at the prior rate. For a request whose response does not stream: the gateway
--- never sees its first token.
+-- per token, before that the tokens at the configured prefill rate (ARGV[18]). For a request whose response does not
+-- stream: the gateway never sees its first token.
 local function first_token_in(fit, requests_ahead, tokens)
     local kilotokens = tokens / 1000
-    local predicted = PRIOR_MS_PER_KILOTOKEN * kilotokens
+    local predicted = prior_ms_per_kilotoken * kilotokens
     local ms_fixed, ms_per_request, ms_per_kilotoken = solve_fit(fit)
     if ms_fixed and ms_per_kilotoken > 0 then
         predicted = ms_fixed + math.max(0, ms_per_request) * requests_ahead + ms_per_kilotoken * kilotokens

@@ -120,6 +120,7 @@ class CacheAwarePolicyTest {
                         "0.25",
                         "1000000",
                         "0",
+                        "10000",
                         "4",
                         "5",
                         "8",
@@ -204,8 +205,8 @@ class CacheAwarePolicyTest {
         RedisCommand call = command("", RequestInfo.noBody());
         assertEquals(11, call.keys().size());
         assertEquals(
-                list("0", "8", "0", "0", "0", "0.25", "1000000", "0", "2"),
-                call.args().subList(9, 18));
+                list("0", "8", "0", "0", "0", "0.25", "1000000", "0", "10000", "2"),
+                call.args().subList(9, 19));
     }
 
     @Test

@@ -74,10 +74,10 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     private static final CacheAwareSelection.Settings PLAIN = settings(0, 0, 0, 8);
 
-    /** A request whose blocks are named conversation-1..n, ending at the given cumulative tokens (the last = prompt). */
     /**
-     * A request whose response streams, so its work stays queued until its first-token call (an unstreamed one's
-     * leaves at its expected time on the clock; see {@link #unstreamed}).
+     * A request whose blocks are named conversation-1..n, ending at the given cumulative tokens (the last = prompt),
+     * whose response streams, so its work stays queued until its first-token call (an unstreamed one's leaves at its
+     * expected time on the clock; see {@link #unstreamed}).
      */
     private static CacheAwareSelection.Demand demand(String conversation, int... blockEnds) {
         return unstreamed(conversation, blockEnds).streaming();
@@ -945,6 +945,25 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     @Test
+    void theConfiguredPrefillRateSetsTheExpectedTimeBeforeTheFitLearns() {
+        CacheAwareSelection.Settings fast = new CacheAwareSelection.Settings(
+                PLAIN.inflight(),
+                PLAIN.inflightTokens(),
+                PLAIN.overloadQueueRequests(),
+                PLAIN.maxHolders(),
+                0,
+                0,
+                40_000);
+        String id = lease();
+        RedisCommand production = CacheAwareSelection.command(
+                KEYS, unstreamed("whole", 2000), Collections.singletonList("a:1"), NONE, fast, 0, id, 5_000_000);
+        redis.run(RedisCommand.script(SCRIPT, production.keys(), production.args()));
+        double due = Double.parseDouble(
+                redis.call("ZSCORE", KEYS.cacheAwareUnseenFirstTokens(), id).asString());
+        assertEquals(5_000_050, due, 0, "2,000 tokens at 40,000 a second");
+    }
+
+    @Test
     void anUnstreamedRequestEndedBeforeItsExpectedTimeIsNotTakenOffTwice() {
         List<String> onlyA = Collections.singletonList("a:1");
         long routedAt = 5_000_000;
@@ -969,7 +988,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         String id = lease();
         runAt(unstreamed("whole", 2000), onlyA, id, routedAt);
 
-        long expected = LocalCacheIndex.firstTokenInMillis(fit(), 1, 3000);
+        long expected = LocalCacheIndex.firstTokenInMillis(fit(), 100, 1, 3000);
         assertEquals(30 * 2 + 0.0625 * 3000, expected, 3, "one request ahead, 3,000 tokens with its own");
         double due = Double.parseDouble(
                 redis.call("ZSCORE", KEYS.cacheAwareUnseenFirstTokens(), id).asString());

@@ -309,7 +309,10 @@ class IndexExchangeTest {
 
     @Test
     void aPublicationWithImpossibleCountsIsIgnoredWhole() {
-        IndexExchange exchange = new IndexExchange("ailb.test", 0, new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0, 0));
+        IndexExchange exchange = new IndexExchange(
+                "ailb.test",
+                0,
+                new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0, 0, CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND));
         assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, 5, 6}))));
         assertNull(IndexExchange.Publication.parse(
                 exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2, 3, 4, 5, 6}))));

@@ -24,7 +24,16 @@ class LocalCacheIndexTest {
     private static final double OVERLOAD_QUEUE_REQUESTS = 4;
 
     private static LocalCacheIndex index(int maxBlocks) {
-        return new LocalCacheIndex(maxBlocks, CacheAwarePolicy.MAX_HOLDERS, 0, 0, TTL, 30, OVERLOAD_QUEUE_REQUESTS, 0);
+        return new LocalCacheIndex(
+                maxBlocks,
+                CacheAwarePolicy.MAX_HOLDERS,
+                0,
+                0,
+                TTL,
+                30,
+                OVERLOAD_QUEUE_REQUESTS,
+                0,
+                CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
     }
 
     /** Block hashes numbered from {@code first}: 32 hex digits each. */
@@ -129,8 +138,16 @@ class LocalCacheIndexTest {
 
     @Test
     void departedHostsAreDroppedAtTheFirstDecisionOfEachCleanInterval() {
-        LocalCacheIndex index =
-                new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 0, 60, TTL, 30, OVERLOAD_QUEUE_REQUESTS, 0);
+        LocalCacheIndex index = new LocalCacheIndex(
+                1024,
+                CacheAwarePolicy.MAX_HOLDERS,
+                0,
+                60,
+                TTL,
+                30,
+                OVERLOAD_QUEUE_REQUESTS,
+                0,
+                CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
         List<String> one = Collections.singletonList("10.0.0.9:8000");
         LocalCacheIndex.Choice held = index.select(SERVICE, NONE, NO_TOKENS, 10, one, NONE, 0, NOW);
         index.admit(held.host, held.work);
@@ -154,8 +171,16 @@ class LocalCacheIndexTest {
 
     @Test
     void aFullServiceAnswersWithTheLeastCountedHostAndCountsNothing() {
-        LocalCacheIndex index =
-                new LocalCacheIndex(1024, CacheAwarePolicy.MAX_HOLDERS, 1, 0, TTL, 30, OVERLOAD_QUEUE_REQUESTS, 0);
+        LocalCacheIndex index = new LocalCacheIndex(
+                1024,
+                CacheAwarePolicy.MAX_HOLDERS,
+                1,
+                0,
+                TTL,
+                30,
+                OVERLOAD_QUEUE_REQUESTS,
+                0,
+                CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
         for (int i = 0; i < HOSTS.size(); i++) {
             LocalCacheIndex.Choice choice = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
             assertFalse(choice.full);
