@@ -5,6 +5,7 @@ import static io.ailb.lb.policy.Fixtures.ctx;
 import static io.ailb.lb.policy.Fixtures.down;
 import static io.ailb.lb.policy.Fixtures.up;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -139,6 +140,32 @@ class CacheAwareLocalPolicyTest {
         Step third = select(policy, RequestInfo.noBody());
         assertEquals(first.host(), third.host(), "the first's count was given back");
         assertEquals("1", third.attributes().get(Step.ATTR_INFLIGHT));
+    }
+
+    @Test
+    void anUnstreamedRequestsPrefillCountsAsDoneOnceItsFirstTokenIsExpected() throws ConfigException {
+        // CONVERSATION does not ask for a stream: its 200 tokens are expected prefilled 20 ms after its routing (10,000
+        // tokens a second). Until then its host's queue makes a copy on the idle host cheaper than the cache.
+        assertFalse(followUpStays(19, -1), "queue 200 + 60 in flight against a 200-token copy");
+        assertTrue(followUpStays(20, -1), "60 in flight against the copy");
+        assertTrue(followUpStays(5, 3), "a first byte before the expected time takes the work off as well");
+    }
+
+    /**
+     * Whether the conversation's follow-up, {@code afterMillis} after its first request, goes to the same host; the
+     * first's first response byte came {@code byteAfterMillis} after it (negative: not yet).
+     */
+    private static boolean followUpStays(long afterMillis, long byteAfterMillis) throws ConfigException {
+        CacheAwarePolicy policy = policy("");
+        Step first = applied(policy, chat(CONVERSATION));
+        if (byteAfterMillis >= 0) {
+            first.responseObserver().onFirstResponseBody(1_000_000 + byteAfterMillis);
+        }
+        Step followUp = policy.select(ctx(up(A), up(B))
+                .nowMillis(1_000_000 + afterMillis)
+                .request(chat(CONVERSATION))
+                .build());
+        return followUp.host().equals(first.host());
     }
 
     @Test
