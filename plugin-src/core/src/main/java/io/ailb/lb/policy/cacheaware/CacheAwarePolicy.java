@@ -286,6 +286,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     @Override
     public void shareState(SharedState state, long nowMillis) {
         if (exchange != null) {
+            // What this VM publishes leaves out the prefill its unstreamed requests are expected to have done.
+            index.settleUnseenFirstTokens(nowMillis);
             exchange.exchange(state, nowMillis);
         }
     }

@@ -37,8 +37,10 @@ class IndexExchangeTest {
                 "{\"index\":\"local\",\"overloadQueueRequests\":0,\"inflightTokens\":30" + fields + "}"));
     }
 
+    /** A streamed chat body: its work stays queued until its first response byte, whatever the clock. */
     private static String conversation(String system, String... turns) {
-        StringBuilder json = new StringBuilder("{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"")
+        StringBuilder json = new StringBuilder(
+                        "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"system\",\"content\":\"")
                 .append(system)
                 .append("\"}");
         for (int i = 0; i < turns.length; i++) {
@@ -164,6 +166,35 @@ class IndexExchangeTest {
 
     private static long workOf(RequestInfo request) throws ConfigException {
         return Long.parseLong(select(policy(""), request, NOW, A).attributes().get(CacheAwarePolicy.ATTR_WORK));
+    }
+
+    @Test
+    void aVmPublishesItsUnstreamedRequestsWorkOnlyUntilTheirFirstTokenIsExpected() throws ConfigException {
+        CacheAwarePolicy first = policy("");
+        CacheAwarePolicy second = policy("");
+        // 800 + 800 characters, 400 tokens without a stream: expected prefilled 40 ms after the routing.
+        String unstreamed = conversation(SYSTEM, "q".repeat(800)).replace("\"stream\":true,", "");
+        long work = Long.parseLong(
+                held(first, chat(unstreamed), NOW, A).attributes().get(CacheAwarePolicy.ATTR_WORK));
+        assertTrue(work > 0);
+        long expectedAt = NOW + work / 10;
+        first.shareState(store.vm("one"), expectedAt - 1);
+        second.shareState(store.vm("two"), expectedAt - 1);
+        assertEquals(
+                Long.toString(work + 30),
+                select(second, RequestInfo.noBody(), expectedAt - 1, A)
+                        .attributes()
+                        .get(CacheAwarePolicy.ATTR_COST),
+                "not expected yet: the peer's work is queued");
+
+        first.shareState(store.vm("one"), expectedAt + CacheAwarePolicy.SHARE_PERIOD_MILLIS);
+        second.shareState(store.vm("two"), expectedAt + CacheAwarePolicy.SHARE_PERIOD_MILLIS);
+        assertEquals(
+                "30",
+                select(second, RequestInfo.noBody(), expectedAt + CacheAwarePolicy.SHARE_PERIOD_MILLIS, A)
+                        .attributes()
+                        .get(CacheAwarePolicy.ATTR_COST),
+                "the peer published its queue without it; the request stays in flight");
     }
 
     @Test
