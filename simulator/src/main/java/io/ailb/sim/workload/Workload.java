@@ -32,16 +32,6 @@ public final class Workload {
             List<List<SimRequest>> sessions,
             int concurrency,
             double thinkMs,
-            Function<SimRequest, String> bodies) {
-        this(name, requests, sessions, concurrency, thinkMs, bodies, 0, 0);
-    }
-
-    private Workload(
-            String name,
-            List<SimRequest> requests,
-            List<List<SimRequest>> sessions,
-            int concurrency,
-            double thinkMs,
             Function<SimRequest, String> bodies,
             double unstreamedShare,
             long unstreamedSeed) {
@@ -73,7 +63,7 @@ public final class Workload {
 
     /** Requests arriving at their own times; {@code bodies} renders a body when the stored one is empty (or null). */
     public static Workload openLoop(String name, List<SimRequest> requests, Function<SimRequest, String> bodies) {
-        return new Workload(name, requests, List.of(), 0, 0, bodies);
+        return new Workload(name, requests, List.of(), 0, 0, bodies, 0, 0);
     }
 
     /** Sessions of turns, {@code concurrency} sessions at a time. */
@@ -103,7 +93,7 @@ public final class Workload {
                 }
             }
         }
-        return new Workload(name, all, List.copyOf(copy), concurrency, thinkMs, bodies);
+        return new Workload(name, all, List.copyOf(copy), concurrency, thinkMs, bodies, 0, 0);
     }
 
     public String name() {

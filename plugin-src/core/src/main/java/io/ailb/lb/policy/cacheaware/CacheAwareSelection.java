@@ -40,29 +40,9 @@ public final class CacheAwareSelection extends SelectionReply {
         /**
          * {@code inflight} as for select.lua, its prefix TTL being the block keys' TTL here; {@code inflightTokens},
          * {@code overloadQueueRequests}, {@code maxHolders}, {@code kvCacheTokens} (the KV cache of one instance,
-         * 0 = unknown: nothing is evicted) and {@code recentWorkShare} (0 = none) are cache_aware.lua's own (see the
-         * script).
-         */
-        public Settings(
-                InflightSelection.Settings inflight,
-                double inflightTokens,
-                double overloadQueueRequests,
-                int maxHolders,
-                long kvCacheTokens,
-                double recentWorkShare) {
-            this(
-                    inflight,
-                    inflightTokens,
-                    overloadQueueRequests,
-                    maxHolders,
-                    kvCacheTokens,
-                    recentWorkShare,
-                    CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
-        }
-
-        /**
-         * As above, with {@code prefillTokensPerSecond}: the prefill rate of one instance assumed for a request whose
-         * response does not stream until the fit of first-token times has learned one.
+         * 0 = unknown: nothing is evicted), {@code recentWorkShare} (0 = none) and {@code prefillTokensPerSecond} (the
+         * prefill rate of one instance assumed for a request whose response does not stream until the fit of
+         * first-token times has learned one) are cache_aware.lua's own (see the script).
          */
         public Settings(
                 InflightSelection.Settings inflight,

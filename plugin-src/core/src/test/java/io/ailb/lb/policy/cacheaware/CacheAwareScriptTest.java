@@ -69,7 +69,8 @@ class CacheAwareScriptTest extends FreshRedisTest {
                 overloadQueueRequests,
                 maxHolders,
                 kvCacheTokens,
-                recentWorkShare);
+                recentWorkShare,
+                CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
     }
 
     private static final CacheAwareSelection.Settings PLAIN = settings(0, 0, 0, 8);

@@ -154,7 +154,8 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                 overloadQueueRequests,
                 CacheAwarePolicy.MAX_HOLDERS,
                 kvCacheTokens,
-                recentWorkShare);
+                recentWorkShare,
+                CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
     }
 
     private void run(CacheAwareSelection.Settings settings, int steps, long seed) {
