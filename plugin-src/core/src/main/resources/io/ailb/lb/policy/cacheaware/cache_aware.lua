@@ -246,9 +246,9 @@ end)
 -- A request whose response does not stream shows its first byte only with its last, so its first token is taken as
 -- come once its expected time has passed: its work leaves the queue and it no longer waits (as
 -- cache_aware_first_token.lua does, untimed); its count and held KV stay until its release.
-local due = redis.call('ZRANGEBYSCORE', unseen_key, '-inf', gateway_ms)
-if #due > 0 then
-    for _, id in ipairs(due) do
+local due_leases = redis.call('ZRANGEBYSCORE', unseen_key, '-inf', gateway_ms)
+if #due_leases > 0 then
+    for _, id in ipairs(due_leases) do
         local info = redis.call('HGET', lease_info, id)
         local work, held, host, wait = nil, nil, nil, nil
         if info then
@@ -609,9 +609,9 @@ else
     if timed then
         wait = string.format('%d,%d,%d', waiting_of[target], queued_of[target], gateway_ms)
     else
-        local due = gateway_ms
+        local due_at = gateway_ms
             + first_token_in(parse_fit(routed_state[4]), waiting_of[target], queued_of[target] + work)
-        redis.call('ZADD', unseen_key, due, lease_id)
+        redis.call('ZADD', unseen_key, due_at, lease_id)
         redis.call('EXPIRE', unseen_key, state_ttl)
     end
     hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, work, wait, target))
