@@ -324,6 +324,8 @@ class SimulateTest {
         assertRefused("--turns belongs to --workload chat, not agent", "--preset", "agent", "--turns", "3");
         assertRefused("--sessions wants an integer", "--workload", "agent", "--sessions", "1e3");
         assertRefused("known: higress-article, chat-groups, agent, rag", "--preset", "nope");
+        assertRefused(
+                "--unstreamed-share must be in [0, 1], got 1.5", "--preset", "agent", "--unstreamed-share", "1.5");
     }
 
     private static void assertRefused(String message, String... args) throws Exception {

@@ -44,8 +44,11 @@ final class LocalCacheIndex {
     private static final double MAX_PER_REQUEST_TOKENS = 8192;
     /** The latest a first token the gateway cannot see is expected, in ms after the routing. */
     static final double MAX_FIRST_TOKEN_MS = 120_000;
-    /** The most requests with an unseen first token the VM keeps waiting for (a minute of 1,000 a second). */
-    static final int MAX_UNSEEN_FIRST_TOKENS = 65_536;
+    /**
+     * The most requests with an unseen first token the VM keeps waiting for: 16 s of 1,000 unstreamed requests a
+     * second, about 1.5 MiB of the heap (an entry and the routed request's observer it keeps alive, ~90 bytes).
+     */
+    static final int MAX_UNSEEN_FIRST_TOKENS = 16_384;
     /** The typical host's waiting requests from which they are no longer charged. */
     private static final double PER_REQUEST_MAX_WAITING = 2;
     /** The script's MAX_WEIGHT: an uncached token never weighs more, so costs stay exact integers in a reply. */

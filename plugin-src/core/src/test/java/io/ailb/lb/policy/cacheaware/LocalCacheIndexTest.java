@@ -70,6 +70,26 @@ class LocalCacheIndexTest {
     }
 
     @Test
+    void unseenFirstTokensSettleInTheirOrderAndTheQueueStaysBounded() {
+        LocalCacheIndex index = index(16);
+        List<Long> settled = new ArrayList<>();
+        index.expectUnseenFirstToken(300, () -> settled.add(300L));
+        index.expectUnseenFirstToken(100, () -> settled.add(100L));
+        index.expectUnseenFirstToken(200, () -> settled.add(200L));
+        index.settleUnseenFirstTokens(99);
+        assertEquals(List.of(), settled, "none expected yet");
+        index.settleUnseenFirstTokens(200);
+        assertEquals(List.of(100L, 200L), settled, "every one expected by now, earliest first");
+
+        for (int i = 1; i < LocalCacheIndex.MAX_UNSEEN_FIRST_TOKENS; i++) {
+            index.expectUnseenFirstToken(1_000_000 + i, () -> settled.add(-1L));
+        }
+        assertEquals(2, settled.size(), "full: 300 and the 16,383 far ones");
+        index.expectUnseenFirstToken(2_000_000, () -> settled.add(2_000_000L));
+        assertEquals(List.of(100L, 200L, 300L), settled, "one more: the earliest counts as come now");
+    }
+
+    @Test
     void aMillionDistinctBlocksKeepTheIndexAtItsCapAndAKnownPrefixRoutesToItsHost() {
         LocalCacheIndex index = index(CacheAwarePolicy.LOCAL_MAX_BLOCKS);
         List<String> known = blocks(1L << 40, 4);
