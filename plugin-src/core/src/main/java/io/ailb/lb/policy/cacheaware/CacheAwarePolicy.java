@@ -55,7 +55,9 @@ import java.util.List;
  * cheapest host wins (random tie-break) among those below {@code maxRequestCount}; the request queues its uncached
  * tokens and its place among the waiting under a per-request lease, taken off by the first-response call (the first
  * response byte is the first token; it carries the gateway's clock, which times the first token) or the stream's
- * release, or after {@code leaseTTL} by the next call.
+ * release, or after {@code leaseTTL} by the next call. A response that does not stream shows its first byte only with
+ * its last: its work is taken off by the first call after its first token is expected (the fit's prediction, or its
+ * tokens and those ahead at {@code prefillTokensPerSecond} before the fit has learned).
  *
  * <p>A request without prefix blocks (no body, unparseable body) goes to the least loaded host, weighed by its own
  * estimated size, unless it names its session in {@code sessionHeader}: the host of the session's last request then
@@ -63,8 +65,8 @@ import java.util.List;
  *
  * <p>With {@code index: local} the same rule runs in the VM over a {@link LocalCacheIndex} (no Redis): the routed
  * Step's observer counts the request in flight and waiting when it takes effect, takes its work off the queue and
- * times it at the first response byte (each VM fits its own requests' times) and gives the count back at the stream's
- * end. Each VM (Envoy runs one per worker thread) routes its
+ * times it at the first response byte (each VM fits its own requests' times; a response that does not stream has its
+ * work taken off when its first token is expected, as in Redis mode) and gives the count back at the stream's end. Each VM (Envoy runs one per worker thread) routes its
  * own share of the traffic; every 250 ms it exchanges what it routed and its counts with the gateway's other VMs
  * through shared data ({@link IndexExchange}), so each decides over the whole gateway's traffic.
  */
