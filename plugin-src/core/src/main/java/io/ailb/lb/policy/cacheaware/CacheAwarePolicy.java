@@ -78,6 +78,11 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     public static final String ATTR_MATCHED_TOKENS = "matched_tokens";
     /** Decision attribute: prefill tokens this request queued on the chosen host. */
     public static final String ATTR_WORK = "work";
+    /**
+     * Decision attribute of a request whose response does not stream: in how many ms its first token is expected (its
+     * work then leaves the host's queue); absent when it streams or is expected at once.
+     */
+    public static final String ATTR_FIRST_TOKEN_IN_MS = "first_token_in_ms";
 
     static final double MAX_INFLIGHT_TOKENS = 1_000_000;
     static final double MAX_OVERLOAD_QUEUE_REQUESTS = 1_000_000;
@@ -375,9 +380,15 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         if (selection == null || selection.full()) {
             return step;
         }
-        return step.withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
-                .withAttribute(ATTR_COST, Long.toString(selection.cost()))
-                .withAttribute(ATTR_WORK, Long.toString(selection.work()));
+        return withFirstTokenIn(
+                step.withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
+                        .withAttribute(ATTR_COST, Long.toString(selection.cost()))
+                        .withAttribute(ATTR_WORK, Long.toString(selection.work())),
+                selection.firstTokenInMillis());
+    }
+
+    private static Step withFirstTokenIn(Step step, long millis) {
+        return millis > 0 ? step.withAttribute(ATTR_FIRST_TOKEN_IN_MS, Long.toString(millis)) : step;
     }
 
     /** The local index decides now; the routed request's observer keeps its counts (see {@link LocalRequest}). */
@@ -408,13 +419,15 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 choice.host,
                 nowSeconds);
         long routedAt = ctx.nowMillis();
-        long dueAt = demand.streams()
-                ? LocalRequest.NOT_DUE
-                : routedAt
-                        + index.firstTokenInMillis(
-                                ctx.clusterName(), choice.requestsAhead, choice.tokensAhead + choice.work);
-        return step.withResponseObserver(new LocalRequest(
-                index, ctx.clusterName(), choice, demand.streams() ? routedAt : LocalRequest.UNTIMED, dueAt));
+        if (demand.streams()) {
+            return step.withResponseObserver(
+                    new LocalRequest(index, ctx.clusterName(), choice, routedAt, LocalRequest.NOT_DUE));
+        }
+        long expectedIn =
+                index.firstTokenInMillis(ctx.clusterName(), choice.requestsAhead, choice.tokensAhead + choice.work);
+        return withFirstTokenIn(step, expectedIn)
+                .withResponseObserver(new LocalRequest(
+                        index, ctx.clusterName(), choice, LocalRequest.UNTIMED, routedAt + expectedIn));
     }
 
     /**

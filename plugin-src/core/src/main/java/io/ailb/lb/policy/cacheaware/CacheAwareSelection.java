@@ -19,12 +19,14 @@ public final class CacheAwareSelection extends SelectionReply {
     private final long matchedTokens;
     private final long cost;
     private final long work;
+    private final long firstTokenInMillis;
 
     private CacheAwareSelection(List<RespValue> parts) {
         super(parts);
         this.matchedTokens = integerAt(parts, 4);
         this.cost = integerAt(parts, 5);
         this.work = integerAt(parts, 6);
+        this.firstTokenInMillis = integerAt(parts, 7);
     }
 
     /** Call parameters that come from the policy config. */
@@ -291,7 +293,7 @@ public final class CacheAwareSelection extends SelectionReply {
 
     /** Decodes a cache_aware.lua reply; null when it does not have the script's shape. */
     public static CacheAwareSelection parse(RespValue reply) {
-        List<RespValue> parts = validParts(reply, 4);
+        List<RespValue> parts = validParts(reply, 5);
         return parts == null ? null : new CacheAwareSelection(parts);
     }
 
@@ -316,5 +318,10 @@ public final class CacheAwareSelection extends SelectionReply {
     /** Prefill tokens this request added to the host's queue (taken off at its first token or its release). */
     public long work() {
         return work;
+    }
+
+    /** For a response that does not stream, when its first token is expected, in ms after the routing; else 0. */
+    public long firstTokenInMillis() {
+        return firstTokenInMillis;
     }
 }

@@ -296,7 +296,9 @@ final class LocalCacheIndex {
                     RespValue.integer(depth),
                     RespValue.integer(matchedTokens),
                     RespValue.integer(cost),
-                    RespValue.integer(work));
+                    RespValue.integer(work),
+                    // When an unstreamed response's first token is expected: the policy asks the index after this.
+                    RespValue.integer(0));
         }
     }
 

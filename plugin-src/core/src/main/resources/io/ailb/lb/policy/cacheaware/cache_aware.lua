@@ -118,10 +118,11 @@
 -- ARGV[19+2L]               h = number of healthy hosts
 -- ARGV[20+2L..19+2L+h]      healthy hosts; the remaining ARGV are known but unhealthy hosts (kept by the cleanup)
 --
--- Returns {"ok", host, count, depth, matched_tokens, cost, work}: count = the host's in-flight count after this
--- request, depth = matched blocks on the host, cost rounded to a whole token; or {"full", host, count} when every
--- healthy host already has maxRequestCount in flight (host = the least counted one; nothing was counted, no lease
--- written).
+-- Returns {"ok", host, count, depth, matched_tokens, cost, work, first_token_in}: count = the host's in-flight count
+-- after this request, depth = matched blocks on the host, cost rounded to a whole token, first_token_in the ms after
+-- which the first token of a response that does not stream is expected (0 for one that streams); or
+-- {"full", host, count} when every healthy host already has maxRequestCount in flight (host = the least counted one;
+-- nothing was counted, no lease written).
 
 --#include "../inflight/_selection.lua"
 --#include "_work_lease.lua"
@@ -587,6 +588,7 @@ local matched = matched_on(target)
 local work = math.max(0, prompt - matched)
 
 local count
+local expected_in = 0
 local written = written_of[target]
 if written == nil then
     written = non_negative(redis.call('HGET', written_key, target))
@@ -609,9 +611,8 @@ else
     if timed then
         wait = string.format('%d,%d,%d', waiting_of[target], queued_of[target], gateway_ms)
     else
-        local due_at = gateway_ms
-            + first_token_in(parse_fit(routed_state[4]), waiting_of[target], queued_of[target] + work)
-        redis.call('ZADD', unseen_key, due_at, lease_id)
+        expected_in = first_token_in(parse_fit(routed_state[4]), waiting_of[target], queued_of[target] + work)
+        redis.call('ZADD', unseen_key, gateway_ms + expected_in, lease_id)
         redis.call('EXPIRE', unseen_key, state_ttl)
     end
     hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, work, wait, target))
@@ -681,4 +682,4 @@ redis.call('EXPIRE', routed_key, state_ttl)
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.
 clean_up(marker, clean_interval, { inflight, queue, written_key, recent_key, held_key, waiting_key }, first_host)
 
-return { 'ok', target, count, depth, matched, round(best_cost), work }
+return { 'ok', target, count, depth, matched, round(best_cost), work, expected_in }

@@ -87,6 +87,10 @@ class CacheAwareLocalPolicyTest {
         assertEquals("1", step.attributes().get(Step.ATTR_INFLIGHT));
         assertEquals("0", step.attributes().get(CacheAwarePolicy.ATTR_MATCHED_TOKENS));
         assertEquals("200", step.attributes().get(CacheAwarePolicy.ATTR_WORK));
+        assertEquals(
+                "20",
+                step.attributes().get(CacheAwarePolicy.ATTR_FIRST_TOKEN_IN_MS),
+                "not streamed: its 200 tokens at 10,000 a second");
         assertEquals(0, step.prefixLength());
     }
 

@@ -56,6 +56,11 @@ class CacheAwarePolicyTest {
     }
 
     private static RespValue ok(String host, long count, long depth, long matched, long cost, long work) {
+        return ok(host, count, depth, matched, cost, work, 0);
+    }
+
+    private static RespValue ok(
+            String host, long count, long depth, long matched, long cost, long work, long firstTokenInMillis) {
         return RespValue.array(
                 RespValue.bulkString("ok"),
                 RespValue.bulkString(host),
@@ -63,7 +68,8 @@ class CacheAwarePolicyTest {
                 RespValue.integer(depth),
                 RespValue.integer(matched),
                 RespValue.integer(cost),
-                RespValue.integer(work));
+                RespValue.integer(work),
+                RespValue.integer(firstTokenInMillis));
     }
 
     private static String configError(String extra) {
@@ -284,6 +290,21 @@ class CacheAwarePolicyTest {
                         KEYS.cacheAwareWaiting()),
                 release.keys());
         assertEquals(step.redisCommand().args().get(5), release.args().get(0));
+    }
+
+    @Test
+    void anUnstreamedRequestCarriesWhenItsFirstTokenIsExpected() throws ConfigException {
+        Step call = select(policy(""), chat(CONVERSATION));
+        assertEquals(
+                "150",
+                call.onReply(ok("10.0.0.2:8000", 1, 0, 0, 200, 200, 150))
+                        .attributes()
+                        .get(CacheAwarePolicy.ATTR_FIRST_TOKEN_IN_MS));
+        assertFalse(
+                call.onReply(ok("10.0.0.2:8000", 1, 0, 0, 200, 200, 0))
+                        .attributes()
+                        .containsKey(CacheAwarePolicy.ATTR_FIRST_TOKEN_IN_MS),
+                "a streamed request's is seen, not expected");
     }
 
     @Test

@@ -927,11 +927,15 @@ class CacheAwareScriptTest extends FreshRedisTest {
         List<String> onlyA = Collections.singletonList("a:1");
         long routedAt = 5_000_000;
         String id = lease();
-        runAt(unstreamed("whole", 2000), onlyA, id, routedAt);
+        assertEquals(200, runAt(unstreamed("whole", 2000), onlyA, id, routedAt).firstTokenInMillis());
         assertEquals(2000, loadOf("a:1"));
         assertEquals(1, waitingOf("a:1"));
 
-        runAt(demand("other", 100), Collections.singletonList("b:1"), lease(), routedAt + 199);
+        assertEquals(
+                0,
+                runAt(demand("other", 100), Collections.singletonList("b:1"), lease(), routedAt + 199)
+                        .firstTokenInMillis(),
+                "a streamed request's first token is seen, not expected");
         assertEquals(2000, loadOf("a:1"), "not expected yet");
         assertEquals(1, waitingOf("a:1"));
         runAt(demand("other", 100), Collections.singletonList("b:1"), lease(), routedAt + 200);
