@@ -42,14 +42,16 @@ public final class RedisCommand {
 
     /** This command with {@code arg} appended to its arguments (its ARGV for a script call). */
     public RedisCommand withArg(String arg) {
-        if (!isScript()) {
-            List<String> longer = new ArrayList<>(plainArgs);
-            longer.add(Objects.requireNonNull(arg, "argument"));
-            return new RedisCommand(Collections.unmodifiableList(longer), null, keys, args);
-        }
-        List<String> longer = new ArrayList<>(args);
-        longer.add(Objects.requireNonNull(arg, "argument"));
-        return new RedisCommand(null, script, keys, Collections.unmodifiableList(longer));
+        Objects.requireNonNull(arg, "argument");
+        return isScript()
+                ? new RedisCommand(null, script, keys, appended(args, arg))
+                : new RedisCommand(appended(plainArgs, arg), null, keys, args);
+    }
+
+    private static List<String> appended(List<String> list, String last) {
+        List<String> longer = new ArrayList<>(list);
+        longer.add(last);
+        return Collections.unmodifiableList(longer);
     }
 
     public boolean isScript() {

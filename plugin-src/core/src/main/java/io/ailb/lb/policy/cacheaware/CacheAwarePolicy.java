@@ -380,15 +380,11 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         if (selection == null || selection.full()) {
             return step;
         }
-        return withFirstTokenIn(
-                step.withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
-                        .withAttribute(ATTR_COST, Long.toString(selection.cost()))
-                        .withAttribute(ATTR_WORK, Long.toString(selection.work())),
-                selection.firstTokenInMillis());
-    }
-
-    private static Step withFirstTokenIn(Step step, long millis) {
-        return millis > 0 ? step.withAttribute(ATTR_FIRST_TOKEN_IN_MS, Long.toString(millis)) : step;
+        step = step.withAttribute(ATTR_MATCHED_TOKENS, Long.toString(selection.matchedTokens()))
+                .withAttribute(ATTR_COST, Long.toString(selection.cost()))
+                .withAttribute(ATTR_WORK, Long.toString(selection.work()));
+        long firstTokenIn = selection.firstTokenInMillis();
+        return firstTokenIn > 0 ? step.withAttribute(ATTR_FIRST_TOKEN_IN_MS, Long.toString(firstTokenIn)) : step;
     }
 
     /** The local index decides now; the routed request's observer keeps its counts (see {@link LocalRequest}). */
@@ -406,7 +402,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 in.healthyHosts(),
                 in.unhealthyHosts(),
                 in.randomValue(),
-                nowSeconds);
+                nowSeconds,
+                demand.streams());
         Step step = decided(CacheAwareSelection.parse(choice.asReply()), in);
         if (step.kind() != Step.Kind.ROUTE) {
             return step;
@@ -418,16 +415,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 demand.promptTokens(),
                 choice.host,
                 nowSeconds);
-        long routedAt = ctx.nowMillis();
-        if (demand.streams()) {
-            return step.withResponseObserver(
-                    new LocalRequest(index, ctx.clusterName(), choice, routedAt, LocalRequest.NOT_DUE));
-        }
-        long expectedIn =
-                index.firstTokenInMillis(ctx.clusterName(), choice.requestsAhead, choice.tokensAhead + choice.work);
-        return withFirstTokenIn(step, expectedIn)
-                .withResponseObserver(new LocalRequest(
-                        index, ctx.clusterName(), choice, LocalRequest.UNTIMED, routedAt + expectedIn));
+        return step.withResponseObserver(
+                new LocalRequest(index, ctx.clusterName(), choice, ctx.nowMillis(), demand.streams()));
     }
 
     /**
@@ -437,11 +426,6 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
      * and none for a route that never took effect.
      */
     private static final class LocalRequest implements ResponseObserver {
-        /** {@code routedAtMillis} of a request whose first token is not timed (its response does not stream). */
-        static final long UNTIMED = -1;
-        /** {@code dueAt} of a request whose first token the gateway sees (its response streams). */
-        static final long NOT_DUE = -1;
-
         private final LocalCacheIndex index;
         private final String service;
         private final String host;
@@ -449,12 +433,20 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         private final long requestsAhead;
         private final long tokensAhead;
         private final long routedAtMillis;
-        private final long dueAt;
+        /** Its response streams: its first byte is its first token, which is timed. */
+        private final boolean streams;
+        /** When its unseen first token is expected (a response that does not stream). */
+        private final long dueAtMillis;
+
         private long queuedWork;
         private boolean waiting;
 
         LocalRequest(
-                LocalCacheIndex index, String service, LocalCacheIndex.Choice choice, long routedAtMillis, long dueAt) {
+                LocalCacheIndex index,
+                String service,
+                LocalCacheIndex.Choice choice,
+                long routedAtMillis,
+                boolean streams) {
             this.index = index;
             this.service = service;
             this.host = choice.host;
@@ -462,7 +454,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             this.requestsAhead = choice.requestsAhead;
             this.tokensAhead = choice.tokensAhead;
             this.routedAtMillis = routedAtMillis;
-            this.dueAt = dueAt;
+            this.streams = streams;
+            this.dueAtMillis = routedAtMillis + choice.firstTokenInMillis;
             this.queuedWork = work;
         }
 
@@ -470,18 +463,20 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         public void onApplied(long nowMillis) {
             index.admit(host, queuedWork);
             waiting = true;
-            if (dueAt != NOT_DUE) {
-                index.expectUnseenFirstToken(dueAt, this::firstTokenDue);
+            if (!streams) {
+                index.expectUnseenFirstToken(dueAtMillis, this::firstTokenCame);
             }
         }
 
-        /** Its first token is due and unseen: as if it came, untimed. */
-        private void firstTokenDue() {
-            if (waiting) {
-                index.firstToken(host, queuedWork);
-                waiting = false;
-                queuedWork = 0;
+        /** Its work leaves the queue and it stops waiting, once: at its first byte or when its first token is due. */
+        private boolean firstTokenCame() {
+            if (!waiting) {
+                return false;
             }
+            index.firstToken(host, queuedWork);
+            waiting = false;
+            queuedWork = 0;
+            return true;
         }
 
         @Override
@@ -489,15 +484,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         @Override
         public void onFirstResponseBody(long nowMillis) {
-            if (!waiting) {
-                return;
-            }
-            index.firstToken(host, queuedWork);
-            if (routedAtMillis != UNTIMED) {
+            if (firstTokenCame() && streams) {
                 index.timeFirstToken(service, requestsAhead, tokensAhead + work, nowMillis - routedAtMillis);
             }
-            waiting = false;
-            queuedWork = 0;
         }
 
         @Override

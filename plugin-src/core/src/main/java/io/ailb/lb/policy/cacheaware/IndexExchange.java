@@ -30,8 +30,8 @@ import java.util.Map;
  * number of its first record (i64); a string table (u16 count, each u16 length and UTF-8); the loads (u16 count,
  * each: host string u16, in flight i64, queued tokens i64, recent work i64, the Unix second it is as of i64, held KV
  * tokens i64, requests waiting for their first token i64); the records (u16 count, each: kind u8, service string
- * u16, host string u16, hash words i64 i64, routed at epoch seconds i64, prompt tokens i32). Anything that does not parse completely, or is larger than
- * {@link #MAX_PUBLICATION_BYTES}, is ignored.
+ * u16, host string u16, hash words i64 i64, routed at epoch seconds i64, prompt tokens i32). Anything that does not
+ * parse completely, or is larger than {@link #MAX_PUBLICATION_BYTES}, is ignored.
  */
 final class IndexExchange {
     /** Routed blocks and sessions a VM keeps for its peers: ≈ 33 bytes each in the publication, so ≈ 66 KiB. */

@@ -86,10 +86,9 @@ final class LocalCacheIndex {
     private final long blockTtlSeconds;
     private final double inflightTokens;
     private final double recentWorkShare;
+    private final double overloadQueueRequests;
     /** Prefill ms per 1,000 tokens assumed for unstreamed requests until the fit learns one (prefillTokensPerSecond). */
     private final double priorMsPerKilotoken;
-
-    private final double overloadQueueRequests;
 
     /** Service, a newline and the session's hash → the session's last host, in the order they were last routed. */
     private final LinkedHashMap<String, Session> sessions = new LinkedHashMap<>();
@@ -261,6 +260,8 @@ final class LocalCacheIndex {
         final long requestsAhead;
 
         final long tokensAhead;
+        /** For a response that does not stream, when its first token is expected, in ms after the routing; else 0. */
+        final long firstTokenInMillis;
 
         private Choice(
                 boolean full,
@@ -271,7 +272,8 @@ final class LocalCacheIndex {
                 long cost,
                 long work,
                 long requestsAhead,
-                long tokensAhead) {
+                long tokensAhead,
+                long firstTokenInMillis) {
             this.full = full;
             this.host = host;
             this.count = count;
@@ -281,6 +283,7 @@ final class LocalCacheIndex {
             this.work = work;
             this.requestsAhead = requestsAhead;
             this.tokensAhead = tokensAhead;
+            this.firstTokenInMillis = firstTokenInMillis;
         }
 
         /** The script's reply for the same decision. */
@@ -297,8 +300,7 @@ final class LocalCacheIndex {
                     RespValue.integer(matchedTokens),
                     RespValue.integer(cost),
                     RespValue.integer(work),
-                    // When an unstreamed response's first token is expected: the policy asks the index after this.
-                    RespValue.integer(0));
+                    RespValue.integer(firstTokenInMillis));
         }
     }
 
@@ -327,14 +329,16 @@ final class LocalCacheIndex {
                 healthy,
                 unhealthy,
                 randomValue,
-                nowSeconds);
+                nowSeconds,
+                true);
     }
 
     /**
      * As above, with {@code answeredTokens} per block the tokens a host that served a prompt ending there holds with
      * its answer (cache_aware.lua's answered tokens), for a request of the session whose id hashes to
      * {@code sessionHash} (null: none): the host of the session's last request, if healthy, counts as holding that
-     * request's prompt (cache_aware.lua's session key).
+     * request's prompt (cache_aware.lua's session key). A request whose response does not {@code stream} gets the
+     * time its first token is expected (cache_aware.lua's first_token_in).
      */
     Choice select(
             String service,
@@ -346,7 +350,8 @@ final class LocalCacheIndex {
             List<String> healthy,
             List<String> unhealthy,
             int randomValue,
-            long nowSeconds) {
+            long nowSeconds,
+            boolean streams) {
         startClock(nowSeconds);
         Scope scope = scopeOf(service);
         long routed = scope.routed;
@@ -524,7 +529,7 @@ final class LocalCacheIndex {
         }
         if (tieCount == 0) {
             int least = leastCounted[randomValue % leastCountedSize];
-            return new Choice(true, hostNames[least], leastCount, 0, 0, 0, 0, 0, 0);
+            return new Choice(true, hostNames[least], leastCount, 0, 0, 0, 0, 0, 0, 0);
         }
 
         int target = ties[randomValue % tieCount];
@@ -566,7 +571,11 @@ final class LocalCacheIndex {
                 (long) Math.floor(bestCost + 0.5),
                 work,
                 waitingTotal(target),
-                queuedTotal(target));
+                queuedTotal(target),
+                streams
+                        ? 0
+                        : firstTokenInMillis(
+                                scope.fit, priorMsPerKilotoken, waitingTotal(target), queuedTotal(target) + work));
     }
 
     /** This VM's count on host {@code id} plus the other VMs' (set for the hosts of the current decision). */
@@ -732,7 +741,7 @@ final class LocalCacheIndex {
      * them.
      */
     private static double[] solveFit(double[] fit) {
-        if (fit == null || fit[0] < MIN_TIMED) {
+        if (fit[0] < MIN_TIMED) {
             return null;
         }
         double[] m = fit;
@@ -770,17 +779,12 @@ final class LocalCacheIndex {
     }
 
     /**
-     * cache_aware.lua's first_token_in: when, in ms after its routing, the first token of a request of
-     * {@code service} with {@code requestsAhead} requests waiting and {@code tokens} prefill tokens queued on its host
-     * (its own included) should come back; for a request whose response does not stream, whose first token the gateway
-     * never sees. The fit's prediction once it has a positive cost per token; before that the tokens at the configured
-     * prefill rate (prefillTokensPerSecond). At most {@link #MAX_FIRST_TOKEN_MS}.
+     * cache_aware.lua's first_token_in: when, in ms after its routing, the first token of a request with
+     * {@code requestsAhead} requests waiting and {@code tokens} prefill tokens queued on its host (its own included)
+     * should come back; for a request whose response does not stream, whose first token the gateway never sees. The
+     * fit's prediction once it has a positive cost per token; before that the tokens at {@code priorMsPerKilotoken}
+     * (prefillTokensPerSecond). At most {@link #MAX_FIRST_TOKEN_MS}.
      */
-    long firstTokenInMillis(String service, long requestsAhead, long tokens) {
-        Scope scope = scopes.get(service);
-        return firstTokenInMillis(scope == null ? null : scope.fit, priorMsPerKilotoken, requestsAhead, tokens);
-    }
-
     static long firstTokenInMillis(double[] fit, double priorMsPerKilotoken, long requestsAhead, long tokens) {
         double kilotokens = tokens / 1000.0;
         double predicted = priorMsPerKilotoken * kilotokens;

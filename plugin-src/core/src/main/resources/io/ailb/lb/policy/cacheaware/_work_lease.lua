@@ -27,3 +27,26 @@ local function parse_work_lease(value)
     end
     return tonumber(work), 0, host, '0'
 end
+
+-- The first token of the request holding lease id came (or, unseen, is due): the work it has queued on its host leaves
+-- the queue and it stops waiting; the lease keeps the held KV and its host for the release. work, held, host and
+-- wait are the lease's (parse_work_lease); uses the including script's subtract.
+local function first_token_came(queue, waiting_key, lease_info, id, work, held, host, wait)
+    subtract(queue, host, work)
+    if wait ~= '0' then
+        subtract(waiting_key, host, 1)
+    end
+    redis.call('HSET', lease_info, id, work_lease(0, held, '0', host))
+end
+
+-- The request holding a lease ended (released, or its lease healed after it expired): its host's in-flight count, its
+-- held KV, its place among the waiting if it still had one, and the work it still had queued are given back. Returns
+-- the host's queue after it.
+local function lease_ended(inflight, queue, held_key, waiting_key, work, held, host, wait)
+    subtract(inflight, host, 1)
+    subtract(held_key, host, held)
+    if wait ~= '0' then
+        subtract(waiting_key, host, 1)
+    end
+    return subtract(queue, host, work)
+end

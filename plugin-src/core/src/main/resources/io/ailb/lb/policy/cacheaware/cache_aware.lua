@@ -235,12 +235,7 @@ end
 heal_expired(leases, lease_info, now, function(info)
     local work, held, host, wait = parse_work_lease(info)
     if host then
-        subtract(inflight, host, 1)
-        subtract(queue, host, work)
-        subtract(held_key, host, held)
-        if wait ~= '0' then
-            subtract(waiting_key, host, 1)
-        end
+        lease_ended(inflight, queue, held_key, waiting_key, work, held, host, wait)
     end
 end)
 
@@ -256,11 +251,7 @@ if #due_leases > 0 then
             work, held, host, wait = parse_work_lease(info)
         end
         if host and (work > 0 or wait ~= '0') then
-            subtract(queue, host, work)
-            if wait ~= '0' then
-                subtract(waiting_key, host, 1)
-            end
-            redis.call('HSET', lease_info, id, work_lease(0, held, '0', host))
+            first_token_came(queue, waiting_key, lease_info, id, work, held, host, wait)
         end
     end
     redis.call('ZREMRANGEBYSCORE', unseen_key, '-inf', gateway_ms)

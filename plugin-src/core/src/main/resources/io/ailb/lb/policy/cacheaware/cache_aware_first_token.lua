@@ -34,10 +34,7 @@ end
 if work == 0 and wait == '0' then
     return 0
 end
-subtract(KEYS[1], host, work)
-if wait ~= '0' then
-    subtract(KEYS[4], host, 1)
-end
+first_token_came(KEYS[1], KEYS[4], KEYS[3], ARGV[1], work, held, host, wait)
 local ahead, tokens, routed_at = string.match(wait, '^(%d+),(%d+),(%d+)$')
 local now = tonumber(ARGV[2])
 if routed_at and now and redis.call('EXISTS', KEYS[5]) == 1 then
@@ -52,5 +49,4 @@ if routed_at and now and redis.call('EXISTS', KEYS[5]) == 1 then
     end
     redis.call('HSET', KEYS[5], 'f', format_fit(fit))
 end
-redis.call('HSET', KEYS[3], ARGV[1], work_lease(0, held, '0', host))
 return work

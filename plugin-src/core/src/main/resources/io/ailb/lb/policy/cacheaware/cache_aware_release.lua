@@ -26,9 +26,4 @@ local work, held, host, wait = parse_work_lease(info)
 if not host then
     return -1
 end
-subtract(KEYS[1], host, 1)
-subtract(KEYS[5], host, held)
-if wait ~= '0' then
-    subtract(KEYS[6], host, 1)
-end
-return subtract(KEYS[2], host, work)
+return lease_ended(KEYS[1], KEYS[2], KEYS[5], KEYS[6], work, held, host, wait)

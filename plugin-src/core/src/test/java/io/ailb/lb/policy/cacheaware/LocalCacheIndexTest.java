@@ -222,7 +222,7 @@ class LocalCacheIndexTest {
 
     private static LocalCacheIndex.Choice routeInSession(LocalCacheIndex index, String session, int random, long now) {
         LocalCacheIndex.Choice choice =
-                index.select(SERVICE, NONE, NO_TOKENS, NO_TOKENS, 1000, session, HOSTS, NONE, random, now);
+                index.select(SERVICE, NONE, NO_TOKENS, NO_TOKENS, 1000, session, HOSTS, NONE, random, now, true);
         index.admit(choice.host, choice.work);
         index.release(choice.host, choice.work, choice.work, true);
         return choice;

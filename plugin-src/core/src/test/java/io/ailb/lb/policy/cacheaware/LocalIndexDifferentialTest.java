@@ -215,7 +215,8 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                     healthy,
                     unhealthy,
                     randomValue,
-                    now);
+                    now,
+                    demand.streams());
 
             String where = "step " + step + " (healthy " + healthy + ", " + demand.blocks() + " blocks)";
             assertEquals(lua.full(), java.full, where + ": full");
@@ -228,14 +229,12 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                 assertEquals(lua.matchedTokens(), java.matchedTokens, where + ": matched tokens");
                 assertEquals(lua.cost(), java.cost, where + ": cost");
                 assertEquals(lua.work(), java.work, where + ": work");
+                assertEquals(lua.firstTokenInMillis(), java.firstTokenInMillis, where + ": first token expected in");
                 local.admit(java.host, java.work);
                 Open request = new Open(lease, java, demand.streams() ? now * 1000 : -1);
                 open.add(request);
                 if (!demand.streams()) {
-                    long due = now * 1000
-                            + local.firstTokenInMillis(
-                                    KEYS.hashTag(), java.requestsAhead, java.tokensAhead + java.work);
-                    local.expectUnseenFirstToken(due, () -> {
+                    local.expectUnseenFirstToken(now * 1000 + java.firstTokenInMillis, () -> {
                         if (request.waiting) {
                             local.firstToken(request.host, request.work);
                             request.work = 0;
