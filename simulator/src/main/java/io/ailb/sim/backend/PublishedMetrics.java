@@ -7,11 +7,12 @@ import java.util.Locale;
 
 /**
  * An instance's /metrics as a scraper sees it: snapshots taken whenever the state changes, read back as of
- * {@code stalenessMs} ago, with vLLM's metric names. Snapshots older than the visible one are dropped as they go out
+ * {@code stalenessMs} ago, with vLLM's metric names (its time-to-first-token histogram as its sum and count only). Snapshots older than the visible one are dropped as they go out
  * of sight, so the history stays short however long the run.
  */
 final class PublishedMetrics {
-    private record Snapshot(double timeMs, int running, int waiting, double kvUsage) {}
+    private record Snapshot(
+            double timeMs, int running, int waiting, double kvUsage, double firstTokenSeconds, long firstTokens) {}
 
     private final double stalenessMs;
     private final String cacheConfig;
@@ -22,15 +23,15 @@ final class PublishedMetrics {
         this.cacheConfig = "vllm:cache_config_info{block_size=\"" + BackendConfig.KV_BLOCK_TOKENS
                 + "\",num_gpu_blocks=\"" + config.capacityTokens() / BackendConfig.KV_BLOCK_TOKENS
                 + "\",model_name=\"sim\"} 1.0\n";
-        snapshots.add(new Snapshot(Double.NEGATIVE_INFINITY, 0, 0, 0.0));
+        snapshots.add(new Snapshot(Double.NEGATIVE_INFINITY, 0, 0, 0.0, 0.0, 0));
     }
 
-    void publish(double nowMs, int running, int waiting, double kvUsage) {
+    void publish(double nowMs, int running, int waiting, double kvUsage, double firstTokenSeconds, long firstTokens) {
         Snapshot last = snapshots.peekLast();
         if (last != null && last.timeMs() == nowMs) {
             snapshots.pollLast();
         }
-        snapshots.add(new Snapshot(nowMs, running, waiting, kvUsage));
+        snapshots.add(new Snapshot(nowMs, running, waiting, kvUsage, firstTokenSeconds, firstTokens));
         dropInvisible(nowMs);
     }
 
@@ -46,6 +47,9 @@ final class PublishedMetrics {
                 + "vllm:gpu_cache_usage_perc" + label + " " + format(s.kvUsage()) + "\n"
                 + "# TYPE vllm:kv_cache_usage_perc gauge\n"
                 + "vllm:kv_cache_usage_perc" + label + " " + format(s.kvUsage()) + "\n"
+                + "# TYPE vllm:time_to_first_token_seconds histogram\n"
+                + "vllm:time_to_first_token_seconds_sum" + label + " " + format(s.firstTokenSeconds()) + "\n"
+                + "vllm:time_to_first_token_seconds_count" + label + " " + s.firstTokens() + "\n"
                 + "# TYPE vllm:cache_config_info gauge\n"
                 + cacheConfig;
     }

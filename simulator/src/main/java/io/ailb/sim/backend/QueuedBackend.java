@@ -23,6 +23,10 @@ abstract sealed class QueuedBackend implements Backend permits SimBackend, VllmB
     private long prefillTokens;
     private long cachedTokens;
     private long inputTokens;
+    /** The engine's time-to-first-token histogram as vLLM exports it: the sum and count of its observations. */
+    private double firstTokenSeconds;
+
+    private long firstTokens;
 
     QueuedBackend(int index, String address, BackendConfig config, EventScheduler scheduler, Listener listener) {
         this.index = index;
@@ -58,9 +62,15 @@ abstract sealed class QueuedBackend implements Backend permits SimBackend, VllmB
         inputTokens += input;
     }
 
+    /** Counts a first token {@code sinceSubmitMs} after the request reached this instance. */
+    final void countFirstToken(double sinceSubmitMs) {
+        firstTokenSeconds += sinceSubmitMs / 1000.0;
+        firstTokens++;
+    }
+
     /** Snapshots the state for the scraper; called after every change. */
     final void publish() {
-        published.publish(scheduler.nowMs(), running(), waiting(), kvUsage());
+        published.publish(scheduler.nowMs(), running(), waiting(), kvUsage(), firstTokenSeconds, firstTokens);
     }
 
     /** Time to the first token of {@code request} if it arrived now; see the models for what counts. */

@@ -97,6 +97,7 @@ public final class SimBackend extends QueuedBackend {
             prefilling = null;
         }
         double now = scheduler.nowMs();
+        countFirstToken(now - seq.submittedMs);
         listener.onFirstToken(this, r, now, seq.cachedTokens);
         double decode = Math.max(0, r.outputTokens() - 1) * config.itlMs() * config.loadFactor(running);
         scheduler.at(now + decode, () -> complete(seq));

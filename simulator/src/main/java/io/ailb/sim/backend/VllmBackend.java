@@ -33,6 +33,7 @@ import java.util.Set;
 public final class VllmBackend extends QueuedBackend {
     private static final class Seq {
         final SimRequest request;
+        final double submittedMs;
         /** Prompt tokens computed or found cached so far. */
         int computed;
 
@@ -47,8 +48,9 @@ public final class VllmBackend extends QueuedBackend {
         boolean decodeScheduled;
         int generated;
 
-        Seq(SimRequest request) {
+        Seq(SimRequest request, double submittedMs) {
             this.request = request;
+            this.submittedMs = submittedMs;
         }
 
         boolean prefilling() {
@@ -73,7 +75,7 @@ public final class VllmBackend extends QueuedBackend {
 
     @Override
     public void submit(SimRequest request) {
-        waiting.add(new Seq(request));
+        waiting.add(new Seq(request, scheduler.nowMs()));
         if (!stepUnderWay && !startPending) {
             startPending = true;
             scheduler.at(scheduler.nowMs(), () -> {
@@ -166,6 +168,7 @@ public final class VllmBackend extends QueuedBackend {
                 seq.chunk = 0;
                 if (!seq.prefilling()) {
                     seq.generated = 1;
+                    countFirstToken(now - seq.submittedMs);
                     listener.onFirstToken(this, seq.request, now, seq.cachedTokens);
                     generatedToken(seq, finished);
                 }

@@ -23,6 +23,12 @@ public final class EngineMetrics {
     public static final String VLLM_CACHE_CONFIG = "vllm:cache_config_info";
 
     public static final String SGLANG_MAX_TOTAL_TOKENS = "sglang:max_total_num_tokens";
+    /** The engines' time-to-first-token histograms (from a request's arrival there), by their sum and count. */
+    public static final String VLLM_FIRST_TOKEN_SECONDS_SUM = "vllm:time_to_first_token_seconds_sum";
+
+    public static final String VLLM_FIRST_TOKEN_SECONDS_COUNT = "vllm:time_to_first_token_seconds_count";
+    public static final String SGLANG_FIRST_TOKEN_SECONDS_SUM = "sglang:time_to_first_token_seconds_sum";
+    public static final String SGLANG_FIRST_TOKEN_SECONDS_COUNT = "sglang:time_to_first_token_seconds_count";
 
     /** The families this class reads. */
     public static final Set<String> FAMILIES = Collections.unmodifiableSet(new HashSet<>(Arrays.asList(
@@ -35,13 +41,19 @@ public final class EngineMetrics {
             SGLANG_WAITING,
             SGLANG_TOKEN_USAGE,
             VLLM_CACHE_CONFIG,
-            SGLANG_MAX_TOTAL_TOKENS)));
+            SGLANG_MAX_TOTAL_TOKENS,
+            VLLM_FIRST_TOKEN_SECONDS_SUM,
+            VLLM_FIRST_TOKEN_SECONDS_COUNT,
+            SGLANG_FIRST_TOKEN_SECONDS_SUM,
+            SGLANG_FIRST_TOKEN_SECONDS_COUNT)));
 
     private final MetricFamilies families;
     private final double running;
     private final double waiting;
     private final double kvCacheUsage;
     private final double kvCacheTokens;
+    private final double firstTokenSeconds;
+    private final double firstTokens;
     private final boolean loraKnown;
     private final Set<String> activeAdapters;
     private final int maxAdapters;
@@ -55,6 +67,10 @@ public final class EngineMetrics {
                 first(families.mean(VLLM_KV_USAGE), families.mean(VLLM_GPU_CACHE_USAGE)),
                 families.mean(SGLANG_TOKEN_USAGE));
         this.kvCacheTokens = first(vllmCacheTokens(families), smallest(families, SGLANG_MAX_TOTAL_TOKENS));
+        // Data-parallel ranks' series add up: the instance's first tokens are all of theirs.
+        boolean vllm = !Double.isNaN(families.sum(VLLM_FIRST_TOKEN_SECONDS_COUNT));
+        this.firstTokenSeconds = families.sum(vllm ? VLLM_FIRST_TOKEN_SECONDS_SUM : SGLANG_FIRST_TOKEN_SECONDS_SUM);
+        this.firstTokens = families.sum(vllm ? VLLM_FIRST_TOKEN_SECONDS_COUNT : SGLANG_FIRST_TOKEN_SECONDS_COUNT);
         // vLLM exposes one series per adapter-set change, valued with its timestamp: the largest is current.
         MetricFamilies.Sample lora = families.largest(VLLM_LORA_INFO);
         this.loraKnown = lora != null;
@@ -98,6 +114,16 @@ public final class EngineMetrics {
      */
     public double kvCacheTokens() {
         return kvCacheTokens;
+    }
+
+    /** Seconds from arrival to first token, summed over every request the engine has answered; NaN when unknown. */
+    public double firstTokenSeconds() {
+        return firstTokenSeconds;
+    }
+
+    /** Requests whose first token the engine has sent (the count of {@link #firstTokenSeconds}); NaN when unknown. */
+    public double firstTokens() {
+        return firstTokens;
     }
 
     /** True when the engine reports LoRA adapter state. */

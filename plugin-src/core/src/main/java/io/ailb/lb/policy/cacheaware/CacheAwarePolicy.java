@@ -56,8 +56,9 @@ import java.util.List;
  * tokens and its place among the waiting under a per-request lease, taken off by the first-response call (the first
  * response byte is the first token; it carries the gateway's clock, which times the first token) or the stream's
  * release, or after {@code leaseTTL} by the next call. A response that does not stream shows its first byte only with
- * its last: its work is taken off by the first call after its first token is expected (the fit's prediction, or its
- * tokens and those ahead at {@code prefillTokensPerSecond} before the fit has learned).
+ * its last: its work is taken off by the first call after its first token is expected (the fit's prediction, or,
+ * before the fit has learned, its tokens and those ahead at the rate the engines' first-token metrics imply, see
+ * {@link LearnedPrefillRate}, or at {@code prefillTokensPerSecond} until they report 50 first tokens).
  *
  * <p>A request without prefix blocks (no body, unparseable body) goes to the least loaded host, weighed by its own
  * estimated size, unless it names its session in {@code sessionHeader}: the host of the session's last request then
@@ -115,7 +116,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                     + "count against the instance when another has room (it waits for them to end); "
                     + "0 = the smallest size the instances report in their metrics (vLLM cache_config_info "
                     + "num_gpu_blocks × block_size, SGLang max_total_num_tokens; from the host info, or scraped from "
-                    + "metricsPath once a minute when the info has none), and when none does, prefixes stay until "
+                    + "metricsPath every 10 s when the info has none), and when none does, prefixes stay until "
                     + "redisKeyTTL; set it above the reported size when instances also keep prefixes outside GPU "
                     + "memory (CPU offloading), 1e12 to never judge evictions or room");
     static final double MAX_RECENT_WORK_SHARE = 10;
@@ -144,7 +145,10 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "prefill rate of one instance, in prompt tokens a second, assumed for requests whose response does not "
                     + "stream (\"stream\": false), whose first token the gateway never sees: their prompt leaves the "
                     + "host's queue once the tokens queued ahead and their own would be prefilled at this rate; "
-                    + "once 50 streamed requests have been timed, what their first tokens took replaces it");
+                    + "once the instances' metrics (vLLM's or SGLang's time_to_first_token_seconds) report 50 first "
+                    + "tokens, the rate they imply replaces it (the mean tokens an unstreamed request waited for over "
+                    + "the mean time to first token, over the last minute or so), and once 50 streamed requests have "
+                    + "been timed, what their first tokens took");
     static final String INDEX_REDIS = "redis";
     static final String INDEX_LOCAL = "local";
     static final EnumField INDEX = EnumField.optional(
@@ -191,8 +195,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     private final LocalCacheIndex index;
     /** Null with index redis. */
     private final IndexExchange exchange;
-    /** Consulted when kvCacheTokens is 0. */
-    private final ReportedKvCache reportedKvCache;
+    /** The instances' KV cache size (used when kvCacheTokens is 0) and first tokens (the unstreamed prefill rate). */
+    private final ReportedMetrics reported;
 
     public CacheAwarePolicy(ConfigView config) throws ConfigException {
         boolean local = INDEX_LOCAL.equals(INDEX.read(config));
@@ -205,7 +209,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         double recentWorkShare = RECENT_WORK_SHARE.read(config);
         double prefillTokensPerSecond = PREFILL_TOKENS_PER_SECOND.read(config);
         this.sessionHeader = HeaderName.readOrEmpty(SESSION_HEADER, config);
-        this.reportedKvCache = new ReportedKvCache(MetricsPath.read(config));
+        this.reported = new ReportedMetrics(MetricsPath.read(config));
         RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
         this.settings = new CacheAwareSelection.Settings(
                 redis.settings(),
@@ -279,15 +283,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     }
 
     /**
-     * With index local, the exchange with the gateway's other VMs (see {@link IndexExchange}); either way, unless
-     * kvCacheTokens is configured, the scrapes of hosts whose info carries no metrics, for their KV cache size.
+     * With index local, the exchange with the gateway's other VMs (see {@link IndexExchange}); either way the scrapes
+     * of hosts whose info carries no metrics, for their KV cache size and first tokens.
      */
     @Override
     public long tickPeriodMillis() {
-        if (exchange != null) {
-            return SHARE_PERIOD_MILLIS;
-        }
-        return settings.kvCacheTokens() > 0 ? 0 : SCRAPE_TICK_MILLIS;
+        return exchange != null ? SHARE_PERIOD_MILLIS : SCRAPE_TICK_MILLIS;
     }
 
     @Override
@@ -299,15 +300,15 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         }
     }
 
-    /** Due only for hosts seen without metrics while kvCacheTokens is 0 (each at most once a minute). */
+    /** Due only for hosts seen without metrics in their info (each at most every {@link ReportedMetrics#REREAD_MILLIS}). */
     @Override
     public List<ScrapeRequest> onTick(long nowMillis) {
-        return reportedKvCache.dueScrapes(nowMillis);
+        return reported.dueScrapes(nowMillis);
     }
 
     @Override
     public void onScrapeResult(String host, int httpStatus, String body, long nowMillis) {
-        reportedKvCache.onScrapeResult(host, httpStatus, body, nowMillis);
+        reported.onScrapeResult(host, httpStatus, body, nowMillis);
     }
 
     @Override
@@ -316,25 +317,29 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         if (in.fallback() != null) {
             return in.fallback();
         }
-        long kvCacheTokens = settings.kvCacheTokens() > 0
-                ? settings.kvCacheTokens()
-                : reportedKvCache.smallestTokens(ctx.clusterName(), ctx.healthy(), ctx.nowMillis());
+        long reportedKvCacheTokens = reported.smallestTokens(ctx.clusterName(), ctx.healthy(), ctx.nowMillis());
+        long kvCacheTokens = settings.kvCacheTokens() > 0 ? settings.kvCacheTokens() : reportedKvCacheTokens;
+        double prefillTokensPerSecond = reported.prefillRate().tokensPerSecond(settings.prefillTokensPerSecond());
         if (index != null) {
             index.judgeEvictionsWith(kvCacheTokens);
-            return selectLocally(ctx, in);
+            index.expectPrefillAt(prefillTokensPerSecond);
+            return selectLocally(ctx, in, prefillTokensPerSecond);
         }
+        CacheAwareSelection.Demand demand = demand(ctx);
+        long nowMillis = ctx.nowMillis();
         return Step.redis(
                         target,
                         CacheAwareSelection.command(
                                 in.keys(),
-                                demand(ctx),
+                                demand,
                                 in.healthyHosts(),
                                 in.unhealthyHosts(),
-                                settings.withKvCacheTokens(kvCacheTokens),
+                                settings.withKvCacheTokens(kvCacheTokens)
+                                        .withPrefillTokensPerSecond(prefillTokensPerSecond),
                                 in.randomValue(),
                                 in.leaseId(),
-                                ctx.nowMillis()),
-                        reply -> onReply(reply, in))
+                                nowMillis),
+                        reply -> onReply(reply, in, demand.streams(), prefillTokensPerSecond, nowMillis))
                 .withAttribute(Step.ATTR_POLICY, NAME)
                 .withRelease(target, CacheAwareSelection.release(in.keys(), in.leaseId()));
     }
@@ -364,14 +369,28 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         return request.stream() ? demand.streaming() : demand;
     }
 
-    private Step onReply(RespValue reply, SelectionInputs in) {
+    private Step onReply(
+            RespValue reply, SelectionInputs in, boolean streams, double prefillTokensPerSecond, long routedAtMillis) {
         CacheAwareSelection selection = CacheAwareSelection.parse(reply);
         Step step = decided(selection, in);
         if (step.kind() == Step.Kind.ROUTE && !selection.full()) {
+            if (!streams) {
+                noteUnstreamedRouted(
+                        selection.host(), selection.firstTokenInMillis(), prefillTokensPerSecond, routedAtMillis);
+            }
             step = step.withFirstResponseCall(
                     RedisCall.clocked(target, CacheAwareSelection.firstToken(in.keys(), in.leaseId())));
         }
         return step;
+    }
+
+    /**
+     * Teaches the learned rate the tokens an unstreamed request waits for: what its expected first token, computed at
+     * {@code prefillTokensPerSecond}, stands for (the fit's prediction once it has learned, when the rate is unused).
+     */
+    private void noteUnstreamedRouted(
+            String host, long firstTokenInMillis, double prefillTokensPerSecond, long nowMillis) {
+        reported.prefillRate().routed(host, firstTokenInMillis * prefillTokensPerSecond / 1000.0, nowMillis);
     }
 
     /** The Step of a decision, Redis's or the local index's: same reply, same attributes. */
@@ -388,7 +407,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     }
 
     /** The local index decides now; the routed request's observer keeps its counts (see {@link LocalRequest}). */
-    private Step selectLocally(RequestContext ctx, SelectionInputs in) {
+    private Step selectLocally(RequestContext ctx, SelectionInputs in, double prefillTokensPerSecond) {
         CacheAwareSelection.Demand demand = demand(ctx);
         long nowSeconds = Math.floorDiv(ctx.nowMillis(), 1000L);
         index.settleUnseenFirstTokens(ctx.nowMillis());
@@ -407,6 +426,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         Step step = decided(CacheAwareSelection.parse(choice.asReply()), in);
         if (step.kind() != Step.Kind.ROUTE) {
             return step;
+        }
+        if (!demand.streams()) {
+            noteUnstreamedRouted(choice.host, choice.firstTokenInMillis, prefillTokensPerSecond, ctx.nowMillis());
         }
         exchange.noteRouted(
                 ctx.clusterName(),

@@ -82,6 +82,20 @@ public final class CacheAwareSelection extends SelectionReply {
                             prefillTokensPerSecond);
         }
 
+        /** These settings expecting unstreamed first tokens at {@code tokensPerSecond}; this object when they do. */
+        public Settings withPrefillTokensPerSecond(double tokensPerSecond) {
+            return tokensPerSecond == prefillTokensPerSecond
+                    ? this
+                    : new Settings(
+                            inflight,
+                            inflightTokens,
+                            overloadQueueRequests,
+                            maxHolders,
+                            kvCacheTokens,
+                            recentWorkShare,
+                            tokensPerSecond);
+        }
+
         /** The prefill rate assumed for unstreamed requests until the fit learns one, tokens per second. */
         public double prefillTokensPerSecond() {
             return prefillTokensPerSecond;

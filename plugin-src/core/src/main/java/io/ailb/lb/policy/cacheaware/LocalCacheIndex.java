@@ -88,7 +88,7 @@ final class LocalCacheIndex {
     private final double recentWorkShare;
     private final double overloadQueueRequests;
     /** Prefill ms per 1,000 tokens assumed for unstreamed requests until the fit learns one (prefillTokensPerSecond). */
-    private final double priorMsPerKilotoken;
+    private double priorMsPerKilotoken;
 
     /** Service, a newline and the session's hash → the session's last host, in the order they were last routed. */
     private final LinkedHashMap<String, Session> sessions = new LinkedHashMap<>();
@@ -212,6 +212,14 @@ final class LocalCacheIndex {
      */
     void judgeEvictionsWith(long tokens) {
         kvCacheTokens = tokens;
+    }
+
+    /**
+     * Expects unstreamed first tokens at {@code tokensPerSecond} from the next decision on, the rate the script gets
+     * with each call: learned from the engines' metrics once they report enough first tokens.
+     */
+    void expectPrefillAt(double tokensPerSecond) {
+        priorMsPerKilotoken = 1_000_000.0 / tokensPerSecond;
     }
 
     /** What the script keeps per route and cluster; here per service, whose hosts hold what it was sent. */

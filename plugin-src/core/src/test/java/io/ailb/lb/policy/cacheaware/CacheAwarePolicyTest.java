@@ -172,8 +172,48 @@ class CacheAwarePolicyTest {
         assertEquals("9000", policy.select(context).redisCommand().args().get(13));
         CacheAwarePolicy configured = policy(",\"kvCacheTokens\":5000");
         assertEquals("5000", configured.select(context).redisCommand().args().get(13));
-        assertTrue(configured.onTick(1_000_500).isEmpty(), "a configured size scrapes nothing");
-        assertEquals(0, configured.tickPeriodMillis(), "nor asks for ticks");
+        assertEquals(
+                "10.0.0.1:8000",
+                configured.onTick(1_000_500).get(0).host(),
+                "a configured size still scrapes, for the first tokens");
+    }
+
+    private static String firstTokens(double seconds, int count) {
+        return "vllm:time_to_first_token_seconds_sum " + seconds + "\nvllm:time_to_first_token_seconds_count " + count
+                + "\n";
+    }
+
+    @Test
+    void unstreamedRequestsAreExpectedAtTheRateTheEnginesFirstTokensImply() throws ConfigException {
+        CacheAwarePolicy policy = policy("");
+        RequestContext.Builder before = ctx(up("10.0.0.1:8000", firstTokens(0, 0)));
+        for (int i = 0; i < 60; i++) {
+            Step call = policy.select(
+                    before.request(chat(CONVERSATION)).nowMillis(i).build());
+            assertEquals(
+                    CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND,
+                    Double.parseDouble(call.redisCommand().args().get(17)));
+            // Expected in 300 ms at 10,000 tokens a second: 3,000 tokens to wait for.
+            call.onReply(ok("10.0.0.1:8000", 1, 0, 0, 3_000, 3_000, 300));
+        }
+        // The engine then reports 60 first tokens that took 0.2 s each: 15,000 tokens a second.
+        RequestContext after = ctx(up("10.0.0.1:8000", firstTokens(12, 60)))
+                .request(chat(CONVERSATION))
+                .nowMillis(ReportedMetrics.REREAD_MILLIS)
+                .build();
+        policy.select(after);
+        assertEquals(
+                15_000,
+                Double.parseDouble(policy.select(after).redisCommand().args().get(17)),
+                1e-6);
+        assertEquals(
+                "3000",
+                policy(",\"prefillTokensPerSecond\":3000")
+                        .select(after)
+                        .redisCommand()
+                        .args()
+                        .get(17),
+                "a new policy knows nothing yet");
     }
 
     @Test

@@ -10,14 +10,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The KV cache size instances report in their metrics, remembered per host: an instance's cache is fixed for its
- * lifetime, so its metrics page (tens of KiB on vLLM) is read at most once per {@link #REREAD_MILLIS}, not on every
- * request. The page comes from the host info when Higress puts it there; for a host whose info has none, the policy
- * scrapes the configured metrics path itself on its ticks, at the same pace.
+ * What instances report in their metrics, per host: the KV cache size, and the first tokens they sent with the time
+ * those took, which teach the {@link LearnedPrefillRate}. A metrics page (tens of KiB on vLLM) is read at most once
+ * per {@link #REREAD_MILLIS}, not on every request. The page comes from the host info when Higress puts it there; for
+ * a host whose info has none, the policy scrapes the configured metrics path itself on its ticks, at the same pace.
  */
-final class ReportedKvCache {
-    /** How long a host's reading holds; a restarted instance at the same address with another size waits this long. */
-    static final long REREAD_MILLIS = 60_000;
+final class ReportedMetrics {
+    /** How long a host's reading holds: the first-token counters it brings are fresh enough for a minute's window. */
+    static final long REREAD_MILLIS = 10_000;
     /** Hosts remembered; past it the memory starts over (a VM serving more hosts re-reads them). */
     static final int MAX_HOSTS = 4096;
 
@@ -39,12 +39,18 @@ final class ReportedKvCache {
 
     private final String metricsPath;
     private final Map<String, Reading> byHost = new HashMap<>();
+    private final LearnedPrefillRate prefillRate = new LearnedPrefillRate();
     /** Hosts without metrics in their info: scraped by the policy. */
     private final MetricsStore scraped = new MetricsStore(REREAD_MILLIS, SCRAPE_TIMEOUT_MILLIS, SCRAPE_FAILURES, null);
 
     /** {@code metricsPath}: where hosts without metrics in their info are scraped. */
-    ReportedKvCache(String metricsPath) {
+    ReportedMetrics(String metricsPath) {
         this.metricsPath = metricsPath;
+    }
+
+    /** The rate learned from the first tokens the hosts reported, and from what was routed to them. */
+    LearnedPrefillRate prefillRate() {
+        return prefillRate;
     }
 
     /**
@@ -72,6 +78,10 @@ final class ReportedKvCache {
 
     void onScrapeResult(String host, int httpStatus, String body, long nowMillis) {
         scraped.onResult(host, httpStatus, body, nowMillis);
+        EngineMetrics metrics = scraped.metrics(host);
+        if (metrics != null) {
+            prefillRate.engineReading(host, metrics.firstTokenSeconds(), metrics.firstTokens(), nowMillis);
+        }
     }
 
     private double tokensOf(String clusterName, Endpoint host, long nowMillis) {
@@ -85,7 +95,9 @@ final class ReportedKvCache {
         if (reading != null && nowMillis - reading.readAtMillis < REREAD_MILLIS && nowMillis >= reading.readAtMillis) {
             return reading.tokens;
         }
-        double tokens = EngineMetrics.parse(text, null).kvCacheTokens();
+        EngineMetrics metrics = EngineMetrics.parse(text, null);
+        prefillRate.engineReading(host.address(), metrics.firstTokenSeconds(), metrics.firstTokens(), nowMillis);
+        double tokens = metrics.kvCacheTokens();
         if (byHost.size() >= MAX_HOSTS && reading == null) {
             byHost.clear();
         }
