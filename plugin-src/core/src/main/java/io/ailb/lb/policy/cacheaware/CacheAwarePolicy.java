@@ -385,12 +385,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     }
 
     /**
-     * Teaches the learned rate the tokens an unstreamed request waits for: what its expected first token, computed at
-     * {@code prefillTokensPerSecond}, stands for (the fit's prediction once it has learned, when the rate is unused).
+     * Tells the learned rate when an unstreamed request's first token is expected, and at which rate (the fit's
+     * prediction once it has learned, when the rate is unused).
      */
     private void noteUnstreamedRouted(
             String host, long firstTokenInMillis, double prefillTokensPerSecond, long nowMillis) {
-        reported.prefillRate().routed(host, firstTokenInMillis * prefillTokensPerSecond / 1000.0, nowMillis);
+        reported.prefillRate().routed(host, firstTokenInMillis, prefillTokensPerSecond, nowMillis);
     }
 
     /** The Step of a decision, Redis's or the local index's: same reply, same attributes. */

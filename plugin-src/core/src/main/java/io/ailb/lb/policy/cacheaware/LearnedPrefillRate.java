@@ -9,12 +9,13 @@ import java.util.Map;
  * gateway never sees such a request's first token, but each instance's metrics count the first tokens it sent and the
  * seconds they took from the requests' arrival (vLLM's and SGLang's time-to-first-token histograms). The first tokens
  * an instance counted between two readings came from requests that reached it about their mean time to first token
- * earlier; over a fading window, the mean prefill tokens that the unstreamed requests routed there then had to wait for
- * (those queued ahead of each on the host, and its own), weighed by those first tokens, over the seconds they took is
- * the rate at which such a request's first token comes: the figure {@code prefillTokensPerSecond} stands for. It takes
- * in what tokens do not explain (the engine's step, its fixed costs), so a request's expected time is right on the
- * mean rather than per token. Pairing with the requests routed one time-to-first-token earlier, not with those routed
- * now, matters as queues grow: each request then waits for more than the ones whose first tokens are being counted.
+ * earlier; the unstreamed requests routed there then were expected after some mean time, at the rate in use. Where the
+ * expected times were longer than the engine's, the rate was too slow, and the other way round. The rate learned is
+ * the rate in use times the square root of that ratio, over a fading window: the square root, because the tokens a
+ * request is expected to wait for count the work of those ahead that is itself held at that rate, so their number
+ * falls as the rate rises; correcting by the whole ratio would overshoot (a rate too slow makes queues look long and
+ * sets one too fast, which makes them look short), by its square root converges. The rate takes in what tokens do not
+ * explain (the engine's step, its fixed costs), so expected times are right on the mean rather than per token.
  */
 final class LearnedPrefillRate {
     /** The sums fade by e each minute: the window follows a load that changes over minutes. */
@@ -39,6 +40,7 @@ final class LearnedPrefillRate {
         final long[] bucket = new long[BUCKETS];
 
         final double[] tokens = new double[BUCKETS];
+        final double[] expectedSeconds = new double[BUCKETS];
         final double[] requests = new double[BUCKETS];
 
         Host() {
@@ -49,22 +51,30 @@ final class LearnedPrefillRate {
     private final Map<String, Host> hosts = new HashMap<>();
 
     private double pairedTokens;
+    /** Per first token paired, the geometric mean of the expected and the engine's seconds, summed. */
+    private double pairedSeconds;
+
     private double pairedRequests;
-    private double engineSeconds;
     private double engineFirstTokens;
     private long fadedAtMillis = Long.MIN_VALUE;
 
-    /** An unstreamed request routed to {@code host} with {@code tokens} prefill tokens to wait for, its own included. */
-    void routed(String host, double tokens, long nowMillis) {
+    /**
+     * An unstreamed request routed to {@code host}, its first token expected in {@code expectedMillis} at {@code
+     * tokensPerSecond}: the prefill tokens it waits for (its own and those ahead) at that rate.
+     */
+    void routed(String host, long expectedMillis, double tokensPerSecond, long nowMillis) {
+        double expected = Math.max(0, expectedMillis) / 1000.0;
         Host h = host(host);
         long number = Math.floorDiv(nowMillis, BUCKET_MILLIS);
         int slot = (int) Math.floorMod(number, (long) BUCKETS);
         if (h.bucket[slot] != number) {
             h.bucket[slot] = number;
             h.tokens[slot] = 0;
+            h.expectedSeconds[slot] = 0;
             h.requests[slot] = 0;
         }
-        h.tokens[slot] += Math.max(0, tokens);
+        h.tokens[slot] += expected * tokensPerSecond;
+        h.expectedSeconds[slot] += expected;
         h.requests[slot]++;
     }
 
@@ -92,11 +102,13 @@ final class LearnedPrefillRate {
         long lastBucket = Math.floorDiv(nowMillis - lagMillis, BUCKET_MILLIS);
         long firstBucket = Math.max(Math.floorDiv(fromMillis - lagMillis, BUCKET_MILLIS), lastBucket - BUCKETS + 1);
         double tokens = 0;
+        double expected = 0;
         double requests = 0;
         for (long number = firstBucket; number <= lastBucket; number++) {
             int slot = (int) Math.floorMod(number, (long) BUCKETS);
             if (h.bucket[slot] == number) {
                 tokens += h.tokens[slot];
+                expected += h.expectedSeconds[slot];
                 requests += h.requests[slot];
             }
         }
@@ -105,21 +117,21 @@ final class LearnedPrefillRate {
         }
         fade(nowMillis);
         pairedTokens += tokens / requests * count;
+        pairedSeconds += Math.sqrt(expected / requests * (seconds / count)) * count;
         pairedRequests += requests;
-        engineSeconds += seconds;
         engineFirstTokens += count;
     }
 
     /** The learned rate in tokens a second once the window holds enough of both, else {@code prior}. */
     double tokensPerSecond(double prior) {
-        if (pairedRequests < MIN_REQUESTS || engineFirstTokens < MIN_REQUESTS || !(engineSeconds > 0)) {
+        if (pairedRequests < MIN_REQUESTS || engineFirstTokens < MIN_REQUESTS || !(pairedSeconds > 0)) {
             return prior;
         }
         if (!(pairedTokens >= engineFirstTokens)) {
             // Under one token a request: nothing to learn a rate from.
             return prior;
         }
-        return Math.max(1, Math.min(CacheAwarePolicy.MAX_PREFILL_TOKENS_PER_SECOND, pairedTokens / engineSeconds));
+        return Math.max(1, Math.min(CacheAwarePolicy.MAX_PREFILL_TOKENS_PER_SECOND, pairedTokens / pairedSeconds));
     }
 
     private Host host(String address) {
@@ -138,8 +150,8 @@ final class LearnedPrefillRate {
         if (fadedAtMillis != Long.MIN_VALUE && nowMillis > fadedAtMillis) {
             double keep = Math.exp(-(nowMillis - fadedAtMillis) / FADE_MILLIS);
             pairedTokens *= keep;
+            pairedSeconds *= keep;
             pairedRequests *= keep;
-            engineSeconds *= keep;
             engineFirstTokens *= keep;
         }
         if (fadedAtMillis == Long.MIN_VALUE || nowMillis > fadedAtMillis) {

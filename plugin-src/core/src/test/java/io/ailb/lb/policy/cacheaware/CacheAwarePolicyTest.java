@@ -193,19 +193,19 @@ class CacheAwarePolicyTest {
             assertEquals(
                     CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND,
                     Double.parseDouble(call.redisCommand().args().get(17)));
-            // Expected in 300 ms at 10,000 tokens a second: 3,000 tokens to wait for.
+            // Expected in 300 ms at 10,000 tokens a second.
             call.onReply(ok("10.0.0.1:8000", 1, 0, 0, 3_000, 3_000, 300));
         }
-        // The engine then reports 60 first tokens that took 0.2 s each: 15,000 tokens a second.
+        // The engine then reports 60 first tokens that took 0.2 s each: the rate rises by the square root of 1.5.
         RequestContext after = ctx(up("10.0.0.1:8000", firstTokens(12, 60)))
                 .request(chat(CONVERSATION))
                 .nowMillis(ReportedMetrics.REREAD_MILLIS)
                 .build();
         policy.select(after);
         assertEquals(
-                15_000,
+                10_000 * Math.sqrt(1.5),
                 Double.parseDouble(policy.select(after).redisCommand().args().get(17)),
-                1e-6);
+                1e-3);
         assertEquals(
                 "3000",
                 policy(",\"prefillTokensPerSecond\":3000")

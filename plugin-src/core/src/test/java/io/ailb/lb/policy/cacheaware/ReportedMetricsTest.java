@@ -87,21 +87,26 @@ class ReportedMetricsTest {
                 "sglang:time_to_first_token_seconds_sum 100\n" + "sglang:time_to_first_token_seconds_count 1000\n",
                 10);
         for (int i = 0; i < 100; i++) {
-            reported.prefillRate().routed("10.0.0.1:8000", 2_000, 20);
-            reported.prefillRate().routed("10.0.0.2:8000", 2_000, 20);
+            reported.prefillRate().routed("10.0.0.1:8000", 200, 10_000, 20);
+            reported.prefillRate().routed("10.0.0.2:8000", 200, 10_000, 20);
         }
         List<Endpoint> later = Arrays.asList(up("10.0.0.1:8000", firstTokens(30, 100)), up("10.0.0.2:8000"));
         reported.smallestTokens(CLUSTER, later, ReportedMetrics.REREAD_MILLIS - 1);
         assertEquals(10_000, reported.prefillRate().tokensPerSecond(10_000), "the page is not read again yet");
         reported.smallestTokens(CLUSTER, later, ReportedMetrics.REREAD_MILLIS);
-        assertEquals(2_000 / 0.3, reported.prefillRate().tokensPerSecond(10_000), 1e-6);
+        // Expected in 0.2 s, came in 0.3 s.
+        assertEquals(10_000 * Math.sqrt(0.2 / 0.3), reported.prefillRate().tokensPerSecond(10_000), 1e-6);
         reported.dueScrapes(ReportedMetrics.REREAD_MILLIS);
         reported.onScrapeResult(
                 "10.0.0.2:8000",
                 200,
                 "sglang:time_to_first_token_seconds_sum 110\n" + "sglang:time_to_first_token_seconds_count 1100\n",
                 ReportedMetrics.REREAD_MILLIS);
-        assertEquals(2_000 / 0.2, reported.prefillRate().tokensPerSecond(10_000), 1e-3, "both hosts' first tokens");
+        assertEquals(
+                2 * 2_000 / (Math.sqrt(0.2 * 0.3) + Math.sqrt(0.2 * 0.1)),
+                reported.prefillRate().tokensPerSecond(10_000),
+                1e-6,
+                "and then 0.1 s on the other host");
     }
 
     @Test
