@@ -81,7 +81,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     public static final String ATTR_WORK = "work";
     /**
      * Decision attribute of a request whose response does not stream: in how many ms its first token is expected (its
-     * work then leaves the host's queue); absent when it streams or is expected at once.
+     * work then leaves the host's queue), -1 when routed under overload (its work counts until its end); absent when
+     * it streams or is expected at once.
      */
     public static final String ATTR_FIRST_TOKEN_IN_MS = "first_token_in_ms";
 
@@ -145,10 +146,11 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             "prefill rate of one instance, in prompt tokens a second, assumed for requests whose response does not "
                     + "stream (\"stream\": false), whose first token the gateway never sees: their prompt leaves the "
                     + "host's queue once the tokens queued ahead and their own would be prefilled at this rate; "
-                    + "once the instances' metrics (vLLM's or SGLang's time_to_first_token_seconds) report 50 first "
-                    + "tokens, the rate they imply replaces it (the mean tokens an unstreamed request waited for over "
-                    + "the mean time to first token, over the last minute or so), and once 50 streamed requests have "
-                    + "been timed, what their first tokens took");
+                    + "once the instances' metrics (vLLM's or SGLang's time_to_first_token_seconds) count 50 first "
+                    + "tokens of such requests, the rate learned from them replaces it (the rate in use times the "
+                    + "square root of how much longer the expected first tokens were than the instances' mean, over "
+                    + "the last minute or so), and once 50 streamed requests have been timed, what their first "
+                    + "tokens took");
     static final String INDEX_REDIS = "redis";
     static final String INDEX_LOCAL = "local";
     static final EnumField INDEX = EnumField.optional(
@@ -374,7 +376,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         CacheAwareSelection selection = CacheAwareSelection.parse(reply);
         Step step = decided(selection, in);
         if (step.kind() == Step.Kind.ROUTE && !selection.full()) {
-            if (!streams) {
+            if (!streams && selection.firstTokenInMillis() >= 0) {
                 noteUnstreamedRouted(
                         selection.host(), selection.firstTokenInMillis(), prefillTokensPerSecond, routedAtMillis);
             }
@@ -403,7 +405,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 .withAttribute(ATTR_COST, Long.toString(selection.cost()))
                 .withAttribute(ATTR_WORK, Long.toString(selection.work()));
         long firstTokenIn = selection.firstTokenInMillis();
-        return firstTokenIn > 0 ? step.withAttribute(ATTR_FIRST_TOKEN_IN_MS, Long.toString(firstTokenIn)) : step;
+        return firstTokenIn != 0 ? step.withAttribute(ATTR_FIRST_TOKEN_IN_MS, Long.toString(firstTokenIn)) : step;
     }
 
     /** The local index decides now; the routed request's observer keeps its counts (see {@link LocalRequest}). */
@@ -427,7 +429,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         if (step.kind() != Step.Kind.ROUTE) {
             return step;
         }
-        if (!demand.streams()) {
+        if (!demand.streams() && choice.firstTokenInMillis >= 0) {
             noteUnstreamedRouted(choice.host, choice.firstTokenInMillis, prefillTokensPerSecond, ctx.nowMillis());
         }
         exchange.noteRouted(
@@ -457,8 +459,10 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         private final long routedAtMillis;
         /** Its response streams: its first byte is its first token, which is timed. */
         private final boolean streams;
-        /** When its unseen first token is expected (a response that does not stream). */
+        /** When its unseen first token is expected (a response that does not stream); its end under overload. */
         private final long dueAtMillis;
+
+        private final boolean dueAtEnd;
 
         private long queuedWork;
         private boolean waiting;
@@ -477,6 +481,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             this.tokensAhead = choice.tokensAhead;
             this.routedAtMillis = routedAtMillis;
             this.streams = streams;
+            this.dueAtEnd = choice.firstTokenInMillis == LocalCacheIndex.FIRST_TOKEN_AT_END;
             this.dueAtMillis = routedAtMillis + choice.firstTokenInMillis;
             this.queuedWork = work;
         }
@@ -485,7 +490,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         public void onApplied(long nowMillis) {
             index.admit(host, queuedWork);
             waiting = true;
-            if (!streams) {
+            if (!streams && !dueAtEnd) {
                 index.expectUnseenFirstToken(dueAtMillis, this::firstTokenCame);
             }
         }

@@ -334,7 +334,10 @@ public final class CacheAwareSelection extends SelectionReply {
         return work;
     }
 
-    /** For a response that does not stream, when its first token is expected, in ms after the routing; else 0. */
+    /**
+     * For a response that does not stream, when its first token is expected, in ms after the routing, or -1 when its
+     * work counts until its end (routed under overload); else 0.
+     */
     public long firstTokenInMillis() {
         return firstTokenInMillis;
     }

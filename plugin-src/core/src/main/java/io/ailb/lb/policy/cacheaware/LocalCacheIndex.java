@@ -45,6 +45,12 @@ final class LocalCacheIndex {
     /** The latest a first token the gateway cannot see is expected, in ms after the routing. */
     static final double MAX_FIRST_TOKEN_MS = 120_000;
     /**
+     * {@link Choice#firstTokenInMillis} of an unstreamed request routed while the typical queue has reached
+     * overloadQueueRequests, as the script's: its decode will crawl behind full prefill steps, and counting its work
+     * until its end weighs that backlog, which its prefill alone does not.
+     */
+    static final long FIRST_TOKEN_AT_END = -1;
+    /**
      * The most requests with an unseen first token the VM keeps waiting for: 16 s of 1,000 unstreamed requests a
      * second, about 1.5 MiB of the heap (an entry and the routed request's observer it keeps alive, ~90 bytes).
      */
@@ -268,7 +274,10 @@ final class LocalCacheIndex {
         final long requestsAhead;
 
         final long tokensAhead;
-        /** For a response that does not stream, when its first token is expected, in ms after the routing; else 0. */
+        /**
+         * For a response that does not stream, when its first token is expected, in ms after the routing, or
+         * {@link #FIRST_TOKEN_AT_END}; else 0.
+         */
         final long firstTokenInMillis;
 
         private Choice(
@@ -582,8 +591,13 @@ final class LocalCacheIndex {
                 queuedTotal(target),
                 streams
                         ? 0
-                        : firstTokenInMillis(
-                                scope.fit, priorMsPerKilotoken, waitingTotal(target), queuedTotal(target) + work));
+                        : overloadQueueRequests > 0 && queuedRequests >= overloadQueueRequests
+                                ? FIRST_TOKEN_AT_END
+                                : firstTokenInMillis(
+                                        scope.fit,
+                                        priorMsPerKilotoken,
+                                        waitingTotal(target),
+                                        queuedTotal(target) + work));
     }
 
     /** This VM's count on host {@code id} plus the other VMs' (set for the hosts of the current decision). */

@@ -120,7 +120,8 @@
 --
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work, first_token_in}: count = the host's in-flight count
 -- after this request, depth = matched blocks on the host, cost rounded to a whole token, first_token_in the ms after
--- which the first token of a response that does not stream is expected (0 for one that streams); or
+-- which the first token of a response that does not stream is expected (0 for one that streams; -1 when the typical
+-- queue has reached overload_queue_requests, and its work counts until its end); or
 -- {"full", host, count} when every healthy host already has maxRequestCount in flight (host = the least counted one;
 -- nothing was counted, no lease written).
 
@@ -579,6 +580,7 @@ local matched = matched_on(target)
 local work = math.max(0, prompt - matched)
 
 local count
+local UNTIL_END = -1
 local expected_in = 0
 local written = written_of[target]
 if written == nil then
@@ -601,6 +603,10 @@ else
     local wait = '1'
     if timed then
         wait = string.format('%d,%d,%d', waiting_of[target], queued_of[target], gateway_ms)
+    elseif overload_queue_requests > 0 and queued_requests >= overload_queue_requests then
+        -- Overloaded: its decode will crawl behind full prefill steps, and counting it until its end weighs that
+        -- backlog, which its prefill alone does not.
+        expected_in = UNTIL_END
     else
         expected_in = first_token_in(parse_fit(routed_state[4]), waiting_of[target], queued_of[target] + work)
         redis.call('ZADD', unseen_key, gateway_ms + expected_in, lease_id)

@@ -345,6 +345,12 @@ class CacheAwarePolicyTest {
                         .attributes()
                         .containsKey(CacheAwarePolicy.ATTR_FIRST_TOKEN_IN_MS),
                 "a streamed request's is seen, not expected");
+        assertEquals(
+                "-1",
+                call.onReply(ok("10.0.0.2:8000", 1, 0, 0, 200, 200, -1))
+                        .attributes()
+                        .get(CacheAwarePolicy.ATTR_FIRST_TOKEN_IN_MS),
+                "routed under overload: counted until its end");
     }
 
     @Test

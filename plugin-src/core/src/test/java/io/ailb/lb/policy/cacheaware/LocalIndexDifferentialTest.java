@@ -100,6 +100,8 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     private long leases;
     /** Unstreamed requests whose first token counted as come at its expected time, before any other end. */
     private int unseenSettled;
+    /** Unstreamed requests routed under overload, whose work counts until their end. */
+    private int heldToEnd;
 
     @Test
     void theLocalIndexDecidesAsTheScriptWithTheDefaultWeights() {
@@ -233,7 +235,9 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                 local.admit(java.host, java.work);
                 Open request = new Open(lease, java, demand.streams() ? now * 1000 : -1);
                 open.add(request);
-                if (!demand.streams()) {
+                if (java.firstTokenInMillis == LocalCacheIndex.FIRST_TOKEN_AT_END) {
+                    heldToEnd++;
+                } else if (!demand.streams()) {
                     local.expectUnseenFirstToken(now * 1000 + java.firstTokenInMillis, () -> {
                         if (request.waiting) {
                             local.firstToken(request.host, request.work);
@@ -270,6 +274,10 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                 "unstreamed requests given their first token when due: " + unseenSettled + " of " + routed);
         if (settings.inflight().maxRequestCount() > 0) {
             assertTrue(full > 0, "no full reply in " + steps + " steps");
+        }
+        if (settings.overloadQueueRequests() > 0 && settings.overloadQueueRequests() < 1) {
+            // Half a request of typical queue is overload: some unstreamed requests count until their end.
+            assertTrue(heldToEnd > 0, "held to their end: " + heldToEnd + " of " + routed);
         }
     }
 
