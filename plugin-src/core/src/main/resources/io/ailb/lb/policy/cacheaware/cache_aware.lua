@@ -120,8 +120,8 @@
 --
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work, first_token_in}: count = the host's in-flight count
 -- after this request, depth = matched blocks on the host, cost rounded to a whole token, first_token_in the ms after
--- which the first token of a response that does not stream is expected (0 for one that streams; -1 when the typical
--- queue has reached overload_queue_requests, and its work counts until its end); or
+-- which the first token of a response that does not stream is expected (0 for one that streams; -1 when, before the
+-- fit has learned, the typical queue has reached overload_queue_requests: its work counts until its end); or
 -- {"full", host, count} when every healthy host already has maxRequestCount in flight (host = the least counted one;
 -- nothing was counted, no lease written).
 
@@ -217,16 +217,24 @@ end
 -- The latest a first token the gateway cannot see is expected, in ms after the routing.
 local MAX_FIRST_TOKEN_MS = 120000
 
+local UNTIL_END = -1
+
 -- When, in ms after its routing, the first token of a request with requests_ahead requests waiting and tokens prefill
 -- tokens queued on its host (its own included) should come back: the fit's prediction once it has a positive cost
--- per token, before that the tokens at the configured prefill rate (ARGV[18]). For a request whose response does not
--- stream: the gateway never sees its first token.
-local function first_token_in(fit, requests_ahead, tokens)
+-- per token; before that, UNTIL_END when the fleet is overloaded (its decode will crawl behind full prefill steps,
+-- and counting its work until its end weighs that backlog, which its prefill alone does not), else the tokens at the
+-- prefill rate the gateway sends (ARGV[18]). For a request whose response does not stream: the gateway never sees
+-- its first token.
+local function first_token_in(fit, requests_ahead, tokens, overloaded)
     local kilotokens = tokens / 1000
-    local predicted = prior_ms_per_kilotoken * kilotokens
     local ms_fixed, ms_per_request, ms_per_kilotoken = solve_fit(fit)
+    local predicted
     if ms_fixed and ms_per_kilotoken > 0 then
         predicted = ms_fixed + math.max(0, ms_per_request) * requests_ahead + ms_per_kilotoken * kilotokens
+    elseif overloaded then
+        return UNTIL_END
+    else
+        predicted = prior_ms_per_kilotoken * kilotokens
     end
     return math.floor(math.min(MAX_FIRST_TOKEN_MS, math.max(0, predicted)))
 end
@@ -580,7 +588,6 @@ local matched = matched_on(target)
 local work = math.max(0, prompt - matched)
 
 local count
-local UNTIL_END = -1
 local expected_in = 0
 local written = written_of[target]
 if written == nil then
@@ -603,14 +610,14 @@ else
     local wait = '1'
     if timed then
         wait = string.format('%d,%d,%d', waiting_of[target], queued_of[target], gateway_ms)
-    elseif overload_queue_requests > 0 and queued_requests >= overload_queue_requests then
-        -- Overloaded: its decode will crawl behind full prefill steps, and counting it until its end weighs that
-        -- backlog, which its prefill alone does not.
-        expected_in = UNTIL_END
     else
-        expected_in = first_token_in(parse_fit(routed_state[4]), waiting_of[target], queued_of[target] + work)
-        redis.call('ZADD', unseen_key, gateway_ms + expected_in, lease_id)
-        redis.call('EXPIRE', unseen_key, state_ttl)
+        local overloaded = overload_queue_requests > 0 and queued_requests >= overload_queue_requests
+        expected_in = first_token_in(
+            parse_fit(routed_state[4]), waiting_of[target], queued_of[target] + work, overloaded)
+        if expected_in ~= UNTIL_END then
+            redis.call('ZADD', unseen_key, gateway_ms + expected_in, lease_id)
+            redis.call('EXPIRE', unseen_key, state_ttl)
+        end
     end
     hold_lease(leases, lease_info, lease_id, now + lease_ttl, work_lease(work, work, wait, target))
     written = written + work

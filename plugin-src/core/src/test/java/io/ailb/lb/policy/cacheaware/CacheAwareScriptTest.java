@@ -993,7 +993,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         String id = lease();
         runAt(unstreamed("whole", 2000), onlyA, id, routedAt);
 
-        long expected = LocalCacheIndex.firstTokenInMillis(fit(), 100, 1, 3000);
+        long expected = LocalCacheIndex.firstTokenInMillis(fit(), 100, 1, 3000, false);
         assertEquals(30 * 2 + 0.0625 * 3000, expected, 3, "one request ahead, 3,000 tokens with its own");
         double due = Double.parseDouble(
                 redis.call("ZSCORE", KEYS.cacheAwareUnseenFirstTokens(), id).asString());
