@@ -376,7 +376,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         CacheAwareSelection selection = CacheAwareSelection.parse(reply);
         Step step = decided(selection, in);
         if (step.kind() == Step.Kind.ROUTE && !selection.full()) {
-            if (!streams && selection.firstTokenInMillis() >= 0) {
+            if (streams) {
+                reported.prefillRate().streamedRouted();
+            } else if (selection.firstTokenInMillis() >= 0) {
                 noteUnstreamedRouted(
                         selection.host(), selection.firstTokenInMillis(), prefillTokensPerSecond, routedAtMillis);
             }
@@ -429,7 +431,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         if (step.kind() != Step.Kind.ROUTE) {
             return step;
         }
-        if (!demand.streams() && choice.firstTokenInMillis >= 0) {
+        if (demand.streams()) {
+            reported.prefillRate().streamedRouted();
+        } else if (choice.firstTokenInMillis >= 0) {
             noteUnstreamedRouted(choice.host, choice.firstTokenInMillis, prefillTokensPerSecond, ctx.nowMillis());
         }
         exchange.noteRouted(

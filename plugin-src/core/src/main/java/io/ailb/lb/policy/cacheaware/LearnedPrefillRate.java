@@ -15,7 +15,8 @@ import java.util.Map;
  * request is expected to wait for count the work of those ahead that is itself held at that rate, so their number
  * falls as the rate rises; correcting by the whole ratio would overshoot (a rate too slow makes queues look long and
  * sets one too fast, which makes them look short), by its square root converges. The rate takes in what tokens do not
- * explain (the engine's step, its fixed costs), so expected times are right on the mean rather than per token.
+ * explain (the engine's step, its fixed costs), so expected times are right on the mean rather than per token. It is
+ * for gateways whose clients do not stream: once 50 streamed requests are routed, their fit times the unstreamed ones.
  */
 final class LearnedPrefillRate {
     /** The sums fade by e each minute: the window follows a load that changes over minutes. */
@@ -57,6 +58,8 @@ final class LearnedPrefillRate {
     private double pairedRequests;
     private double engineFirstTokens;
     private long fadedAtMillis = Long.MIN_VALUE;
+    /** Streamed requests this VM routed, up to MIN_REQUESTS: from there on, their fit times unstreamed requests. */
+    private int streamedRouted;
 
     /**
      * An unstreamed request routed to {@code host}, its first token expected in {@code expectedMillis} at {@code
@@ -122,9 +125,26 @@ final class LearnedPrefillRate {
         engineFirstTokens += count;
     }
 
-    /** The learned rate in tokens a second once the window holds enough of both, else {@code prior}. */
+    /**
+     * A streamed request routed. Once MIN_REQUESTS of them are timed, the fit of their first tokens times unstreamed
+     * requests too, and where it finds no cost per token the configured rate backs it: the learned one is for
+     * gateways whose clients do not stream.
+     */
+    void streamedRouted() {
+        if (streamedRouted < MIN_REQUESTS) {
+            streamedRouted++;
+        }
+    }
+
+    /**
+     * The learned rate in tokens a second once the window holds enough of both, else {@code prior}; {@code prior}
+     * too once MIN_REQUESTS streamed requests were routed.
+     */
     double tokensPerSecond(double prior) {
-        if (pairedRequests < MIN_REQUESTS || engineFirstTokens < MIN_REQUESTS || !(pairedSeconds > 0)) {
+        if (streamedRouted >= MIN_REQUESTS
+                || pairedRequests < MIN_REQUESTS
+                || engineFirstTokens < MIN_REQUESTS
+                || !(pairedSeconds > 0)) {
             return prior;
         }
         if (!(pairedTokens >= engineFirstTokens)) {

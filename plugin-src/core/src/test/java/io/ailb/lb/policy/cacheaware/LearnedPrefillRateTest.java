@@ -85,6 +85,20 @@ class LearnedPrefillRateTest {
     }
 
     @Test
+    void onceFiftyStreamedRequestsAreRoutedTheConfiguredRateBacksTheirFit() {
+        LearnedPrefillRate rate = new LearnedPrefillRate();
+        rate.engineReading("a", 0, 0, 0);
+        route(rate, "a", 100, 800, 1_000);
+        rate.engineReading("a", 50, 100, 10_000);
+        for (int i = 0; i < 49; i++) {
+            rate.streamedRouted();
+        }
+        assertEquals(PRIOR * Math.sqrt(0.8 / 0.5), rate.tokensPerSecond(PRIOR), 1e-6, "49 streamed");
+        rate.streamedRouted();
+        assertEquals(PRIOR, rate.tokensPerSecond(PRIOR));
+    }
+
+    @Test
     void thePriorHoldsUntilFiftyOfEachAreSeen() {
         LearnedPrefillRate rate = new LearnedPrefillRate();
         rate.engineReading("a", 0, 0, 0);
