@@ -45,8 +45,8 @@ final class LocalCacheIndex {
     /** The latest a first token the gateway cannot see is expected, in ms after the routing. */
     static final double MAX_FIRST_TOKEN_MS = 120_000;
     /**
-     * {@link Choice#firstTokenInMillis} of an unstreamed request routed, before 50 streamed requests are timed, while
-     * the typical queue has reached overloadQueueRequests, as the script's: its decode will crawl behind full prefill steps, and
+     * {@link Choice#firstTokenInMillis} of an unstreamed request routed, while no streamed request has been timed
+     * (clients that do not stream), with the typical queue at overloadQueueRequests or more, as the script's: its decode will crawl behind full prefill steps, and
      * counting its work until its end weighs that backlog, which its prefill alone does not.
      */
     static final long FIRST_TOKEN_AT_END = -1;
@@ -803,7 +803,7 @@ final class LocalCacheIndex {
      * cache_aware.lua's first_token_in: when, in ms after its routing, the first token of a request with
      * {@code requestsAhead} requests waiting and {@code tokens} prefill tokens queued on its host (its own included)
      * should come back; for a request whose response does not stream, whose first token the gateway never sees. The
-     * fit's prediction once it has a positive cost per token; before 50 streamed requests are timed {@link
+     * fit's prediction once it has a positive cost per token; while no streamed request has been timed, {@link
      * #FIRST_TOKEN_AT_END} when {@code overloaded}; else the tokens at {@code priorMsPerKilotoken} (the prefill rate
      * the policy sets). At most {@link #MAX_FIRST_TOKEN_MS}.
      */
@@ -814,7 +814,7 @@ final class LocalCacheIndex {
         double predicted;
         if (solved != null && solved[2] > 0) {
             predicted = solved[0] + Math.max(0, solved[1]) * requestsAhead + solved[2] * kilotokens;
-        } else if (overloaded && solved == null) {
+        } else if (overloaded && fit[0] == 0) {
             return FIRST_TOKEN_AT_END;
         } else {
             predicted = priorMsPerKilotoken * kilotokens;

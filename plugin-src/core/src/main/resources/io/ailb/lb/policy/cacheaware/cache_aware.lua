@@ -120,8 +120,8 @@
 --
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work, first_token_in}: count = the host's in-flight count
 -- after this request, depth = matched blocks on the host, cost rounded to a whole token, first_token_in the ms after
--- which the first token of a response that does not stream is expected (0 for one that streams; -1 when, before 50
--- streamed requests are timed, the typical queue has reached overload_queue_requests: its work counts until its
+-- which the first token of a response that does not stream is expected (0 for one that streams; -1 when, with no
+-- streamed request timed yet, the typical queue has reached overload_queue_requests: its work counts until its
 -- end); or
 -- {"full", host, count} when every healthy host already has maxRequestCount in flight (host = the least counted one;
 -- nothing was counted, no lease written).
@@ -222,17 +222,17 @@ local UNTIL_END = -1
 
 -- When, in ms after its routing, the first token of a request with requests_ahead requests waiting and tokens prefill
 -- tokens queued on its host (its own included) should come back: the fit's prediction once it has a positive cost
--- per token; before 50 streamed requests are timed, UNTIL_END when the fleet is overloaded (its decode will crawl
--- behind full prefill steps, and counting its work until its end weighs that backlog, which its prefill alone does
--- not); else the tokens at the prefill rate the gateway sends (ARGV[18]). For a request whose response does not
--- stream: the gateway never sees its first token.
+-- per token; while no streamed request has been timed (clients that do not stream), UNTIL_END when the fleet is
+-- overloaded (its decode will crawl behind full prefill steps, and counting its work until its end weighs that
+-- backlog, which its prefill alone does not); else the tokens at the prefill rate the gateway sends (ARGV[18]). For a
+-- request whose response does not stream: the gateway never sees its first token.
 local function first_token_in(fit, requests_ahead, tokens, overloaded)
     local kilotokens = tokens / 1000
     local ms_fixed, ms_per_request, ms_per_kilotoken = solve_fit(fit)
     local predicted
     if ms_fixed and ms_per_kilotoken > 0 then
         predicted = ms_fixed + math.max(0, ms_per_request) * requests_ahead + ms_per_kilotoken * kilotokens
-    elseif overloaded and not ms_fixed then
+    elseif overloaded and fit[1] == 0 then
         return UNTIL_END
     else
         predicted = prior_ms_per_kilotoken * kilotokens
