@@ -58,7 +58,10 @@ import java.util.List;
  * release, or after {@code leaseTTL} by the next call. A response that does not stream shows its first byte only with
  * its last: its work is taken off by the first call after its first token is expected (the fit's prediction, or,
  * before the fit has learned, its tokens and those ahead at the rate the engines' first-token metrics imply, see
- * {@link LearnedPrefillRate}, or at {@code prefillTokensPerSecond} until they report 50 first tokens).
+ * {@link LearnedPrefillRate}, or at {@code prefillTokensPerSecond} until they report 50 first tokens). While no
+ * streamed request has been timed, one routed once the typical queue has reached {@code overloadQueueRequests} is
+ * taken off only at its end: under overload its decode crawls behind full prefill steps, which its prefill does not
+ * weigh.
  *
  * <p>A request without prefix blocks (no body, unparseable body) goes to the least loaded host, weighed by its own
  * estimated size, unless it names its session in {@code sessionHeader}: the host of the session's last request then
@@ -81,8 +84,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     public static final String ATTR_WORK = "work";
     /**
      * Decision attribute of a request whose response does not stream: in how many ms its first token is expected (its
-     * work then leaves the host's queue), -1 when routed under overload (its work counts until its end); absent when
-     * it streams or is expected at once.
+     * work then leaves the host's queue), -1 when routed under overload before any streamed request was timed (its
+     * work counts until its end); absent when it streams or is expected at once.
      */
     public static final String ATTR_FIRST_TOKEN_IN_MS = "first_token_in_ms";
 
@@ -302,7 +305,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         }
     }
 
-    /** Due only for hosts seen without metrics in their info (each at most every {@link ReportedMetrics#REREAD_MILLIS}). */
+    /** Due only for hosts seen without metrics in their info, each at most every {@code REREAD_MILLIS}. */
     @Override
     public List<ScrapeRequest> onTick(long nowMillis) {
         return reported.dueScrapes(nowMillis);

@@ -46,8 +46,9 @@ final class LocalCacheIndex {
     static final double MAX_FIRST_TOKEN_MS = 120_000;
     /**
      * {@link Choice#firstTokenInMillis} of an unstreamed request routed, while no streamed request has been timed
-     * (clients that do not stream), with the typical queue at overloadQueueRequests or more, as the script's: its decode will crawl behind full prefill steps, and
-     * counting its work until its end weighs that backlog, which its prefill alone does not.
+     * (clients that do not stream), with the typical queue at overloadQueueRequests or more, as the script's: its
+     * decode will crawl behind full prefill steps, and counting its work until its end weighs that backlog, which its
+     * prefill alone does not.
      */
     static final long FIRST_TOKEN_AT_END = -1;
     /**
