@@ -27,7 +27,7 @@ final class LearnedPrefillRate {
     static final long BUCKET_MILLIS = 2_000;
 
     static final int BUCKETS = 64;
-    /** Hosts remembered (about 1 KiB each); past it the memory starts over. */
+    /** Hosts remembered (about 2 KiB each, 2 MiB at most); past it the memory starts over. */
     static final int MAX_HOSTS = 1024;
 
     private static final class Host {
