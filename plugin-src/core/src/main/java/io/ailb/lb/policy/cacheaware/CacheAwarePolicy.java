@@ -3,6 +3,7 @@ package io.ailb.lb.policy.cacheaware;
 import io.ailb.codec.hash.PrefixHash;
 import io.ailb.codec.resp.RespValue;
 import io.ailb.codec.util.Utf8;
+import io.ailb.lb.config.BoolField;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigField;
 import io.ailb.lb.config.ConfigView;
@@ -154,6 +155,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                     + "square root of how much longer the expected first tokens were than the instances' mean, over "
                     + "the last minute or so), and once 50 streamed requests have been timed, what their first "
                     + "tokens took");
+    static final BoolField LEARN_PREFILL_RATE = BoolField.optional(
+            "learnPrefillRate",
+            true,
+            "learn the prefill rate of requests whose response does not stream from the instances' "
+                    + "time_to_first_token_seconds metrics (see prefillTokensPerSecond); false = keep "
+                    + "prefillTokensPerSecond, e.g. when it was measured on the instances");
     static final String INDEX_REDIS = "redis";
     static final String INDEX_LOCAL = "local";
     static final EnumField INDEX = EnumField.optional(
@@ -203,6 +210,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     /** The instances' KV cache size (used when kvCacheTokens is 0) and first tokens (the unstreamed prefill rate). */
     private final ReportedMetrics reported;
 
+    private final boolean learnPrefillRate;
+
     public CacheAwarePolicy(ConfigView config) throws ConfigException {
         boolean local = INDEX_LOCAL.equals(INDEX.read(config));
         RedisPolicyConfig redis = local
@@ -213,6 +222,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         long kvCacheTokens = (long) KV_CACHE_TOKENS.read(config);
         double recentWorkShare = RECENT_WORK_SHARE.read(config);
         double prefillTokensPerSecond = PREFILL_TOKENS_PER_SECOND.read(config);
+        this.learnPrefillRate = LEARN_PREFILL_RATE.read(config);
         this.sessionHeader = HeaderName.readOrEmpty(SESSION_HEADER, config);
         this.reported = new ReportedMetrics(MetricsPath.read(config));
         RedisPolicyConfig.ENABLE_DETAIL_LOG.read(config);
@@ -245,6 +255,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         all.add(KV_CACHE_TOKENS);
         all.add(RECENT_WORK_SHARE);
         all.add(PREFILL_TOKENS_PER_SECOND);
+        all.add(LEARN_PREFILL_RATE);
         all.add(MetricsPath.FIELD);
         all.add(SESSION_HEADER);
         all.add(RedisPolicyConfig.ENABLE_DETAIL_LOG);
@@ -324,7 +335,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         }
         long reportedKvCacheTokens = reported.smallestTokens(ctx.clusterName(), ctx.healthy(), ctx.nowMillis());
         long kvCacheTokens = settings.kvCacheTokens() > 0 ? settings.kvCacheTokens() : reportedKvCacheTokens;
-        double prefillTokensPerSecond = reported.prefillRate().tokensPerSecond(settings.prefillTokensPerSecond());
+        double prefillTokensPerSecond = learnPrefillRate
+                ? reported.prefillRate().tokensPerSecond(settings.prefillTokensPerSecond())
+                : settings.prefillTokensPerSecond();
         if (index != null) {
             index.judgeEvictionsWith(kvCacheTokens);
             index.expectPrefillAt(prefillTokensPerSecond);

@@ -183,37 +183,36 @@ class CacheAwarePolicyTest {
                 + "\n";
     }
 
-    @Test
-    void unstreamedRequestsAreExpectedAtTheRateTheEnginesFirstTokensImply() throws ConfigException {
-        CacheAwarePolicy policy = policy("");
+    /**
+     * The rate {@code policy} sends for an unstreamed request once the instance reported 60 first tokens of 0.2 s
+     * each, after 60 unstreamed requests each expected in 300 ms at the rate it sent then.
+     */
+    private static double rateAfterTeaching(CacheAwarePolicy policy) {
         RequestContext.Builder before = ctx(up("10.0.0.1:8000", firstTokens(0, 0)));
         for (int i = 0; i < 60; i++) {
             Step call = policy.select(
                     before.request(chat(CONVERSATION)).nowMillis(i).build());
-            assertEquals(
-                    CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND,
-                    Double.parseDouble(call.redisCommand().args().get(17)));
-            // Expected in 300 ms at 10,000 tokens a second.
             call.onReply(ok("10.0.0.1:8000", 1, 0, 0, 3_000, 3_000, 300));
         }
-        // The engine then reports 60 first tokens that took 0.2 s each: the rate rises by the square root of 1.5.
         RequestContext after = ctx(up("10.0.0.1:8000", firstTokens(12, 60)))
                 .request(chat(CONVERSATION))
                 .nowMillis(ReportedMetrics.REREAD_MILLIS)
                 .build();
-        policy.select(after);
+        return Double.parseDouble(policy.select(after).redisCommand().args().get(17));
+    }
+
+    @Test
+    void unstreamedRequestsAreExpectedAtTheRateTheEnginesFirstTokensImply() throws ConfigException {
         assertEquals(
-                10_000 * Math.sqrt(1.5),
-                Double.parseDouble(policy.select(after).redisCommand().args().get(17)),
-                1e-3);
+                "10000",
+                command("", chat(CONVERSATION)).args().get(17),
+                "the configured rate until the instances report");
+        // Expected in 0.3 s, came in 0.2 s: the rate rises by the square root of 1.5.
+        assertEquals(10_000 * Math.sqrt(1.5), rateAfterTeaching(policy("")), 1e-3);
         assertEquals(
-                "3000",
-                policy(",\"prefillTokensPerSecond\":3000")
-                        .select(after)
-                        .redisCommand()
-                        .args()
-                        .get(17),
-                "a new policy knows nothing yet");
+                3_000,
+                rateAfterTeaching(policy(",\"learnPrefillRate\":false,\"prefillTokensPerSecond\":3000")),
+                "learning off: the configured rate stays");
     }
 
     @Test
