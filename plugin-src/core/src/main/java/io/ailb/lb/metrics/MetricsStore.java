@@ -93,21 +93,25 @@ public final class MetricsStore {
         return out;
     }
 
-    /** A scrape finished: 2xx with a body holding at least one known family is a success, anything else a failure. */
-    public void onResult(String host, int httpStatus, String body, long nowMillis) {
+    /**
+     * A scrape finished: 2xx with a body holding at least one known family is a success, anything else a failure.
+     * Returns the metrics it brought, null when it failed (or the host is not kept).
+     */
+    public EngineMetrics onResult(String host, int httpStatus, String body, long nowMillis) {
         HostState state = hosts.get(host);
         if (state == null) {
-            return;
+            return null;
         }
         state.inFlight = false;
         EngineMetrics parsed =
                 httpStatus >= 200 && httpStatus < 300 && body != null ? EngineMetrics.parse(body, extraFamily) : null;
         if (parsed == null || parsed.isEmpty()) {
             state.failures++;
-            return;
+            return null;
         }
         state.failures = 0;
         state.metrics = parsed;
+        return parsed;
     }
 
     /** The host's last scraped metrics; null when never scraped successfully or skipped as unhealthy. */

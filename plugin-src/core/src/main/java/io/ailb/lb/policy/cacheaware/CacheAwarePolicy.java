@@ -352,8 +352,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                                 demand,
                                 in.healthyHosts(),
                                 in.unhealthyHosts(),
-                                settings.withKvCacheTokens(kvCacheTokens)
-                                        .withPrefillTokensPerSecond(prefillTokensPerSecond),
+                                settings.forDecision(kvCacheTokens, prefillTokensPerSecond),
                                 in.randomValue(),
                                 in.leaseId(),
                                 nowMillis),
@@ -392,12 +391,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         CacheAwareSelection selection = CacheAwareSelection.parse(reply);
         Step step = decided(selection, in);
         if (step.kind() == Step.Kind.ROUTE && !selection.full()) {
-            if (streams) {
-                reported.prefillRate().streamedRouted();
-            } else if (selection.firstTokenInMillis() >= 0) {
-                noteUnstreamedRouted(
-                        selection.host(), selection.firstTokenInMillis(), prefillTokensPerSecond, routedAtMillis);
-            }
+            noteRouted(
+                    streams, selection.host(), selection.firstTokenInMillis(), prefillTokensPerSecond, routedAtMillis);
             step = step.withFirstResponseCall(
                     RedisCall.clocked(target, CacheAwareSelection.firstToken(in.keys(), in.leaseId())));
         }
@@ -405,12 +400,17 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
     }
 
     /**
-     * Tells the learned rate when an unstreamed request's first token is expected, and at which rate (the fit's
-     * prediction once it has learned, when the rate is unused).
+     * Tells the learned rate of a routed request, Redis's decision or the local index's: a streamed one counts
+     * towards the fit taking over; an unstreamed one, when its first token is expected and at which rate (the fit's
+     * prediction once it has learned, when the rate is unused), unless it counts until its end.
      */
-    private void noteUnstreamedRouted(
-            String host, long firstTokenInMillis, double prefillTokensPerSecond, long nowMillis) {
-        reported.prefillRate().routed(host, firstTokenInMillis, prefillTokensPerSecond, nowMillis);
+    private void noteRouted(
+            boolean streams, String host, long firstTokenInMillis, double prefillTokensPerSecond, long nowMillis) {
+        if (streams) {
+            reported.prefillRate().streamedRouted();
+        } else if (firstTokenInMillis != LocalCacheIndex.FIRST_TOKEN_AT_END) {
+            reported.prefillRate().routed(host, firstTokenInMillis, prefillTokensPerSecond, nowMillis);
+        }
     }
 
     /** The Step of a decision, Redis's or the local index's: same reply, same attributes. */
@@ -447,11 +447,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         if (step.kind() != Step.Kind.ROUTE) {
             return step;
         }
-        if (demand.streams()) {
-            reported.prefillRate().streamedRouted();
-        } else if (choice.firstTokenInMillis >= 0) {
-            noteUnstreamedRouted(choice.host, choice.firstTokenInMillis, prefillTokensPerSecond, ctx.nowMillis());
-        }
+        noteRouted(demand.streams(), choice.host, choice.firstTokenInMillis, prefillTokensPerSecond, ctx.nowMillis());
         exchange.noteRouted(
                 ctx.clusterName(),
                 demand.blockHashes(),

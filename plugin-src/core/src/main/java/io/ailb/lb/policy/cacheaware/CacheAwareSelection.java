@@ -68,23 +68,12 @@ public final class CacheAwareSelection extends SelectionReply {
             return kvCacheTokens;
         }
 
-        /** These settings judging evictions with {@code tokens} (0 = none); this object when it already does. */
-        public Settings withKvCacheTokens(long tokens) {
-            return tokens == kvCacheTokens
-                    ? this
-                    : new Settings(
-                            inflight,
-                            inflightTokens,
-                            overloadQueueRequests,
-                            maxHolders,
-                            tokens,
-                            recentWorkShare,
-                            prefillTokensPerSecond);
-        }
-
-        /** These settings expecting unstreamed first tokens at {@code tokensPerSecond}; this object when they do. */
-        public Settings withPrefillTokensPerSecond(double tokensPerSecond) {
-            return tokensPerSecond == prefillTokensPerSecond
+        /**
+         * These settings for one decision: judging evictions with {@code kvCacheTokens} (0 = none) and expecting
+         * unstreamed first tokens at {@code prefillTokensPerSecond}; this object when it already does both.
+         */
+        public Settings forDecision(long kvCacheTokens, double prefillTokensPerSecond) {
+            return kvCacheTokens == this.kvCacheTokens && prefillTokensPerSecond == this.prefillTokensPerSecond
                     ? this
                     : new Settings(
                             inflight,
@@ -93,7 +82,7 @@ public final class CacheAwareSelection extends SelectionReply {
                             maxHolders,
                             kvCacheTokens,
                             recentWorkShare,
-                            tokensPerSecond);
+                            prefillTokensPerSecond);
         }
 
         /** The prefill rate assumed for unstreamed requests until the fit learns one, tokens per second. */

@@ -54,7 +54,8 @@ final class ReportedMetrics {
     }
 
     /**
-     * The smallest KV cache in tokens that any of {@code hosts} (of {@code clusterName}) reports, 0 when none does. The
+     * Reads the pages of {@code hosts} whose reading is due (their first tokens go to the learned rate) and returns
+     * the smallest KV cache in tokens that any of them (of {@code clusterName}) reports, 0 when none does. The
      * smallest, because one figure judges evictions on every instance: on a larger one a prefix may count as evicted
      * early, which costs a hit, never a request sent to a prefix that is gone.
      */
@@ -77,8 +78,8 @@ final class ReportedMetrics {
     }
 
     void onScrapeResult(String host, int httpStatus, String body, long nowMillis) {
-        scraped.onResult(host, httpStatus, body, nowMillis);
-        EngineMetrics metrics = scraped.metrics(host);
+        // Only a page just read: a failed scrape's stale counters would mark a reading that brought nothing.
+        EngineMetrics metrics = scraped.onResult(host, httpStatus, body, nowMillis);
         if (metrics != null) {
             prefillRate.engineReading(host, metrics.firstTokenSeconds(), metrics.firstTokens(), nowMillis);
         }

@@ -17,17 +17,9 @@ class LearnedPrefillRateTest {
 
     @Test
     void theRateInUseIsCorrectedByTheSquareRootOfHowMuchLongerTheExpectedFirstTokensWere() {
-        LearnedPrefillRate rate = new LearnedPrefillRate();
-        rate.engineReading("a", 0, 0, 0);
-        route(rate, "a", 100, 800, 1_000);
-        rate.engineReading("a", 50, 100, 10_000);
-        assertEquals(PRIOR * Math.sqrt(0.8 / 0.5), rate.tokensPerSecond(PRIOR), 1e-6, "expected in 0.8 s, came in 0.5");
-
-        LearnedPrefillRate slower = new LearnedPrefillRate();
-        slower.engineReading("a", 0, 0, 0);
-        route(slower, "a", 100, 800, 1_000);
-        slower.engineReading("a", 320, 100, 10_000);
-        assertEquals(PRIOR * Math.sqrt(0.8 / 3.2), slower.tokensPerSecond(PRIOR), 1e-6, "came in 3.2 s");
+        assertEquals(
+                PRIOR * Math.sqrt(0.8 / 0.5), learnedAfter(PRIOR, 0.8, 0.5), 1e-6, "expected in 0.8 s, came in 0.5");
+        assertEquals(PRIOR * Math.sqrt(0.8 / 3.2), learnedAfter(PRIOR, 0.8, 3.2), 1e-6, "came in 3.2 s");
     }
 
     /**
@@ -52,15 +44,23 @@ class LearnedPrefillRateTest {
         assertEquals(16_000, learnedAfter(first, heldWork / first / first, 0.5), 1e-3, "and it stays");
     }
 
-    /** What a fresh learner learns from 100 requests expected in {@code expectedSeconds} that came in {@code took}. */
-    private static double learnedAfter(double used, double expectedSeconds, double took) {
+    /**
+     * A fresh learner taught one window: 100 requests routed to host "a" at 1 s, expected in {@code expectedSeconds}
+     * at {@code used} tokens a second, whose first tokens the instance reported at 10 s as taking {@code took} each.
+     */
+    private static LearnedPrefillRate taught(double used, double expectedSeconds, double took) {
         LearnedPrefillRate rate = new LearnedPrefillRate();
         rate.engineReading("a", 0, 0, 0);
         for (int i = 0; i < 100; i++) {
             rate.routed("a", Math.round(expectedSeconds * 1000), used, 1_000);
         }
         rate.engineReading("a", 100 * took, 100, 10_000);
-        return rate.tokensPerSecond(used);
+        return rate;
+    }
+
+    /** The rate {@link #taught} learns, starting from {@code used}. */
+    private static double learnedAfter(double used, double expectedSeconds, double took) {
+        return taught(used, expectedSeconds, took).tokensPerSecond(used);
     }
 
     @Test
@@ -86,10 +86,7 @@ class LearnedPrefillRateTest {
 
     @Test
     void onceFiftyStreamedRequestsAreRoutedTheConfiguredRateBacksTheirFit() {
-        LearnedPrefillRate rate = new LearnedPrefillRate();
-        rate.engineReading("a", 0, 0, 0);
-        route(rate, "a", 100, 800, 1_000);
-        rate.engineReading("a", 50, 100, 10_000);
+        LearnedPrefillRate rate = taught(PRIOR, 0.8, 0.5);
         for (int i = 0; i < 49; i++) {
             rate.streamedRouted();
         }

@@ -135,7 +135,9 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     @Test
     void anIndexBlindToEvictionsDecidesOtherwiseOnThatRun() {
         CacheAwareSelection.Settings script = settings(0, 30, 4, EVICTING_KV_CACHE, 0);
-        assertThrows(AssertionFailedError.class, () -> run(script, script.withKvCacheTokens(0), 2500, 0xD4L));
+        assertThrows(
+                AssertionFailedError.class,
+                () -> run(script, script.forDecision(0, script.prefillTokensPerSecond()), 2500, 0xD4L));
     }
 
     @Test
