@@ -53,7 +53,8 @@ public interface LoadBalancingPolicy {
 
     /**
      * Called at every tick (when {@link #tickPeriodMillis} is positive): pools what this VM measured with the other VMs
-     * of the gateway through {@code state}.
+     * of the gateway through {@code state}, the same object for the VM's life, which a policy may keep to pool between
+     * ticks too.
      */
     default void shareState(SharedState state, long nowMillis) {}
 

@@ -34,7 +34,8 @@ public final class SharedDataStore {
                     values.put(key, new Value(current == null ? new byte[0] : current.bytes(), nextCas++));
                     return false;
                 }
-                if ((current == null ? 0 : current.cas()) != cas) {
+                // As proxy-wasm's: CAS 0 writes whatever is there.
+                if (cas != 0 && (current == null ? 0 : current.cas()) != cas) {
                     return false;
                 }
                 values.put(key, new Value(value.clone(), nextCas++));

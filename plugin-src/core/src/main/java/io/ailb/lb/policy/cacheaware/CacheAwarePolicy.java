@@ -72,8 +72,9 @@ import java.util.List;
  * Step's observer counts the request in flight and waiting when it takes effect, takes its work off the queue and
  * times it at the first response byte (each VM fits its own requests' times; a response that does not stream has its
  * work taken off when its first token is expected, as in Redis mode) and gives the count back at the stream's end. Each VM (Envoy runs one per worker thread) routes its
- * own share of the traffic; every 250 ms it exchanges what it routed and its counts with the gateway's other VMs
- * through shared data ({@link IndexExchange}), so each decides over the whole gateway's traffic.
+ * own share of the traffic; every 250 ms it exchanges what it routed with the gateway's other VMs through shared data,
+ * and its counts as soon as a decision takes effect ({@link IndexExchange}), so each decides over the whole gateway's
+ * traffic.
  */
 public final class CacheAwarePolicy implements LoadBalancingPolicy {
     static final String NAME = "cache_aware";
@@ -431,6 +432,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         CacheAwareSelection.Demand demand = demand(ctx);
         long nowSeconds = Math.floorDiv(ctx.nowMillis(), 1000L);
         index.settleUnseenFirstTokens(ctx.nowMillis());
+        exchange.beforeDecision(ctx.nowMillis());
         LocalCacheIndex.Choice choice = index.select(
                 ctx.clusterName(),
                 demand.blockHashes(),
@@ -456,7 +458,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 choice.host,
                 nowSeconds);
         return step.withResponseObserver(
-                new LocalRequest(index, ctx.clusterName(), choice, ctx.nowMillis(), demand.streams()));
+                new LocalRequest(index, exchange, ctx.clusterName(), choice, ctx.nowMillis(), demand.streams()));
     }
 
     /**
@@ -467,6 +469,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
      */
     private static final class LocalRequest implements ResponseObserver {
         private final LocalCacheIndex index;
+        private final IndexExchange exchange;
         private final String service;
         private final String host;
         private final long work;
@@ -485,11 +488,13 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         LocalRequest(
                 LocalCacheIndex index,
+                IndexExchange exchange,
                 String service,
                 LocalCacheIndex.Choice choice,
                 long routedAtMillis,
                 boolean streams) {
             this.index = index;
+            this.exchange = exchange;
             this.service = service;
             this.host = choice.host;
             this.work = choice.work;
@@ -509,6 +514,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             if (!streams && !dueAtEnd) {
                 index.expectUnseenFirstToken(dueAtMillis, this::firstTokenCame);
             }
+            exchange.afterApplied(nowMillis);
         }
 
         /** Its work leaves the queue and it stops waiting, once: at its first byte or when its first token is due. */

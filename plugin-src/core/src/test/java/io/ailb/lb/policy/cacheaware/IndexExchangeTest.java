@@ -224,6 +224,45 @@ class IndexExchangeTest {
         assertEquals(Long.toString(work + 60), third1.attributes().get(CacheAwarePolicy.ATTR_COST));
     }
 
+    /**
+     * Between two ticks, a decision that took effect on one VM counts in the other VMs' next decisions, and what came
+     * back since (here an end) is published before the VM's next decision: requests arriving together on several
+     * workers are spread as one VM would spread them, not each sent where its worker alone sees the least load.
+     */
+    @Test
+    void decisionsBetweenTicksCountInThePeersNextDecisions() throws ConfigException {
+        CacheAwarePolicy first = policy("");
+        CacheAwarePolicy second = policy("");
+        first.shareState(store.vm("one"), NOW);
+        second.shareState(store.vm("two"), NOW);
+        first.shareState(store.vm("one"), NOW + 1);
+
+        Step big = held(first, chat(conversation(SYSTEM, "q".repeat(4000))), NOW + 2, A, B);
+        String other = big.host().equals(A) ? B : A;
+        Step next = held(second, chat(conversation("t" + SYSTEM, "r".repeat(400))), NOW + 3, A, B);
+        assertEquals(other, next.host(), "the peer's request, decided 1 ms before, is queued there");
+        assertEquals(
+                "2",
+                select(first, RequestInfo.noBody(), NOW + 4, other).attributes().get(Step.ATTR_INFLIGHT),
+                "and the other way round");
+
+        big.responseObserver().onFirstResponseBody(NOW + 5);
+        big.responseObserver().onStreamEnd(NOW + 5);
+        assertEquals(
+                "2",
+                select(second, RequestInfo.noBody(), NOW + 6, big.host())
+                        .attributes()
+                        .get(Step.ATTR_INFLIGHT),
+                "the end is not published until the peer decides again or ticks");
+        held(first, RequestInfo.noBody(), NOW + 7, other);
+        assertEquals(
+                "1",
+                select(second, RequestInfo.noBody(), NOW + 8, big.host())
+                        .attributes()
+                        .get(Step.ATTR_INFLIGHT),
+                "published before the peer's next decision");
+    }
+
     @Test
     void aPeersRecentWorkCountsAgainstTheHostWhenAConversationStartsFadedToTheDecision() throws ConfigException {
         CacheAwarePolicy first = policy("");
@@ -279,24 +318,32 @@ class IndexExchangeTest {
     void garbageInTheSharedKeysIsIgnored() throws ConfigException {
         CacheAwarePolicy writer = policy("");
         for (int c = 0; c < 4; c++) {
-            held(writer, chat(conversation(c + SYSTEM, "q".repeat(400))), NOW, A, B, C);
+            held(writer, chat(conversation(c + SYSTEM, "q".repeat(400))), NOW, A);
         }
         writer.shareState(store.vm("one"), NOW);
         String directory = directoryKey();
-        byte[] valid = store.values
-                .get(directory.substring(0, directory.length() - 3) + "0")
-                .bytes();
-        String writerName = IndexExchange.Publication.parse(valid).publisher;
+        String slotKey = directory.substring(0, directory.length() - 3) + "0";
+        String loadsKey = slotKey + ".loads";
+        byte[] validRecords = store.values.get(slotKey).bytes();
+        byte[] validLoads = store.values.get(loadsKey).bytes();
+        String writerName = IndexExchange.Publication.parse(validRecords).publisher;
+        assertNotNull(IndexExchange.parseLoads(validLoads, writerName));
+        assertNull(IndexExchange.parseLoads(validLoads, "another/0"), "written by another publisher");
 
         Rng random = new Rng(7);
-        for (int length = 0; length < valid.length; length += 1 + length / 8) {
-            assertNull(IndexExchange.Publication.parse(Arrays.copyOf(valid, length)), "cut at " + length);
-            byte[] noise = Arrays.copyOf(valid, valid.length);
-            noise[length] ^= (byte) (1 + random.nextInt(255));
-            IndexExchange.Publication.parse(noise);
+        for (byte[] valid : new byte[][] {validRecords, validLoads}) {
+            for (int length = 0; length < valid.length; length += 1 + length / 8) {
+                assertNull(IndexExchange.Publication.parse(Arrays.copyOf(valid, length)), "cut at " + length);
+                assertNull(IndexExchange.parseLoads(Arrays.copyOf(valid, length), writerName), "cut at " + length);
+                byte[] noise = Arrays.copyOf(valid, valid.length);
+                noise[length] ^= (byte) (1 + random.nextInt(255));
+                IndexExchange.Publication.parse(noise);
+                IndexExchange.parseLoads(noise, writerName);
+            }
+            byte[] longer = Arrays.copyOf(valid, valid.length + 1);
+            assertNull(IndexExchange.Publication.parse(longer), "trailing bytes");
+            assertNull(IndexExchange.parseLoads(longer, writerName), "trailing bytes");
         }
-        byte[] longer = Arrays.copyOf(valid, valid.length + 1);
-        assertNull(IndexExchange.Publication.parse(longer), "trailing bytes");
 
         String[] directories = {
             "",
@@ -318,40 +365,55 @@ class IndexExchangeTest {
                     "1",
                     held(reader, RequestInfo.noBody(), NOW + 2, A).attributes().get(Step.ATTR_INFLIGHT));
         }
-        // A well-formed directory naming the writer, over a slot that holds noise, a cut or too much; then the valid
-        // publication, whose counts do arrive.
-        byte[][] slots = {
-            new byte[0],
-            Arrays.copyOf(valid, valid.length / 2),
-            longer,
-            new byte[IndexExchange.MAX_PUBLICATION_BYTES + 1],
-            valid
-        };
-        for (byte[] slot : slots) {
-            store.put(directory, ("0 " + writerName + " " + NOW).getBytes(StandardCharsets.UTF_8));
-            store.put(directory.substring(0, directory.length() - 3) + "0", slot);
-            CacheAwarePolicy reader = policy("");
-            reader.shareState(store.vm("two"), NOW + 1);
-            String inflight =
-                    held(reader, RequestInfo.noBody(), NOW + 2, A).attributes().get(Step.ATTR_INFLIGHT);
-            assertEquals(slot == valid ? "3" : "1", inflight, "slot of " + slot.length + " bytes");
+        // A well-formed directory naming the writer, over keys that hold noise, a cut or too much; then the valid
+        // values, whose counts and blocks do arrive.
+        for (boolean loads : new boolean[] {true, false}) {
+            byte[] valid = loads ? validLoads : validRecords;
+            byte[][] values = {
+                new byte[0],
+                Arrays.copyOf(valid, valid.length / 2),
+                Arrays.copyOf(valid, valid.length + 1),
+                new byte[IndexExchange.MAX_PUBLICATION_BYTES + 1],
+                valid
+            };
+            for (byte[] value : values) {
+                store.put(directory, ("0 " + writerName + " " + NOW).getBytes(StandardCharsets.UTF_8));
+                store.put(slotKey, loads ? validRecords : value);
+                store.put(loadsKey, loads ? value : validLoads);
+                CacheAwarePolicy reader = policy("");
+                reader.shareState(store.vm("two"), NOW + 1);
+                Step followUp = held(reader, chat(conversation(0 + SYSTEM, "q".repeat(400), "a", "q")), NOW + 2, A);
+                String description = (loads ? "loads" : "records") + " of " + value.length + " bytes";
+                assertEquals(
+                        value == valid || !loads ? "5" : "1",
+                        followUp.attributes().get(Step.ATTR_INFLIGHT),
+                        description);
+                assertEquals(
+                        value == valid || loads,
+                        !"0".equals(followUp.attributes().get(CacheAwarePolicy.ATTR_MATCHED_TOKENS)),
+                        description);
+            }
         }
     }
 
     @Test
-    void aPublicationWithImpossibleCountsIsIgnoredWhole() {
+    void aLoadsValueWithImpossibleCountsIsIgnoredWhole() {
         IndexExchange exchange = new IndexExchange(
                 "ailb.test",
                 0,
                 new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0, 0, CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND));
-        assertNotNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, 5, 6}))));
-        assertNull(IndexExchange.Publication.parse(
-                exchange.encode(Map.of(A, new long[] {Long.MAX_VALUE, 2, 3, 4, 5, 6}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, -2, 3, 4, 5, 6}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, -3, 4, 5, 6}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, -4, 5, 6}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, -5, 6}))));
-        assertNull(IndexExchange.Publication.parse(exchange.encode(Map.of(A, new long[] {1, 2, 3, 4, 5, -6}))));
+        assertNotNull(IndexExchange.parseLoads(exchange.encodeLoads(Map.of(A, new long[] {1, 2, 3, 4, 5, 6})), ""));
+        long[][] impossible = {
+            {Long.MAX_VALUE, 2, 3, 4, 5, 6},
+            {1, -2, 3, 4, 5, 6},
+            {1, 2, -3, 4, 5, 6},
+            {1, 2, 3, -4, 5, 6},
+            {1, 2, 3, 4, -5, 6},
+            {1, 2, 3, 4, 5, -6}
+        };
+        for (long[] load : impossible) {
+            assertNull(IndexExchange.parseLoads(exchange.encodeLoads(Map.of(A, load)), ""), Arrays.toString(load));
+        }
     }
 
     /** The pool's directory key (one configuration: the only one in the store ending in ".vms"). */
@@ -405,6 +467,6 @@ class IndexExchangeTest {
                 sharing.shareState(store.vm("one"), now);
             }
         }
-        assertEquals(2, store.values.size(), "its directory and its slot");
+        assertEquals(3, store.values.size(), "its directory, its slot and its loads");
     }
 }
