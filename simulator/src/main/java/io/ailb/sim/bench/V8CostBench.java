@@ -35,13 +35,17 @@ public final class V8CostBench {
     /** cache_aware deciding in the VM (index local): no Redis round trip, the index in guest memory. */
     static final String CACHE_AWARE_LOCAL_CONFIG =
             "{\"lb_policy\":\"cache_aware\",\"lb_config\":{\"index\":\"local\"}}";
-    /** Every policy, as PolicyCase configures them for the emulator's benchmark, and cache_aware's local index. */
+    /**
+     * Every policy, as PolicyCase configures them for the emulator's benchmark, and cache_aware's local index, alone
+     * and on two VMs pooling their indexes (each decision then reads and writes the counts in shared data).
+     */
     static final List<V8Host.Policy> POLICIES = List.of(
             policy(PolicyCase.LEAST_BUSY),
             policy(PolicyCase.GLOBAL_LEAST_REQUEST),
             policy(PolicyCase.PREFIX_CACHE),
             policy(PolicyCase.CACHE_AWARE),
-            new V8Host.Policy("cache_aware+local", CACHE_AWARE_LOCAL_CONFIG));
+            new V8Host.Policy("cache_aware+local", CACHE_AWARE_LOCAL_CONFIG),
+            new V8Host.Policy("cache_aware+local+2vms", CACHE_AWARE_LOCAL_CONFIG, 2));
     /** Envoy's default level for Wasm plugin logs: the guest's debug lines are not built. */
     static final int LOG_LEVEL_INFO = 2;
 

@@ -45,8 +45,15 @@ final class V8Host {
         }
     }
 
-    /** A plugin configuration under test. */
-    record Policy(String name, String configJson) {}
+    /**
+     * A plugin configuration under test, on {@code vms} VMs sharing the gateway's shared data (Envoy's workers);
+     * requests go to them in turn.
+     */
+    record Policy(String name, String configJson, int vms) {
+        Policy(String name, String configJson) {
+            this(name, configJson, 1);
+        }
+    }
 
     /** Warm-up and measurement bounds of every body. */
     record Limits(
@@ -276,6 +283,7 @@ final class V8Host {
         config.put(
                 "policy",
                 Map.of("name", run.policy().name(), "config", run.policy().configJson()));
+        config.put("vms", run.policy().vms());
         config.put("bodies", files);
         config.put(
                 "warmup",

@@ -295,7 +295,8 @@ class Stream {
 
 /** One Wasm VM (one Envoy worker) of the plugin: instance, root context, streams, Redis links and pending replies. */
 class Vm {
-  constructor(module, config) {
+  // shared: the gateway's shared data, one for all the VMs of a run ({ data: Map, nextCas }), as Envoy's workers share it.
+  constructor(module, config, shared) {
     this.config = config;
     this.alive = true;
     this.starting = false;
@@ -316,8 +317,7 @@ class Vm {
     this.nextTickAt = Infinity;
     this.metrics = new Map();
     this.metricIds = [0, 1, 2];
-    this.sharedData = new Map();
-    this.nextCas = 1;
+    this.shared = shared;
     this.logs = [];
     this.errorsLogged = 0;
     this.firstError = null;
@@ -755,7 +755,7 @@ class Vm {
 
       // ---- shared data ----
       proxy_get_shared_data(keyPointer, keySize, dataOut, sizeOut, casOut) {
-        const entry = this.sharedData.get(this.text(keyPointer, keySize));
+        const entry = this.shared.data.get(this.text(keyPointer, keySize));
         if (entry === undefined) return Result.NOT_FOUND;
         const status = this.writeOut(entry.value, dataOut, sizeOut);
         if (status === Result.OK) this.writeU32(casOut, entry.cas);
@@ -763,9 +763,9 @@ class Vm {
       },
       proxy_set_shared_data(keyPointer, keySize, valuePointer, valueSize, cas) {
         const key = this.text(keyPointer, keySize);
-        const current = this.sharedData.get(key);
+        const current = this.shared.data.get(key);
         if (cas !== 0 && current !== undefined && current.cas !== cas) return Result.CAS_MISMATCH;
-        this.sharedData.set(key, { value: this.read(valuePointer, valueSize), cas: this.nextCas++ });
+        this.shared.data.set(key, { value: this.read(valuePointer, valueSize), cas: this.shared.nextCas++ });
         return Result.OK;
       },
 
@@ -1051,13 +1051,15 @@ async function runCell(state, body) {
   let consecutiveTraps = 0;
   let lastReply = null;
   const once = async measured => {
-    let vm = state.vm;
+    // With several VMs, requests go to them in turn, as connections spread over Envoy's workers.
+    const slot = state.turn++ % state.vms.length;
+    let vm = state.vms[slot];
     let result;
     let errorsBefore = 0;
     try {
       if (vm === null || !vm.alive) {
         vm = null;
-        vm = state.vm = new Vm(state.module, config);
+        vm = state.vms[slot] = new Vm(state.module, config, state.shared);
       }
       await vm.tickIfDue();
       errorsBefore = vm.errorsLogged;
@@ -1129,13 +1131,14 @@ async function main() {
     const info = await adminCommand(config.redis, ['INFO', 'server']);
     out('redis-version', (/redis_version:([^\r\n]*)/.exec(info) || [])[1] || '?');
   }
-  const state = { config, module, vm: null };
+  const vmCount = Math.max(1, config.vms || 1);
+  const state = { config, module, vms: new Array(vmCount).fill(null), turn: 0, shared: { data: new Map(), nextCas: 1 } };
   for (const body of config.bodies) {
     const bytes = fs.readFileSync(body.file);
     out('begin', body.shape, bytes.length);
     await runCell(state, { shape: body.shape, bytes, headers: body.headers || [] });
   }
-  if (state.vm !== null) state.vm.close();
+  for (const vm of state.vms) if (vm !== null) vm.close();
   out('end', 'ok');
 }
 

@@ -169,7 +169,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             INDEX_REDIS,
             "where the cache and load state lives: redis = one Redis shared by every gateway (a script per request); "
                     + "local = in the gateway, no Redis (each Envoy worker thread keeps its own, pooled with the "
-                    + "gateway's other workers every 250 ms through shared data; gateways do not pool)",
+                    + "gateway's other workers through shared data: routed prefixes every 250 ms, load at every "
+                    + "decision; gateways do not pool)",
             INDEX_REDIS,
             INDEX_LOCAL);
     /** The lb_config fields this policy reads. */
