@@ -241,26 +241,21 @@ class IndexExchangeTest {
         String other = big.host().equals(A) ? B : A;
         Step next = held(second, chat(conversation("t" + SYSTEM, "r".repeat(400))), NOW + 3, A, B);
         assertEquals(other, next.host(), "the peer's request, decided 1 ms before, is queued there");
-        assertEquals(
-                "2",
-                select(first, RequestInfo.noBody(), NOW + 4, other).attributes().get(Step.ATTR_INFLIGHT),
-                "and the other way round");
+        assertEquals("2", inflightSeen(first, NOW + 4, other), "and the other way round");
 
         big.responseObserver().onFirstResponseBody(NOW + 5);
         big.responseObserver().onStreamEnd(NOW + 5);
         assertEquals(
                 "2",
-                select(second, RequestInfo.noBody(), NOW + 6, big.host())
-                        .attributes()
-                        .get(Step.ATTR_INFLIGHT),
+                inflightSeen(second, NOW + 6, big.host()),
                 "the end is not published until the peer decides again or ticks");
         held(first, RequestInfo.noBody(), NOW + 7, other);
-        assertEquals(
-                "1",
-                select(second, RequestInfo.noBody(), NOW + 8, big.host())
-                        .attributes()
-                        .get(Step.ATTR_INFLIGHT),
-                "published before the peer's next decision");
+        assertEquals("1", inflightSeen(second, NOW + 8, big.host()), "published before the peer's next decision");
+    }
+
+    /** The in-flight count on {@code host} that a bodyless request routed there at {@code now} would make. */
+    private static String inflightSeen(CacheAwarePolicy policy, long now, String host) {
+        return select(policy, RequestInfo.noBody(), now, host).attributes().get(Step.ATTR_INFLIGHT);
     }
 
     @Test
