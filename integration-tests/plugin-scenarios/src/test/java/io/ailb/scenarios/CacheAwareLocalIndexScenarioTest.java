@@ -161,6 +161,43 @@ class CacheAwareLocalIndexScenarioTest {
         assertIdle(second);
     }
 
+    /**
+     * Once the workers know each other (two ticks), a request routed on one counts in the other's next decision at
+     * once, between ticks: its count goes to shared data when the route takes effect. Its end reaches the other
+     * worker before the first worker's next decision.
+     */
+    @Test
+    void anotherWorkersRequestCountsInTheNextDecisionWithoutATick() {
+        Gateway gateway = gatewayWithoutRedis();
+        PluginVm first = gateway.startVm();
+        PluginVm second = gateway.startVm();
+        gateway.advance(Duration.ofMillis(600));
+
+        HttpStream held =
+                PluginFixture.send(first, ShellFixture.chat(PluginFixture.text("document", 8000), "summarise"));
+        String host = held.upstreamOverride().orElseThrow();
+        HttpStream next = PluginFixture.stream(second).withUpstreamHosts(onlyHealthy(host));
+        next.sendRequestHeaders(PluginFixture.get(), true);
+        assertTrue(PluginFixture.log(next).contains("\"inflight_count\":\"2\""), PluginFixture.log(next));
+        assertTrue(
+                PluginFixture.log(next).contains("\"cost\":\"2033\""),
+                "2003 queued + 30 for the one in flight: " + PluginFixture.log(next));
+        next.complete();
+        held.complete();
+
+        // The first worker's next decision, elsewhere, publishes the end before it decides.
+        String elsewhere = host.equals(A) ? B : A;
+        HttpStream other = PluginFixture.stream(first).withUpstreamHosts(onlyHealthy(elsewhere));
+        other.sendRequestHeaders(PluginFixture.get(), true);
+        assertEquals(elsewhere, other.upstreamOverride().orElseThrow());
+        HttpStream after = PluginFixture.stream(second).withUpstreamHosts(onlyHealthy(host));
+        after.sendRequestHeaders(PluginFixture.get(), true);
+        assertTrue(PluginFixture.log(after).contains("\"cost\":\"0\""), PluginFixture.log(after));
+        after.complete();
+        other.complete();
+        assertTrue(first.isAlive() && second.isAlive());
+    }
+
     @Test
     void aResetOrABodylessResponseStillGivesBackItsCountAndItsQueuedPrefill() {
         PluginVm vm = vmWithoutRedis();
