@@ -175,7 +175,7 @@ final class IndexExchange {
         slot = claimSlot(state, nowMillis, live);
         peers = live;
         if (slot >= 0) {
-            publishRecords(state, slot);
+            publishRecords();
             publishLoads(nowMillis);
         }
         Map<String, PeerView> stillLive = new HashMap<>();
@@ -386,7 +386,7 @@ final class IndexExchange {
     }
 
     /** Writes this VM's records to its slot unless it is what the slot already holds from this VM. */
-    private void publishRecords(SharedState state, int slot) {
+    private void publishRecords() {
         if (slot == publishedSlot && nextSeq == publishedSeq) {
             return;
         }
@@ -465,15 +465,21 @@ final class IndexExchange {
         return out.bytes();
     }
 
-    /** This VM's counts for its loads key (the class comment has the layout). */
+    /** This VM's counts for its loads key (the class comment has the layout); hosts with overlong names left out. */
     byte[] encodeLoads(Map<String, long[]> loads) {
+        List<Map.Entry<String, long[]>> published = new ArrayList<>();
+        for (Map.Entry<String, long[]> entry : loads.entrySet()) {
+            if (utf8Length(entry.getKey()) <= MAX_NAME_BYTES) {
+                published.add(entry);
+            }
+        }
         Writer out = new Writer();
         out.u8('A');
         out.u8('L');
         out.u8(LOADS_VERSION);
         out.string(publisher);
-        out.u16(loads.size());
-        for (Map.Entry<String, long[]> entry : loads.entrySet()) {
+        out.u16(published.size());
+        for (Map.Entry<String, long[]> entry : published) {
             out.string(entry.getKey());
             for (long value : entry.getValue()) {
                 out.i64(value);

@@ -20,6 +20,7 @@ import io.ailb.lb.util.TestConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The local indexes of a gateway's VMs pooled through shared data ({@link IndexExchange}). */
@@ -409,6 +410,20 @@ class IndexExchangeTest {
         for (long[] load : impossible) {
             assertNull(IndexExchange.parseLoads(exchange.encodeLoads(Map.of(A, load)), ""), Arrays.toString(load));
         }
+    }
+
+    @Test
+    void aHostNameTooLongToPublishIsLeftOutOfTheLoads() {
+        IndexExchange exchange = new IndexExchange(
+                "ailb.test",
+                0,
+                new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0, 0, CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND));
+        String overlong = "h".repeat(IndexExchange.MAX_NAME_BYTES + 1);
+        Map<String, long[]> loads = IndexExchange.parseLoads(
+                exchange.encodeLoads(Map.of(A, new long[] {1, 2, 3, 4, 5, 6}, overlong, new long[] {1, 1, 1, 1, 1, 1})),
+                "");
+        assertNotNull(loads);
+        assertEquals(Set.of(A), loads.keySet());
     }
 
     /** The pool's directory key (one configuration: the only one in the store ending in ".vms"). */
