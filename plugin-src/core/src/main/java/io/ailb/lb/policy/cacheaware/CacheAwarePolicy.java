@@ -515,7 +515,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             if (!streams && !dueAtEnd) {
                 index.expectUnseenFirstToken(dueAtMillis, this::firstTokenCame);
             }
-            exchange.afterApplied(nowMillis);
+            exchange.countsChanged(nowMillis);
         }
 
         /** Its work leaves the queue and it stops waiting, once: at its first byte or when its first token is due. */
@@ -534,7 +534,11 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         @Override
         public void onFirstResponseBody(long nowMillis) {
-            if (firstTokenCame() && streams) {
+            boolean came = firstTokenCame();
+            if (came) {
+                exchange.countsChanged(nowMillis);
+            }
+            if (came && streams) {
                 index.timeFirstToken(service, requestsAhead, tokensAhead + work, nowMillis - routedAtMillis);
             }
         }
@@ -544,6 +548,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             index.release(host, queuedWork, work, waiting);
             waiting = false;
             queuedWork = 0;
+            exchange.countsChanged(nowMillis);
         }
     }
 }

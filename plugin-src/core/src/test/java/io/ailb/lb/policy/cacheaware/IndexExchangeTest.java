@@ -226,9 +226,9 @@ class IndexExchangeTest {
     }
 
     /**
-     * Between two ticks, a decision that took effect on one VM counts in the other VMs' next decisions, and what came
-     * back since (here an end) is published before the VM's next decision: requests arriving together on several
-     * workers are spread as one VM would spread them, not each sent where its worker alone sees the least load.
+     * Between two ticks, a decision that took effect on one VM counts in the other VMs' next decisions, and so do its
+     * first token and its end: requests arriving together on several workers are spread as one VM would spread them,
+     * not each sent where its worker alone sees the least load.
      */
     @Test
     void decisionsBetweenTicksCountInThePeersNextDecisions() throws ConfigException {
@@ -245,13 +245,14 @@ class IndexExchangeTest {
         assertEquals("2", inflightSeen(first, NOW + 4, other), "and the other way round");
 
         big.responseObserver().onFirstResponseBody(NOW + 5);
-        big.responseObserver().onStreamEnd(NOW + 5);
+        Step afterFirstToken = select(second, RequestInfo.noBody(), NOW + 6, big.host());
+        assertEquals("2", afterFirstToken.attributes().get(Step.ATTR_INFLIGHT), "still in flight");
         assertEquals(
-                "2",
-                inflightSeen(second, NOW + 6, big.host()),
-                "the end is not published until the peer decides again or ticks");
-        held(first, RequestInfo.noBody(), NOW + 7, other);
-        assertEquals("1", inflightSeen(second, NOW + 8, big.host()), "published before the peer's next decision");
+                "30",
+                afterFirstToken.attributes().get(CacheAwarePolicy.ATTR_COST),
+                "its prefill left the peer's queue at its first token: only 30 for the one in flight");
+        big.responseObserver().onStreamEnd(NOW + 7);
+        assertEquals("1", inflightSeen(second, NOW + 8, big.host()), "and its end at once");
     }
 
     /** The in-flight count on {@code host} that a bodyless request routed there at {@code now} would make. */
