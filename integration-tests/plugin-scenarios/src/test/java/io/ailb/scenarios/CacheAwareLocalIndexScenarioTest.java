@@ -137,6 +137,17 @@ class CacheAwareLocalIndexScenarioTest {
         assertTrue(first.isAlive() && second.isAlive());
     }
 
+    /** A bodyless request on {@code vm}, {@code host} its only choice, counts the other worker's held document there. */
+    private static HttpStream seesTheHeldDocument(PluginVm vm, String host) {
+        HttpStream next = PluginFixture.stream(vm).withUpstreamHosts(onlyHealthy(host));
+        next.sendRequestHeaders(PluginFixture.get(), true);
+        assertTrue(PluginFixture.log(next).contains("\"inflight_count\":\"2\""), PluginFixture.log(next));
+        assertTrue(
+                PluginFixture.log(next).contains("\"cost\":\"2033\""),
+                "2003 queued + 30 for the one in flight: " + PluginFixture.log(next));
+        return next;
+    }
+
     /** A request held open on one worker counts, with its queued prefill, in the other worker's decisions. */
     @Test
     void anotherWorkersRequestInFlightCountsAfterATick() {
@@ -149,13 +160,7 @@ class CacheAwareLocalIndexScenarioTest {
         assertTrue(PluginFixture.log(held).contains("\"work\":\"2003\""), PluginFixture.log(held));
         gateway.advance(Duration.ofMillis(300));
 
-        HttpStream next = PluginFixture.stream(second).withUpstreamHosts(onlyHealthy(host));
-        next.sendRequestHeaders(PluginFixture.get(), true);
-        assertTrue(PluginFixture.log(next).contains("\"inflight_count\":\"2\""), PluginFixture.log(next));
-        assertTrue(
-                PluginFixture.log(next).contains("\"cost\":\"2033\""),
-                "2003 queued + 30 for the one in flight: " + PluginFixture.log(next));
-        next.complete();
+        seesTheHeldDocument(second, host).complete();
         held.complete();
         gateway.advance(Duration.ofMillis(300));
         assertIdle(second);
@@ -175,13 +180,7 @@ class CacheAwareLocalIndexScenarioTest {
         HttpStream held =
                 PluginFixture.send(first, ShellFixture.chat(PluginFixture.text("document", 8000), "summarise"));
         String host = held.upstreamOverride().orElseThrow();
-        HttpStream next = PluginFixture.stream(second).withUpstreamHosts(onlyHealthy(host));
-        next.sendRequestHeaders(PluginFixture.get(), true);
-        assertTrue(PluginFixture.log(next).contains("\"inflight_count\":\"2\""), PluginFixture.log(next));
-        assertTrue(
-                PluginFixture.log(next).contains("\"cost\":\"2033\""),
-                "2003 queued + 30 for the one in flight: " + PluginFixture.log(next));
-        next.complete();
+        seesTheHeldDocument(second, host).complete();
         held.complete();
 
         HttpStream after = PluginFixture.stream(second).withUpstreamHosts(onlyHealthy(host));
