@@ -552,7 +552,8 @@ public final class V8CostBench {
                 + " same body every request (prefix_cache and cache_aware then find their whole path: the steady"
                 + " state of a long conversation). `cache_aware+local+2vms`: two VMs of that configuration sharing"
                 + " one shared-data store, as Envoy's workers do, the requests going to them in turn, so each"
-                + " decision reads the other VM's counts and writes its own; each VM gets half the warm-up.\n");
+                + " decision reads the other VM's counts and each request writes its own as they change (decision,"
+                + " first token, end); each VM gets half the warm-up.\n");
         md.append("- **Guest time** = the sum of the time spent inside the host's calls into guest exports during"
                 + " the request (`process.hrtime.bigint()` around each outermost call), so it includes the host"
                 + " functions the guest calls (copying the body into guest memory, properties, header maps) as it"
