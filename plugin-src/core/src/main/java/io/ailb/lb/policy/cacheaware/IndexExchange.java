@@ -201,20 +201,19 @@ final class IndexExchange {
     }
 
     /**
-     * Before a decision, with peers: publishes this VM's counts if they changed since (an unstreamed request's first
-     * token falling due) and reads the peers' current ones, so that requests arriving together on several workers do
-     * not all go where each worker alone sees the least load.
+     * Before a decision, with peers: reads the peers' current counts, so that requests arriving together on several
+     * workers do not all go where each worker alone sees the least load.
      */
     void beforeDecision(long nowMillis) {
         if (state != null && !peers.isEmpty()) {
-            publishLoads(nowMillis);
             readPeerLoads(nowMillis);
         }
     }
 
     /**
      * This VM's counts changed (a decision took effect, a first token came, a request ended), with peers: they are
-     * published at once, for the peers' next decisions.
+     * published at once, for the peers' next decisions. Unstreamed first tokens falling due are settled before this
+     * VM's decisions and at its ticks, and go out with the decision's or the tick's publication.
      */
     void countsChanged(long nowMillis) {
         if (state != null && !peers.isEmpty()) {

@@ -255,6 +255,32 @@ class IndexExchangeTest {
         assertEquals("1", inflightSeen(second, NOW + 8, big.host()), "and its end at once");
     }
 
+    /**
+     * An unstreamed request's first token falling due between ticks reaches the peers once its VM's next decision takes
+     * effect.
+     */
+    @Test
+    void anUnstreamedFirstTokenFallenDueIsPublishedAtTheNextDecision() throws ConfigException {
+        CacheAwarePolicy first = policy("");
+        CacheAwarePolicy second = policy("");
+        first.shareState(store.vm("one"), NOW);
+        second.shareState(store.vm("two"), NOW);
+        first.shareState(store.vm("one"), NOW + 1);
+        String unstreamed = conversation(SYSTEM, "q".repeat(800)).replace("\"stream\":true,", "");
+        long work = Long.parseLong(
+                held(first, chat(unstreamed), NOW + 2, A).attributes().get(CacheAwarePolicy.ATTR_WORK));
+        assertEquals(Long.toString(work + 30), costSeen(second, NOW + 3, A), "queued until its first token is due");
+
+        long due = NOW + 2 + work / 10;
+        held(first, RequestInfo.noBody(), due, B);
+        assertEquals(
+                "30", costSeen(second, due + 1, A), "published with the first VM's next decision, which settled it");
+    }
+
+    private static String costSeen(CacheAwarePolicy policy, long now, String host) {
+        return select(policy, RequestInfo.noBody(), now, host).attributes().get(CacheAwarePolicy.ATTR_COST);
+    }
+
     /** The in-flight count on {@code host} that a bodyless request routed there at {@code now} would make. */
     private static String inflightSeen(CacheAwarePolicy policy, long now, String host) {
         return select(policy, RequestInfo.noBody(), now, host).attributes().get(Step.ATTR_INFLIGHT);
