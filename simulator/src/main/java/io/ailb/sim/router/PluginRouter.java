@@ -202,15 +202,28 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         }
 
         void syncClock(long nowMs) {
-            long delta = nowMs - clock.millis();
-            if (delta > 0) {
-                gateway.advance(Duration.ofMillis(delta));
-            }
+            advanceTo(gateway, clock, nowMs);
         }
     }
 
-    /** {@code streams}: the body asked for a streamed answer, so the first token reaches the plugin as it comes. */
-    private record Open(Gateway gateway, HttpStream stream, boolean streams) {}
+    /** Moves {@code gateway}'s {@code clock} to {@code nowMs}, firing its VMs' due ticks on the way. */
+    private static void advanceTo(Gateway gateway, VirtualClock clock, long nowMs) {
+        long delta = nowMs - clock.millis();
+        if (delta > 0) {
+            gateway.advance(Duration.ofMillis(delta));
+        }
+    }
+
+    /**
+     * {@code clock}: the gateway's, moved to each event's time before the plugin sees it. {@code streams}: the body
+     * asked for a streamed answer, so the first token reaches the plugin as it comes.
+     */
+    private record Open(Gateway gateway, VirtualClock clock, HttpStream stream, boolean streams) {
+        /** The gateway's clock (its VMs' ticks fired on the way) reads {@code nowMs}, as a real gateway's would. */
+        void syncClock(long nowMs) {
+            advanceTo(gateway, clock, nowMs);
+        }
+    }
 
     private static final HeaderMap STREAMING_RESPONSE_HEADERS =
             HeaderMap.of(":status", "200", "content-type", "text/event-stream");
@@ -330,7 +343,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             index = defaultLoadBalancer(backends);
         }
         if (slot.vm.isAlive() && !stream.isEnded()) {
-            open.put(request.id(), new Open(slot.gateway, stream, StreamFlag.streams(request.body())));
+            open.put(request.id(), new Open(slot.gateway, slot.clock, stream, StreamFlag.streams(request.body())));
             openByGateway.merge(slot.gateway, 1, Integer::sum);
         }
         return index;
@@ -371,7 +384,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         }
         stream.withClusterName(services.service(service).cluster());
         if (slot.vm.isAlive() && !stream.isEnded()) {
-            open.put(request.id(), new Open(slot.gateway, stream, StreamFlag.streams(request.body())));
+            open.put(request.id(), new Open(slot.gateway, slot.clock, stream, StreamFlag.streams(request.body())));
             openByGateway.merge(slot.gateway, 1, Integer::sum);
         }
         return serviceBalancer.pick(service, cluster);
@@ -436,6 +449,12 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         decisionMicros[decisions++] = nanos / 1000.0;
     }
 
+    /** What the clock of the gateway serving the open request {@code requestId} reads, in ms; -1 when none is open. */
+    long gatewayClockMillis(long requestId) {
+        Open o = open.get(requestId);
+        return o == null ? -1 : o.clock().millis();
+    }
+
     /** The backend streams its answer: response headers and the first chunk reach the plugin now. */
     @Override
     public void onFirstToken(SimRequest request, int backend, long nowMs) {
@@ -444,6 +463,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             return;
         }
         lastNowMs = nowMs;
+        o.syncClock(nowMs);
         callOpenStream(o, stream -> {
             stream.sendResponseHeaders(STREAMING_RESPONSE_HEADERS.copy(), false);
             stream.sendResponseBody(FIRST_CHUNK, false);
@@ -457,6 +477,7 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             return;
         }
         lastNowMs = nowMs;
+        o.syncClock(nowMs);
         callOpenStream(o, stream -> {
             if (!o.streams()) {
                 stream.sendResponseHeaders(WHOLE_RESPONSE_HEADERS.copy(), false);

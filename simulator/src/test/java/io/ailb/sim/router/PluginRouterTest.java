@@ -8,8 +8,11 @@ import io.ailb.lb.policy.PolicyRegistry;
 import io.ailb.sim.backend.BackendConfig;
 import io.ailb.sim.cluster.ServiceLayout;
 import io.ailb.sim.engine.Simulation;
+import io.ailb.sim.model.ClusterView;
+import io.ailb.sim.model.SimRequest;
 import io.ailb.sim.report.RunResult;
 import io.ailb.sim.workload.Workload;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -134,6 +137,48 @@ class PluginRouterTest {
         assertTrue(
                 pooled.hitRate() > apart.hitRate(),
                 "one gateway's two VMs " + pooled.hitRate() + " vs two gateways " + apart.hitRate());
+    }
+
+    /**
+     * A first token reaches the plugin at its own time, as a real gateway's clock reads it, not at the last request's
+     * arrival: the plugin times first tokens (its fit of first-token times, its prefill rate) from its clock.
+     */
+    @Test
+    void thePluginSeesEachFirstTokenAtItsOwnTime() {
+        PluginRouter plugin =
+                (PluginRouter) Routers.resolve("plugin:cache_aware", 3, env).get();
+        List<long[]> firstTokens = new ArrayList<>();
+        Router recording = new Router() {
+            @Override
+            public String name() {
+                return plugin.name();
+            }
+
+            @Override
+            public int route(SimRequest request, ClusterView cluster) {
+                return plugin.route(request, cluster);
+            }
+
+            @Override
+            public void onFirstToken(SimRequest request, int backend, long nowMs) {
+                plugin.onFirstToken(request, backend, nowMs);
+                firstTokens.add(new long[] {nowMs, plugin.gatewayClockMillis(request.id())});
+            }
+
+            @Override
+            public void onComplete(SimRequest request, int backend, long nowMs) {
+                plugin.onComplete(request, backend, nowMs);
+            }
+        };
+        RunResult r = Simulation.run(
+                io.ailb.sim.engine.PartitionableWorkloadAccess.create(30, 3),
+                recording,
+                Simulation.Settings.of(3, BackendConfig.DEFAULT, 3));
+        assertEquals(30, r.completed());
+        assertEquals(30, firstTokens.size());
+        for (long[] atAndSeen : firstTokens) {
+            assertEquals(atAndSeen[0], atAndSeen[1], "the gateway's clock at a first token");
+        }
     }
 
     @Test
