@@ -234,9 +234,7 @@ class IndexExchangeTest {
     void decisionsBetweenTicksCountInThePeersNextDecisions() throws ConfigException {
         CacheAwarePolicy first = policy("");
         CacheAwarePolicy second = policy("");
-        first.shareState(store.vm("one"), NOW);
-        second.shareState(store.vm("two"), NOW);
-        first.shareState(store.vm("one"), NOW + 1);
+        pair(first, second);
 
         Step big = held(first, chat(conversation(SYSTEM, "q".repeat(4000))), NOW + 2, A, B);
         String other = big.host().equals(A) ? B : A;
@@ -263,9 +261,7 @@ class IndexExchangeTest {
     void anUnstreamedFirstTokenFallenDueIsPublishedAtTheNextDecision() throws ConfigException {
         CacheAwarePolicy first = policy("");
         CacheAwarePolicy second = policy("");
-        first.shareState(store.vm("one"), NOW);
-        second.shareState(store.vm("two"), NOW);
-        first.shareState(store.vm("one"), NOW + 1);
+        pair(first, second);
         String unstreamed = conversation(SYSTEM, "q".repeat(800)).replace("\"stream\":true,", "");
         long work = Long.parseLong(
                 held(first, chat(unstreamed), NOW + 2, A).attributes().get(CacheAwarePolicy.ATTR_WORK));
@@ -275,6 +271,13 @@ class IndexExchangeTest {
         held(first, RequestInfo.noBody(), due, B);
         assertEquals(
                 "30", costSeen(second, due + 1, A), "published with the first VM's next decision, which settled it");
+    }
+
+    /** Two VMs of one gateway, each with its slot claimed, {@code first} having ticked once more to find its peer. */
+    private void pair(CacheAwarePolicy first, CacheAwarePolicy second) {
+        first.shareState(store.vm("one"), NOW);
+        second.shareState(store.vm("two"), NOW);
+        first.shareState(store.vm("one"), NOW + 1);
     }
 
     private static String costSeen(CacheAwarePolicy policy, long now, String host) {
