@@ -113,6 +113,14 @@ public final class RedisKeys {
     }
 
     /**
+     * cache_aware: HASH host → since when, on the gateways' clock in Unix ms, its queue has been draining (the later of
+     * its last first token and its queue's last filling from empty).
+     */
+    public String cacheAwareDrain() {
+        return prefix + "ca-drain";
+    }
+
+    /**
      * cache_aware: HASH holder host → "last use (Unix seconds) and {@link #cacheAwareWritten()} of the host then" for
      * the conversation block with this chained hash, plus
      * {@code #u} (requests routed with the block) and {@code #t} ({@link #cacheAwareRouted()} when it was first seen).

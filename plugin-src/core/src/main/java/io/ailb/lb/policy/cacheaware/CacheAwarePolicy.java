@@ -444,7 +444,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 in.healthyHosts(),
                 in.unhealthyHosts(),
                 in.randomValue(),
-                nowSeconds,
+                ctx.nowMillis(),
                 demand.streams());
         Step step = decided(CacheAwareSelection.parse(choice.asReply()), in);
         if (step.kind() != Step.Kind.ROUTE) {
@@ -510,20 +510,23 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         @Override
         public void onApplied(long nowMillis) {
-            index.admit(host, queuedWork);
+            index.admit(host, queuedWork, routedAtMillis);
             waiting = true;
             if (!streams && !dueAtEnd) {
-                index.expectUnseenFirstToken(dueAtMillis, this::firstTokenCame);
+                index.expectUnseenFirstToken(dueAtMillis, () -> firstTokenCame(dueAtMillis, false));
             }
             exchange.countsChanged(nowMillis);
         }
 
-        /** Its work leaves the queue and it stops waiting, once: at its first byte or when its first token is due. */
-        private boolean firstTokenCame() {
+        /**
+         * Its work leaves the queue and it stops waiting, once: at its first byte, which the gateway {@code saw}, or
+         * when its first token is due.
+         */
+        private boolean firstTokenCame(long atMillis, boolean saw) {
             if (!waiting) {
                 return false;
             }
-            index.firstToken(host, queuedWork);
+            index.firstToken(service, host, queuedWork, atMillis, saw);
             waiting = false;
             queuedWork = 0;
             return true;
@@ -534,7 +537,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         @Override
         public void onFirstResponseBody(long nowMillis) {
-            boolean came = firstTokenCame();
+            boolean came = firstTokenCame(nowMillis, true);
             if (came) {
                 exchange.countsChanged(nowMillis);
             }

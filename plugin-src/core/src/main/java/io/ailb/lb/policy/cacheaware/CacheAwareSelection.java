@@ -218,7 +218,7 @@ public final class CacheAwareSelection extends SelectionReply {
             String leaseId,
             long nowMillis) {
         boolean inSession = demand.sessionHash != null;
-        List<String> keyList = new ArrayList<>(12 + demand.blockHashes.size());
+        List<String> keyList = new ArrayList<>(13 + demand.blockHashes.size());
         keyList.add(keys.inflight());
         keyList.add(keys.load());
         keyList.add(keys.cacheAwareCleaned());
@@ -230,6 +230,7 @@ public final class CacheAwareSelection extends SelectionReply {
         keyList.add(keys.cacheAwareHeld());
         keyList.add(keys.cacheAwareWaiting());
         keyList.add(keys.cacheAwareUnseenFirstTokens());
+        keyList.add(keys.cacheAwareDrain());
         if (inSession) {
             keyList.add(keys.cacheAwareSession(demand.sessionHash));
         }
@@ -262,8 +263,8 @@ public final class CacheAwareSelection extends SelectionReply {
     /**
      * cache_aware_first_token.lua for {@code leaseId}, without its last argument, the gateway's clock in ms when the
      * first token came ({@link RedisCall#clocked}): takes the request's prefill tokens off its host's queue and the
-     * request off its waiting ones, and times a streamed request's first token, keeping the in-flight count for the
-     * release. Safe more than once and after the release.
+     * request off its waiting ones, times a streamed request's first token and the host's queue draining, keeping the
+     * in-flight count for the release. Safe more than once and after the release.
      */
     public static RedisCommand firstToken(RedisKeys keys, String leaseId) {
         return RedisCommand.script(
@@ -273,7 +274,8 @@ public final class CacheAwareSelection extends SelectionReply {
                         keys.cacheAwareLeases(),
                         keys.cacheAwareLeaseInfo(),
                         keys.cacheAwareWaiting(),
-                        keys.cacheAwareRouted()),
+                        keys.cacheAwareRouted(),
+                        keys.cacheAwareDrain()),
                 Collections.singletonList(leaseId));
     }
 

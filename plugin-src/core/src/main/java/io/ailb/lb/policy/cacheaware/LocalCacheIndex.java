@@ -51,6 +51,8 @@ final class LocalCacheIndex {
      * prefill alone does not.
      */
     static final long FIRST_TOKEN_AT_END = -1;
+    /** {@link #drainingSince} of a host whose queue has not begun draining since the VM knew it. */
+    private static final long NOT_DRAINING = Long.MIN_VALUE;
     /**
      * The most requests with an unseen first token the VM keeps waiting for: 16 s of 1,000 unstreamed requests a
      * second, about 1.5 MiB of the heap (an entry and the routed request's observer it keeps alive, ~90 bytes).
@@ -112,6 +114,14 @@ final class LocalCacheIndex {
     private String[] hostNames = new String[16];
     private long[] inflight = new long[16];
     private long[] queued = new long[16];
+    /**
+     * Per host: since when its queue has been draining, on the gateway's clock in ms: the later of its last first
+     * token and the last time its queue filled from empty (cache_aware.lua's drain HASH); {@link #NOT_DRAINING} when
+     * neither is known.
+     */
+    private long[] drainingSince = newDrainingSince(16);
+    /** Per host: the tokens of its queue drained by now, set for the hosts of the current decision. */
+    private long[] drainedOf = new long[16];
     /** Per host: requests routed here whose first token has not come back. */
     private long[] waiting = new long[16];
     /** Routed requests whose response does not stream, by when their first token is expected. */
@@ -241,6 +251,11 @@ final class LocalCacheIndex {
         double requestSum;
         /** The fit of first-token times, as cache_aware.lua's "f": sums of x x^T (3x3), then of x y. */
         final double[] fit = new double[12];
+        /**
+         * The busy throughput, as cache_aware.lua's "r": decayed sums over the first tokens that came to a queue
+         * draining of their work, of the ms it drained for, and of their number.
+         */
+        final double[] drainRate = new double[3];
         /** Relative seconds when departed hosts are dropped next; the first decision does it. */
         long nextCleanAt = Long.MIN_VALUE;
 
@@ -271,7 +286,10 @@ final class LocalCacheIndex {
         final long matchedTokens;
         final long cost;
         final long work;
-        /** Requests waiting for their first token and prefill tokens queued on the host before this request. */
+        /**
+         * Requests waiting for their first token and prefill tokens queued on the host before this request, less what
+         * its instance has prefilled of them since (cache_aware.lua's drained_h).
+         */
         final long requestsAhead;
 
         final long tokensAhead;
@@ -347,7 +365,7 @@ final class LocalCacheIndex {
                 healthy,
                 unhealthy,
                 randomValue,
-                nowSeconds,
+                nowSeconds * 1000,
                 true);
     }
 
@@ -368,13 +386,15 @@ final class LocalCacheIndex {
             List<String> healthy,
             List<String> unhealthy,
             int randomValue,
-            long nowSeconds,
+            long nowMillis,
             boolean streams) {
+        long nowSeconds = Math.floorDiv(nowMillis, 1000L);
         startClock(nowSeconds);
         Scope scope = scopeOf(service);
         long routed = scope.routed;
         int now = relative(nowSeconds);
         int prompt = Math.max(0, promptTokens);
+        double drainTokensPerSecond = drainTokensPerSecond(scope.drainRate, priorMsPerKilotoken);
         mark++;
         int[] hosts = new int[healthy.size()];
         int hostCount = 0;
@@ -391,6 +411,7 @@ final class LocalCacheIndex {
                 peerHeld[id] = peer == null ? 0 : peer[4];
                 peerWaiting[id] = peer == null ? 0 : peer[5];
                 peerRecent[id] = peer == null ? 0 : recentAsOf(peer[2], peer[3], nowSeconds);
+                drainedOf[id] = drained(id, drainTokensPerSecond, nowMillis);
                 hosts[hostCount++] = id;
             }
         }
@@ -529,6 +550,7 @@ final class LocalCacheIndex {
             double hot = Math.max(0, hotTokens - matched);
             double hostWeight = ownQueueWeight ? Math.min(weight, weightOf(queuedTotal(id) / meanWork)) : weight;
             double cost = queuedTotal(id)
+                    - drainedOf[id]
                     + perRequest * waitingTotal(id)
                     + hostWeight * (prompt - matched)
                     - hot
@@ -589,14 +611,14 @@ final class LocalCacheIndex {
                 (long) Math.floor(bestCost + 0.5),
                 work,
                 waitingTotal(target),
-                queuedTotal(target),
+                queuedTotal(target) - drainedOf[target],
                 streams
                         ? 0
                         : firstTokenInMillis(
                                 scope.fit,
                                 priorMsPerKilotoken,
                                 waitingTotal(target),
-                                queuedTotal(target) + work,
+                                queuedTotal(target) - drainedOf[target] + work,
                                 overloadQueueRequests > 0 && queuedRequests >= overloadQueueRequests));
     }
 
@@ -607,6 +629,30 @@ final class LocalCacheIndex {
 
     private long queuedTotal(int id) {
         return queued[id] + peerQueued[id];
+    }
+
+    /**
+     * cache_aware.lua's drain_tokens_per_second: the busy throughput {@code rate} ({@link Scope#drainRate}) has
+     * learned once {@link #MIN_TIMED} first tokens (decayed) came to draining queues; until then the prefill rate the
+     * policy assumes.
+     */
+    private static double drainTokensPerSecond(double[] rate, double priorMsPerKilotoken) {
+        if (rate[2] >= MIN_TIMED && rate[1] > 0) {
+            return 1000 * rate[0] / rate[1];
+        }
+        return 1_000_000.0 / priorMsPerKilotoken;
+    }
+
+    /**
+     * The tokens of host {@code id}'s own queue the instance has prefilled by {@code nowMillis} (cache_aware.lua's
+     * drained_h): since its queue began draining, at {@code tokensPerSecond}, at most the queue.
+     */
+    private long drained(int id, double tokensPerSecond, long nowMillis) {
+        if (queued[id] == 0 || drainingSince[id] == NOT_DRAINING) {
+            return 0;
+        }
+        return Math.min(
+                queued[id], (long) Math.floor(tokensPerSecond * Math.max(0, nowMillis - drainingSince[id]) / 1000));
     }
 
     private long waitingTotal(int id) {
@@ -716,10 +762,16 @@ final class LocalCacheIndex {
         return loads;
     }
 
-    /** The routed request took effect on {@code host}: count it in flight and waiting, and queue its {@code work}. */
-    void admit(String host, long work) {
+    /**
+     * The request routed at {@code routedAtMillis} took effect on {@code host}: count it in flight and waiting, and
+     * queue its {@code work}; an empty queue begins draining with it.
+     */
+    void admit(String host, long work, long routedAtMillis) {
         Integer id = hostIds.get(host);
         if (id != null) {
+            if (queued[id] == 0) {
+                drainingSince[id] = routedAtMillis;
+            }
             inflight[id]++;
             queued[id] += work;
             held[id] += work;
@@ -727,10 +779,23 @@ final class LocalCacheIndex {
         }
     }
 
-    /** A request's first token came back: its {@code work} leaves the host's queue and it no longer waits. */
-    void firstToken(String host, long work) {
+    /**
+     * A request of {@code service} had its first token at {@code atMillis}: its {@code work} leaves the host's queue,
+     * it no longer waits, and the queue drains from then on. One the gateway {@code saw} (not one only taken as come
+     * when due) that came to a draining queue teaches the busy throughput: its work came out in the time since the
+     * queue began draining (cache_aware_first_token.lua's "r", term for term).
+     */
+    void firstToken(String service, String host, long work, long atMillis, boolean saw) {
         Integer id = hostIds.get(host);
         if (id != null) {
+            Scope scope = scopes.get(service);
+            if (saw && scope != null && queued[id] > 0 && drainingSince[id] != NOT_DRAINING) {
+                double[] rate = scope.drainRate;
+                rate[0] = rate[0] * FIT_DECAY + work;
+                rate[1] = rate[1] * FIT_DECAY + Math.max(0, atMillis - drainingSince[id]);
+                rate[2] = rate[2] * FIT_DECAY + 1;
+            }
+            drainingSince[id] = Math.max(drainingSince[id], atMillis);
             queued[id] = Math.max(0, queued[id] - work);
             waiting[id] = Math.max(0, waiting[id] - 1);
         }
@@ -1015,6 +1080,7 @@ final class LocalCacheIndex {
         hostNames[id] = name;
         inflight[id] = 0;
         queued[id] = 0;
+        drainingSince[id] = NOT_DRAINING;
         waiting[id] = 0;
         held[id] = 0;
         written[id] = 0;
@@ -1026,11 +1092,21 @@ final class LocalCacheIndex {
         return id;
     }
 
+    private static long[] newDrainingSince(int size) {
+        long[] since = new long[size];
+        Arrays.fill(since, NOT_DRAINING);
+        return since;
+    }
+
     private void growHosts(int size) {
         hostNames = Arrays.copyOf(hostNames, size);
         hostScope = Arrays.copyOf(hostScope, size);
         inflight = Arrays.copyOf(inflight, size);
         queued = Arrays.copyOf(queued, size);
+        long[] grownSince = newDrainingSince(size);
+        System.arraycopy(drainingSince, 0, grownSince, 0, drainingSince.length);
+        drainingSince = grownSince;
+        drainedOf = Arrays.copyOf(drainedOf, size);
         waiting = Arrays.copyOf(waiting, size);
         held = Arrays.copyOf(held, size);
         written = Arrays.copyOf(written, size);
@@ -1059,6 +1135,7 @@ final class LocalCacheIndex {
             }
             inflight[id] = 0;
             queued[id] = 0;
+            drainingSince[id] = NOT_DRAINING;
             waiting[id] = 0;
             held[id] = 0;
             written[id] = 0;

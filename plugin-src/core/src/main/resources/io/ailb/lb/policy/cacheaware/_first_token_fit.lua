@@ -18,10 +18,36 @@ local function parse_fit(value)
     return fit
 end
 
-local function format_fit(fit)
+-- The busy throughput's decayed sums, kept as "<tokens> <ms> <first tokens>": over the first tokens that came to a
+-- draining queue, the work each took off it and the ms since the queue began draining (decayed as the fit).
+local function parse_drain_rate(value)
+    local rate = {}
+    if value then
+        for number in string.gmatch(value, '%S+') do
+            rate[#rate + 1] = tonumber(number)
+        end
+    end
+    if #rate ~= 3 then
+        rate = { 0, 0, 0 }
+    end
+    return rate
+end
+
+-- A host's queue drains from at on, unless a later first token already said so. Returns when it drained from before
+-- (nil: not known).
+local function drains_from(drain_key, host, at)
+    local since = tonumber(redis.call('HGET', drain_key, host))
+    if since == nil or at > since then
+        redis.call('HSET', drain_key, host, at)
+    end
+    return since
+end
+
+-- The fit's or the busy throughput's sums as stored.
+local function format_sums(sums)
     local parts = {}
-    for i = 1, 12 do
-        parts[i] = string.format('%.17g', fit[i])
+    for i = 1, #sums do
+        parts[i] = string.format('%.17g', sums[i])
     end
     return table.concat(parts, ' ')
 end

@@ -30,13 +30,19 @@
 --                BEHIND_MIN_QUEUE (1) and even the least queued host holding that block has more queued than the
 --                typical host (q in tokens): the holders are behind; else weight
 --   waiting_h  = requests routed to h whose first token has not come back
+--   drained_h  = the tokens of queued_h the instance has prefilled by now: it has been working through its queue since
+--                the later of its last first token and its queue's last filling from empty (drain HASH), at the busy
+--                throughput learned from first tokens (cache_aware_first_token.lua's "r": tokens that came out of
+--                draining queues per ms they drained; ARGV[18] before 50 of them), at most queued_h. A queue is
+--                counted in full until a first token says how far the instance got, so a host whose long prefill is
+--                nearly done looked as busy as one that just took it on
 --   per_request = what one request waiting ahead adds to a first-token time, in prompt tokens, learned from the
 --                first-token times of the requests that stream (cache_aware_first_token.lua fits them against the
 --                requests and the tokens that were ahead of each on its host): an engine that serves requests one at
 --                a time pays a fixed cost for each even on a full hit, one that batches them pays it once per step;
 --                0 until 50 timed requests, or when the fit finds no such cost, and 0 once the typical host (the mean
 --                over healthy hosts but the one with the most) has two requests waiting
---   cost_h     = queued_h + per_request * waiting_h + weight_h * uncached_h - hot_h
+--   cost_h     = queued_h - drained_h + per_request * waiting_h + weight_h * uncached_h - hot_h
 --                + start * inflight_tokens * inflight_h
 --                + recent_share * (recent_h - mean over healthy hosts of recent_h), that term only for a
 --                request nobody holds any block of and without a session host (it starts a conversation)
@@ -82,15 +88,17 @@
 -- KEYS[4]      lease ZSET: lease id -> expiry, in Unix seconds of the Redis clock
 -- KEYS[5]      lease HASH: lease id -> "<work> <held> w<wait> <host>" (_work_lease.lua)
 -- KEYS[6]      routed HASH: "n" requests routed so far, "w" and "c" the decayed sums of the work queued per request
---              and of requests, "f" the fit of first-token times (_work_lease.lua)
+--              and of requests, "f" the fit of first-token times (_work_lease.lua), "r" the busy throughput's sums
+--              (_first_token_fit.lua)
 -- KEYS[7]      written HASH: host -> prompt tokens routed to it as work so far (new tokens in its KV cache)
 -- KEYS[8]      recent HASH: host -> "<recent_h> <gateway seconds>", recent_h as of that time, rounded to a token
 -- KEYS[9]      held HASH: host -> prompt tokens routed as work by the requests in flight there (held_h)
 -- KEYS[10]     waiting HASH: host -> requests routed whose first token has not come back (waiting_h)
 -- KEYS[11]     unseen first-token ZSET: lease id -> when the first token of a request whose response does not stream
 --              is expected, in the gateways' Unix ms
--- KEYS[12]     with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
--- KEYS[12+S..] block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
+-- KEYS[12]     drain HASH: host -> since when its queue has been draining, in the gateways' Unix ms (drained_h)
+-- KEYS[13]     with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
+-- KEYS[13+S..] block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
 --              the host's written count then; a bare number: the last use alone, never judged evicted), "#u" ->
 --              requests routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
@@ -105,14 +113,14 @@
 --              equals q; 0 = none
 -- ARGV[10]     estimated prompt tokens of the request
 -- ARGV[11]     most holders one block key keeps
--- ARGV[12]     S = 1 when KEYS[12] is the request's session key, else 0
--- ARGV[13]     L = number of blocks (= #KEYS - 11 - S)
+-- ARGV[12]     S = 1 when KEYS[13] is the request's session key, else 0
+-- ARGV[13]     L = number of blocks (= #KEYS - 12 - S)
 -- ARGV[14]     KV cache of one instance in tokens; 0 = unknown, no block is judged evicted and no room is counted
 -- ARGV[15]     recent_share; 0 = no recent term
 -- ARGV[16]     the gateway's clock in Unix milliseconds
 -- ARGV[17]     1 when the response streams, so its first byte is the first token and its time joins the fit; else 0
 -- ARGV[18]     prefill tokens per second of one instance, assumed for a response that does not stream until the fit
---              has learned a cost per token
+--              has learned a cost per token, and for drained_h until the busy throughput is learned
 -- ARGV[19..18+L]            cumulative estimated prompt tokens at the end of blocks 1..L
 -- ARGV[19+L..18+2L]         the same plus the answer (assistant messages) that directly follows each block
 -- ARGV[19+2L]               h = number of healthy hosts
@@ -141,9 +149,10 @@ local recent_key = KEYS[8]
 local held_key = KEYS[9]
 local waiting_key = KEYS[10]
 local unseen_key = KEYS[11]
+local drain_key = KEYS[12]
 local has_session = ARGV[12] == '1'
-local session_key = has_session and KEYS[12] or nil
-local first_block = has_session and 13 or 12
+local session_key = has_session and KEYS[13] or nil
+local first_block = has_session and 14 or 13
 local rand = tonumber(ARGV[1])
 local cap = tonumber(ARGV[2])
 local clean_interval = tonumber(ARGV[3])
@@ -177,7 +186,7 @@ local function round(x)
 end
 
 local now = tonumber(redis.call('TIME')[1])
-local routed_state = redis.call('HMGET', routed_key, 'n', 'w', 'c', 'f')
+local routed_state = redis.call('HMGET', routed_key, 'n', 'w', 'c', 'f', 'r')
 local routed = non_negative(routed_state[1])
 local work_sum = non_negative(routed_state[2])
 local request_sum = non_negative(routed_state[3])
@@ -213,6 +222,15 @@ local function per_request_of(fit)
         return 0
     end
     return math.min(MAX_PER_REQUEST, 1000 * ms_per_request / ms_per_kilotoken)
+end
+
+-- The tokens a second an instance works through its queue: the busy throughput once MIN_TIMED first tokens (decayed)
+-- came to draining queues, else the prefill rate assumed (the local index's drainTokensPerSecond).
+local function drain_tokens_per_second(rate)
+    if rate[3] >= MIN_TIMED and rate[2] > 0 then
+        return 1000 * rate[1] / rate[2]
+    end
+    return 1000000 / prior_ms_per_kilotoken
 end
 
 -- The latest a first token the gateway cannot see is expected, in ms after the routing.
@@ -252,9 +270,11 @@ end)
 -- A request whose response does not stream shows its first byte only with its last, so its first token is taken as
 -- come once its expected time has passed: its work leaves the queue and it no longer waits (as
 -- cache_aware_first_token.lua does, untimed); its count and held KV stay until its release.
-local due_leases = redis.call('ZRANGEBYSCORE', unseen_key, '-inf', gateway_ms)
+-- Its host's queue drains from the time it was due.
+local due_leases = redis.call('ZRANGEBYSCORE', unseen_key, '-inf', gateway_ms, 'WITHSCORES')
 if #due_leases > 0 then
-    for _, id in ipairs(due_leases) do
+    for i = 1, #due_leases, 2 do
+        local id = due_leases[i]
         local info = redis.call('HGET', lease_info, id)
         local work, held, host, wait = nil, nil, nil, nil
         if info then
@@ -262,9 +282,11 @@ if #due_leases > 0 then
         end
         if host and (work > 0 or wait ~= '0') then
             first_token_came(queue, waiting_key, lease_info, id, work, held, host, wait)
+            drains_from(drain_key, host, tonumber(due_leases[i + 1]))
         end
     end
     redis.call('ZREMRANGEBYSCORE', unseen_key, '-inf', gateway_ms)
+    redis.call('EXPIRE', drain_key, state_ttl)
 end
 
 local healthy = {}
@@ -428,8 +450,11 @@ end
 local waiting_of = {}
 local waiting_sum = 0
 local waiting_max = 0
-local load_hashes = { inflight, queue, kv_tokens > 0 and held_key, recent_weight > 0 and recent_key, waiting_key }
-hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, held, recent, waiting)
+local drained_of = {}
+local drain_rate = drain_tokens_per_second(parse_drain_rate(routed_state[5]))
+local load_hashes =
+    { inflight, queue, kv_tokens > 0 and held_key, recent_weight > 0 and recent_key, waiting_key, drain_key }
+hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, held, recent, waiting, draining_since)
     local c = non_negative(count)
     waiting_of[host] = non_negative(waiting)
     waiting_sum = waiting_sum + waiting_of[host]
@@ -437,6 +462,12 @@ hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, hel
     held_of[host] = non_negative(held)
     count_of[host] = c
     queued_of[host] = non_negative(queued)
+    drained_of[host] = 0
+    draining_since = tonumber(draining_since)
+    if queued_of[host] > 0 and draining_since then
+        drained_of[host] = math.min(queued_of[host],
+            math.floor(drain_rate * math.max(0, gateway_ms - draining_since) / 1000))
+    end
     queued_sum = queued_sum + queued_of[host]
     queued_max = math.max(queued_max, queued_of[host])
     recent_of[host] = recent_now(recent)
@@ -563,7 +594,7 @@ for _, host in ipairs(hosts) do
         if own_queue_weight then
             host_weight = math.min(weight, weight_of(queued_of[host] / mean_work))
         end
-        local cost = queued_of[host] + per_request * waiting_of[host] + host_weight * (prompt - matched) - hot
+        local cost = queued_of[host] - drained_of[host] + per_request * waiting_of[host] + host_weight * (prompt - matched) - hot
             + inflight_weight * c
             + recent_weight * (recent_of[host] - recent_mean)
         if some_room then
@@ -602,6 +633,12 @@ else
     -- Set rather than HINCRBY: a corrupt or negative stored value restarts from zero.
     redis.call('HSET', inflight, target, count)
     redis.call('HSET', queue, target, queued_of[target] + work)
+    -- An empty queue begins draining with this request.
+    if queued_of[target] == 0 then
+        redis.call('HSET', drain_key, target, gateway_ms)
+        redis.call('EXPIRE', drain_key, state_ttl)
+    end
+    local ahead = queued_of[target] - drained_of[target]
     local held = held_of[target]
     if kv_tokens == 0 then
         held = non_negative(redis.call('HGET', held_key, target))
@@ -610,11 +647,11 @@ else
     redis.call('HSET', waiting_key, target, waiting_of[target] + 1)
     local wait = '1'
     if timed then
-        wait = string.format('%d,%d,%d', waiting_of[target], queued_of[target], gateway_ms)
+        wait = string.format('%d,%d,%d', waiting_of[target], ahead, gateway_ms)
     else
         local overloaded = overload_queue_requests > 0 and queued_requests >= overload_queue_requests
         expected_in = first_token_in(
-            parse_fit(routed_state[4]), waiting_of[target], queued_of[target] + work, overloaded)
+            parse_fit(routed_state[4]), waiting_of[target], ahead + work, overloaded)
         if expected_in ~= UNTIL_END then
             redis.call('ZADD', unseen_key, gateway_ms + expected_in, lease_id)
             redis.call('EXPIRE', unseen_key, state_ttl)
@@ -685,6 +722,7 @@ redis.call('HSET', routed_key, 'n', routed + 1, 'w', tostring(work_sum), 'c', to
 redis.call('EXPIRE', routed_key, state_ttl)
 
 -- Drop fields of hosts that left the cluster and values that fell to zero or below.
-clean_up(marker, clean_interval, { inflight, queue, written_key, recent_key, held_key, waiting_key }, first_host)
+clean_up(marker, clean_interval, { inflight, queue, written_key, recent_key, held_key, waiting_key, drain_key },
+    first_host)
 
 return { 'ok', target, count, depth, matched, round(best_cost), work, expected_in }

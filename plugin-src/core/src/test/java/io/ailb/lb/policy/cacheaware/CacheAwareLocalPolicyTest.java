@@ -149,8 +149,10 @@ class CacheAwareLocalPolicyTest {
     @Test
     void anUnstreamedRequestsPrefillCountsAsDoneOnceItsFirstTokenIsExpected() throws ConfigException {
         // CONVERSATION does not ask for a stream: its 200 tokens are expected prefilled 20 ms after its routing (10,000
-        // tokens a second). Until then its host's queue makes a copy on the idle host cheaper than the cache.
-        assertFalse(followUpStays(19, -1), "queue 200 + 60 in flight against a 200-token copy");
+        // tokens a second), and its host's queue drains at that rate meanwhile. While the queue left outweighs the
+        // copy on the idle host, the follow-up goes there.
+        assertFalse(followUpStays(5, -1), "queue 200 - 50 drained + 60 in flight against a 200-token copy");
+        assertTrue(followUpStays(8, -1), "queue 200 - 80 drained + 60 in flight against the copy");
         assertTrue(followUpStays(20, -1), "60 in flight against the copy");
         assertTrue(followUpStays(5, 3), "a first byte before the expected time takes the work off as well");
     }

@@ -103,7 +103,8 @@ class CacheAwarePolicyTest {
                 KEYS.cacheAwareRecent(),
                 KEYS.cacheAwareHeld(),
                 KEYS.cacheAwareWaiting(),
-                KEYS.cacheAwareUnseenFirstTokens()));
+                KEYS.cacheAwareUnseenFirstTokens(),
+                KEYS.cacheAwareDrain()));
         for (String hash : request.prefixHashes()) {
             keys.add(KEYS.holders(hash));
         }
@@ -248,7 +249,7 @@ class CacheAwarePolicyTest {
     @Test
     void aBodylessRequestHasNoPromptAndNoBlocks() throws ConfigException {
         RedisCommand call = command("", RequestInfo.noBody());
-        assertEquals(11, call.keys().size());
+        assertEquals(12, call.keys().size());
         assertEquals(
                 list("0", "8", "0", "0", "0", "0.25", "1000000", "0", "10000", "2"),
                 call.args().subList(9, 19));
@@ -257,7 +258,7 @@ class CacheAwarePolicyTest {
     @Test
     void anUnparseableBodyIsWeighedByItsSize() throws ConfigException {
         RedisCommand call = command("", RequestInfo.unparsed(4001));
-        assertEquals(11, call.keys().size());
+        assertEquals(12, call.keys().size());
         assertEquals(list("1001", "8", "0", "0"), call.args().subList(9, 13));
     }
 
@@ -277,10 +278,10 @@ class CacheAwarePolicyTest {
         RedisCommand call = commandWithHeaders(
                 ",\"sessionHeader\":\"X-Session-Id\"", RequestInfo.unparsed(4001), Map.of("x-session-id", session));
         byte[] id = session.getBytes(StandardCharsets.UTF_8);
-        assertEquals(12, call.keys().size());
+        assertEquals(13, call.keys().size());
         assertEquals(
                 KEYS.cacheAwareSession(PrefixHash.hexOf(id, 0, id.length)),
-                call.keys().get(11));
+                call.keys().get(12));
         assertEquals(list("1001", "8", "1", "0"), call.args().subList(9, 13));
     }
 
@@ -290,7 +291,7 @@ class CacheAwarePolicyTest {
                 commandWithHeaders(",\"sessionHeader\":\"x-session-id\"", RequestInfo.unparsed(40), Map.of());
         RedisCommand off = commandWithHeaders("", RequestInfo.unparsed(40), Map.of("x-session-id", "s"));
         for (RedisCommand call : List.of(absent, off)) {
-            assertEquals(11, call.keys().size());
+            assertEquals(12, call.keys().size());
             assertEquals("0", call.args().get(11));
         }
     }
@@ -380,7 +381,8 @@ class CacheAwarePolicyTest {
                         KEYS.cacheAwareLeases(),
                         KEYS.cacheAwareLeaseInfo(),
                         KEYS.cacheAwareWaiting(),
-                        KEYS.cacheAwareRouted()),
+                        KEYS.cacheAwareRouted(),
+                        KEYS.cacheAwareDrain()),
                 firstToken.keys());
         assertEquals(list(call.redisCommand().args().get(5), "1234567"), firstToken.args());
     }

@@ -921,6 +921,38 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     @Test
+    void aQueueCountsLessWhatItsInstanceHasPrefilledSinceItBeganDraining() {
+        long t0 = 5_000_000;
+        runAt(demand("long", 1000), Collections.singletonList("a:1"), lease(), t0);
+        runAt(demand("short", 900), Collections.singletonList("b:1"), lease(), t0 + 90);
+        // 100 ms later a:1 has prefilled its 1,000 tokens at 10,000 a second; b:1, 90 ms younger, 100 of its 900.
+        CacheAwareSelection next = runAt(demand("bodyless"), Arrays.asList("a:1", "b:1"), lease(), t0 + 100);
+        assertEquals("a:1", next.host(), "the longer queue, nearly done");
+        assertEquals(0, next.cost());
+        assertEquals(1000, loadOf("a:1"), "the stored queue stays whole until its first token");
+    }
+
+    @Test
+    void firstTokensTeachTheRateQueuesDrainAt() {
+        // c:1 takes 500 tokens at a time, each first token 100 ms after its queue began draining: 5,000 a second.
+        long at = 5_000_000;
+        for (int i = 0; i < 64; i++, at += 1000) {
+            String id = lease();
+            runAt(demand("teach-" + i, 500), Collections.singletonList("c:1"), id, at);
+            firstTokenAt(id, at + 100);
+        }
+        assertEquals(
+                Long.toString(at - 1000 + 100),
+                redis.call("HGET", KEYS.cacheAwareDrain(), "c:1").asString(),
+                "the last first token restarts the drain");
+        runAt(demand("long", 1000), Collections.singletonList("a:1"), lease(), at);
+        runAt(demand("short", 400), Collections.singletonList("b:1"), lease(), at + 100);
+        // At 5,000 a second a:1 has 500 of its 1,000 tokens left (at the assumed 10,000 it would have none).
+        CacheAwareSelection next = runAt(demand("bodyless"), Arrays.asList("a:1", "b:1"), lease(), at + 100);
+        assertEquals("b:1", next.host());
+    }
+
+    @Test
     void anUnstreamedRequestLeavesTheQueueWhenItsFirstTokenIsExpected() {
         // The gateway sees an unstreamed answer's first byte only with its last: before any fit, its 2,000 tokens are
         // expected prefilled after 200 ms (10,000 tokens a second).
@@ -1323,7 +1355,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         List<String> keys = new ArrayList<>(call.keys());
         keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
         keys.addAll(CacheAwareSelection.firstToken(KEYS, "0000000000000001").keys());
-        assertEquals(14, call.keys().size());
+        assertEquals(15, call.keys().size());
         for (String key : keys) {
             int open = key.indexOf('{');
             assertEquals(KEYS.hashTag(), key.substring(open, key.indexOf('}', open) + 1), key);

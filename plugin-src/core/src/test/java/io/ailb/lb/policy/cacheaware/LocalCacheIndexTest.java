@@ -64,7 +64,7 @@ class LocalCacheIndexTest {
         LocalCacheIndex.Choice choice = index.select(
                 SERVICE, hashes, tokens(hashes.size(), 100), hashes.size() * 100, healthy, NONE, random, now);
         assertFalse(choice.full);
-        index.admit(choice.host, choice.work);
+        index.admit(choice.host, choice.work, now * 1000);
         index.release(choice.host, choice.work, choice.work, true);
         return choice;
     }
@@ -135,7 +135,7 @@ class LocalCacheIndexTest {
         LocalCacheIndex index = index(1024);
         LocalCacheIndex.Choice held = index.select(
                 SERVICE, blocks(100, 2), tokens(2, 100), 200, Collections.singletonList("10.0.0.9:8000"), NONE, 0, NOW);
-        index.admit(held.host, held.work);
+        index.admit(held.host, held.work, NOW * 1000);
         assertEquals(1, index.inflightOf("10.0.0.9:8000"));
         assertEquals(200, index.queuedOf("10.0.0.9:8000"));
 
@@ -170,7 +170,7 @@ class LocalCacheIndexTest {
                 CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
         List<String> one = Collections.singletonList("10.0.0.9:8000");
         LocalCacheIndex.Choice held = index.select(SERVICE, NONE, NO_TOKENS, 10, one, NONE, 0, NOW);
-        index.admit(held.host, held.work);
+        index.admit(held.host, held.work, NOW * 1000);
         // The first decision cleaned at NOW; a host briefly missing from the list keeps its count until NOW + 60.
         index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW + 59);
         assertEquals(1, index.inflightOf("10.0.0.9:8000"));
@@ -204,7 +204,7 @@ class LocalCacheIndexTest {
         for (int i = 0; i < HOSTS.size(); i++) {
             LocalCacheIndex.Choice choice = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
             assertFalse(choice.full);
-            index.admit(choice.host, choice.work);
+            index.admit(choice.host, choice.work, NOW * 1000);
         }
         LocalCacheIndex.Choice full = index.select(SERVICE, blocks(1, 1), tokens(1, 10), 10, HOSTS, NONE, 4, NOW);
         assertTrue(full.full);
@@ -220,10 +220,66 @@ class LocalCacheIndexTest {
         assertEquals(1, freed.count);
     }
 
+    /** A bodyless request at {@code nowMillis}: it goes to the least cost of queue and in flight. */
+    private static LocalCacheIndex.Choice bodyless(LocalCacheIndex index, List<String> healthy, long nowMillis) {
+        return index.select(SERVICE, NONE, NO_TOKENS, NO_TOKENS, 0, null, healthy, NONE, 0, nowMillis, true);
+    }
+
+    @Test
+    void aQueueCountsLessWhatItsInstanceHasPrefilledSinceItBeganDraining() {
+        LocalCacheIndex index = index(1024);
+        long t0 = NOW * 1000;
+        List<String> ab = Arrays.asList("a", "b");
+        bodyless(index, ab, t0);
+        index.admit("a", 1000, t0);
+        index.admit("b", 900, t0 + 90);
+        // 100 ms later a has prefilled its 1,000 tokens at 10,000 a second; b, 90 ms younger, 100 of its 900.
+        LocalCacheIndex.Choice next = bodyless(index, ab, t0 + 100);
+        assertEquals("a", next.host, "the longer queue, nearly done");
+        assertEquals(0, next.tokensAhead, "none of it left ahead of the request");
+        assertEquals(1000, index.queuedOf("a"), "the queue itself stays whole until its first token");
+    }
+
+    @Test
+    void firstTokensTheGatewaySawTeachTheRateQueuesDrainAt() {
+        LocalCacheIndex index = index(1024);
+        long at = NOW * 1000;
+        List<String> c = Collections.singletonList("c");
+        // c takes 500 tokens at a time, each first token 100 ms after its queue began draining: 5,000 a second.
+        for (int i = 0; i < 64; i++, at += 1000) {
+            bodyless(index, c, at);
+            index.admit("c", 500, at);
+            index.firstToken(SERVICE, "c", 500, at + 100, true);
+        }
+        List<String> ab = Arrays.asList("a", "b");
+        bodyless(index, ab, at);
+        index.admit("a", 1000, at);
+        index.admit("b", 400, at + 100);
+        // At 5,000 a second a has 500 of its 1,000 tokens left (at the assumed 10,000 it would have none).
+        assertEquals("b", bodyless(index, ab, at + 100).host);
+    }
+
+    @Test
+    void firstTokensTakenAsComeWhenDueTeachNothing() {
+        LocalCacheIndex index = index(1024);
+        long at = NOW * 1000;
+        List<String> c = Collections.singletonList("c");
+        for (int i = 0; i < 64; i++, at += 1000) {
+            bodyless(index, c, at);
+            index.admit("c", 500, at);
+            index.firstToken(SERVICE, "c", 500, at + 100, false);
+        }
+        List<String> ab = Arrays.asList("a", "b");
+        bodyless(index, ab, at);
+        index.admit("a", 1000, at);
+        index.admit("b", 400, at + 100);
+        assertEquals("a", bodyless(index, ab, at + 100).host, "still the assumed 10,000 tokens a second");
+    }
+
     private static LocalCacheIndex.Choice routeInSession(LocalCacheIndex index, String session, int random, long now) {
         LocalCacheIndex.Choice choice =
-                index.select(SERVICE, NONE, NO_TOKENS, NO_TOKENS, 1000, session, HOSTS, NONE, random, now, true);
-        index.admit(choice.host, choice.work);
+                index.select(SERVICE, NONE, NO_TOKENS, NO_TOKENS, 1000, session, HOSTS, NONE, random, now * 1000, true);
+        index.admit(choice.host, choice.work, now * 1000);
         index.release(choice.host, choice.work, choice.work, true);
         return choice;
     }
@@ -263,15 +319,16 @@ class LocalCacheIndexTest {
         List<String> healthy = Arrays.asList("a", "b", "c");
         for (int turn = 0; turn < 2; turn++) {
             LocalCacheIndex.Choice choice = selectAfterLongPrefix(index, held, turn, healthy);
-            index.admit(choice.host, choice.work);
+            index.admit(choice.host, choice.work, (NOW + turn) * 1000);
             index.release(choice.host, choice.work, choice.work, true);
         }
         for (String host : healthy) {
-            index.admit(host, 200);
-            index.admit(host, 0);
+            // Admitted when the next decision comes: no time to drain any of it.
+            index.admit(host, 200, (NOW + 2) * 1000);
+            index.admit(host, 0, (NOW + 2) * 1000);
         }
-        index.admit("a", 0);
-        index.admit("a", 0);
+        index.admit("a", 0, (NOW + 2) * 1000);
+        index.admit("a", 0, (NOW + 2) * 1000);
         return selectAfterLongPrefix(index, held, 2, healthy).host;
     }
 

@@ -227,7 +227,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                     healthy,
                     unhealthy,
                     randomValue,
-                    now,
+                    now * 1000,
                     demand.streams());
 
             String where = "step " + step + " (healthy " + healthy + ", " + demand.blocks() + " blocks)";
@@ -242,15 +242,16 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                 assertEquals(lua.cost(), java.cost, where + ": cost");
                 assertEquals(lua.work(), java.work, where + ": work");
                 assertEquals(lua.firstTokenInMillis(), java.firstTokenInMillis, where + ": first token expected in");
-                local.admit(java.host, java.work);
+                local.admit(java.host, java.work, now * 1000);
                 Open request = new Open(lease, java, demand.streams() ? now * 1000 : -1);
                 open.add(request);
                 if (java.firstTokenInMillis == LocalCacheIndex.FIRST_TOKEN_AT_END) {
                     heldToEnd++;
                 } else if (!demand.streams()) {
-                    local.expectUnseenFirstToken(now * 1000 + java.firstTokenInMillis, () -> {
+                    long dueAtMillis = now * 1000 + java.firstTokenInMillis;
+                    local.expectUnseenFirstToken(dueAtMillis, () -> {
                         if (request.waiting) {
-                            local.firstToken(request.host, request.work);
+                            local.firstToken(KEYS.hashTag(), request.host, request.work, dueAtMillis, false);
                             request.work = 0;
                             request.waiting = false;
                             unseenSettled++;
@@ -321,7 +322,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                         .sentAt(at)
                         .command();
                 redis.run(RedisCommand.script(FIRST_TOKEN, production.keys(), production.args()));
-                local.firstToken(request.host, request.work);
+                local.firstToken(KEYS.hashTag(), request.host, request.work, at, true);
                 if (request.routedAtMillis >= 0) {
                     local.timeFirstToken(KEYS.hashTag(), request.requestsAhead, tokens, millis);
                 }
