@@ -34,8 +34,11 @@ import java.util.List;
  * call per request, so every gateway on the same Redis shares one view of what was sent where.
  *
  * <p>For each healthy host h the script computes, in prompt tokens,
- * {@code cost_h = queued_h + perRequest × waiting_h + weight × uncached_h + inflightTokens × inflight_h}:
+ * {@code cost_h = queued_h - drained_h + perRequest × waiting_h + weight × uncached_h + inflightTokens × inflight_h}:
  * {@code queued_h} the prefill tokens of the requests routed to h whose first token has not come back,
+ * {@code drained_h} what h has prefilled of them by now (it works through its queue from the later of its last first
+ * token and its queue's last filling from empty, at a throughput learned from first tokens; without it a long prompt
+ * nearly prefilled counts in full until its first token),
  * {@code waiting_h} how many they are, {@code perRequest} what one of them adds to a first-token time beyond its tokens
  * (learned: each streamed request's time from its routing to its first token is fitted against the requests and the
  * tokens ahead of it on its host; an engine that serves requests one at a time pays a fixed cost for each, one that
@@ -155,7 +158,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                     + "tokens of such requests, the rate learned from them replaces it (the rate in use times the "
                     + "square root of how much longer the expected first tokens were than the instances' mean, over "
                     + "the last minute or so), and once 50 streamed requests have been timed, what their first "
-                    + "tokens took");
+                    + "tokens took; also the rate a host's queue is taken to drain at between first tokens, until "
+                    + "50 first tokens have shown how fast the instances work through their queues");
     static final BoolField LEARN_PREFILL_RATE = BoolField.optional(
             "learnPrefillRate",
             true,
