@@ -5,32 +5,32 @@
 -- kilotokens ahead and its own) against the time in ms, kept as 12 numbers (the 3x3 sums of x x^T, then of x y).
 -- A fixed 17-digit format, so every double reads back exactly (the local index computes the same in Java).
 local FIT_DECAY = 0.998
-local function parse_fit(value)
-    local fit = {}
+
+-- count decayed sums as stored ("<n> <n> ..."); zeros when the value is missing or not that many numbers.
+local function parse_sums(value, count)
+    local sums = {}
     if value then
         for number in string.gmatch(value, '%S+') do
-            fit[#fit + 1] = tonumber(number)
+            sums[#sums + 1] = tonumber(number)
         end
     end
-    if #fit ~= 12 then
-        fit = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    if #sums ~= count then
+        sums = {}
+        for i = 1, count do
+            sums[i] = 0
+        end
     end
-    return fit
+    return sums
+end
+
+local function parse_fit(value)
+    return parse_sums(value, 12)
 end
 
 -- The busy throughput's decayed sums, kept as "<tokens> <ms> <first tokens>": over the first tokens that came to a
 -- draining queue, the work each took off it and the ms since the queue began draining (decayed as the fit).
 local function parse_drain_rate(value)
-    local rate = {}
-    if value then
-        for number in string.gmatch(value, '%S+') do
-            rate[#rate + 1] = tonumber(number)
-        end
-    end
-    if #rate ~= 3 then
-        rate = { 0, 0, 0 }
-    end
-    return rate
+    return parse_sums(value, 3)
 end
 
 -- A host's queue drains from at on, unless a later first token already said so. Returns when it drained from before

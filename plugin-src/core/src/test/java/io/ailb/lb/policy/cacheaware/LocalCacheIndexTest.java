@@ -242,38 +242,34 @@ class LocalCacheIndexTest {
 
     @Test
     void firstTokensTheGatewaySawTeachTheRateQueuesDrainAt() {
-        LocalCacheIndex index = index(1024);
-        long at = NOW * 1000;
-        List<String> c = Collections.singletonList("c");
-        // c takes 500 tokens at a time, each first token 100 ms after its queue began draining: 5,000 a second.
-        for (int i = 0; i < 64; i++, at += 1000) {
-            bodyless(index, c, at);
-            index.admit("c", 500, at);
-            index.firstToken(SERVICE, "c", 500, at + 100, true);
-        }
-        List<String> ab = Arrays.asList("a", "b");
-        bodyless(index, ab, at);
-        index.admit("a", 1000, at);
-        index.admit("b", 400, at + 100);
         // At 5,000 a second a has 500 of its 1,000 tokens left (at the assumed 10,000 it would have none).
-        assertEquals("b", bodyless(index, ab, at + 100).host);
+        assertEquals("b", afterDrainsOfFiveThousandTokensASecond(true));
     }
 
     @Test
     void firstTokensTakenAsComeWhenDueTeachNothing() {
+        assertEquals("a", afterDrainsOfFiveThousandTokensASecond(false), "still the assumed 10,000 tokens a second");
+    }
+
+    /**
+     * Where a bodyless request goes between a, whose 1,000 tokens began draining 100 ms ago, and b, with 400 just
+     * queued, once host c's 64 first tokens (seen by the gateway, or only taken as come when due) each came 100 ms
+     * after its 500 tokens began draining: 5,000 tokens a second.
+     */
+    private static String afterDrainsOfFiveThousandTokensASecond(boolean saw) {
         LocalCacheIndex index = index(1024);
         long at = NOW * 1000;
         List<String> c = Collections.singletonList("c");
         for (int i = 0; i < 64; i++, at += 1000) {
             bodyless(index, c, at);
             index.admit("c", 500, at);
-            index.firstToken(SERVICE, "c", 500, at + 100, false);
+            index.firstToken(SERVICE, "c", 500, at + 100, saw);
         }
         List<String> ab = Arrays.asList("a", "b");
         bodyless(index, ab, at);
         index.admit("a", 1000, at);
         index.admit("b", 400, at + 100);
-        assertEquals("a", bodyless(index, ab, at + 100).host, "still the assumed 10,000 tokens a second");
+        return bodyless(index, ab, at + 100).host;
     }
 
     private static LocalCacheIndex.Choice routeInSession(LocalCacheIndex index, String session, int random, long now) {
