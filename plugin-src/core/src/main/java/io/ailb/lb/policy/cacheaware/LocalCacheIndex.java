@@ -395,6 +395,9 @@ final class LocalCacheIndex {
         int now = relative(nowSeconds);
         int prompt = Math.max(0, promptTokens);
         double drainTokensPerSecond = drainTokensPerSecond(scope.drainRate, priorMsPerKilotoken);
+        // As the script's prefill_bound: queues that drain slower than an instance prefills are held by something
+        // else (decode seats, per-request costs), and the time since a first token says little of their progress.
+        boolean prefillBound = drainTokensPerSecond >= 1_000_000.0 / priorMsPerKilotoken;
         mark++;
         int[] hosts = new int[healthy.size()];
         int hostCount = 0;
@@ -411,7 +414,7 @@ final class LocalCacheIndex {
                 peerHeld[id] = peer == null ? 0 : peer[4];
                 peerWaiting[id] = peer == null ? 0 : peer[5];
                 peerRecent[id] = peer == null ? 0 : recentAsOf(peer[2], peer[3], nowSeconds);
-                drainedOf[id] = drained(id, drainTokensPerSecond, nowMillis);
+                drainedOf[id] = prefillBound ? drained(id, drainTokensPerSecond, nowMillis) : 0;
                 hosts[hostCount++] = id;
             }
         }

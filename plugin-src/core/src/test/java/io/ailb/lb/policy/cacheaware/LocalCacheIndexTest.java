@@ -24,6 +24,11 @@ class LocalCacheIndexTest {
     private static final double OVERLOAD_QUEUE_REQUESTS = 4;
 
     private static LocalCacheIndex index(int maxBlocks) {
+        return index(maxBlocks, CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
+    }
+
+    /** An index assuming instances that prefill {@code prefillTokensPerSecond}. */
+    private static LocalCacheIndex index(int maxBlocks, double prefillTokensPerSecond) {
         return new LocalCacheIndex(
                 maxBlocks,
                 CacheAwarePolicy.MAX_HOLDERS,
@@ -33,7 +38,7 @@ class LocalCacheIndexTest {
                 30,
                 OVERLOAD_QUEUE_REQUESTS,
                 0,
-                CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
+                prefillTokensPerSecond);
     }
 
     /** Block hashes numbered from {@code first}: 32 hex digits each. */
@@ -251,13 +256,30 @@ class LocalCacheIndexTest {
         assertEquals("a", afterDrainsOfFiveThousandTokensASecond(false), "still the assumed 10,000 tokens a second");
     }
 
-    /**
-     * Where a bodyless request goes between a, whose 1,000 tokens began draining 100 ms ago, and b, with 400 just
-     * queued, once host c's 64 first tokens (seen by the gateway, or only taken as come when due) each came 100 ms
-     * after its 500 tokens began draining: 5,000 tokens a second.
-     */
+    @Test
+    void queuesThatDrainSlowerThanAnInstancePrefillsCountWhole() {
+        // Instances assumed to prefill 4,000 tokens a second: queues draining at 5,000 are prefill-bound, and a has
+        // 500 of its 1,000 tokens left against b's 600.
+        assertEquals("a", afterDrainsOfFiveThousandTokensASecond(index(1024, 4000), true, 1000, 600));
+        // At 20,000 a second they are not: something else holds them, and a's 1,000 tokens count whole.
+        assertEquals("b", afterDrainsOfFiveThousandTokensASecond(index(1024, 20_000), true, 1000, 600));
+    }
+
     private static String afterDrainsOfFiveThousandTokensASecond(boolean saw) {
-        LocalCacheIndex index = index(1024);
+        return afterDrainsOfFiveThousandTokensASecond(index(1024), saw);
+    }
+
+    private static String afterDrainsOfFiveThousandTokensASecond(LocalCacheIndex index, boolean saw) {
+        return afterDrainsOfFiveThousandTokensASecond(index, saw, 1000, 400);
+    }
+
+    /**
+     * Where a bodyless request goes between a, whose {@code workA} tokens began draining 100 ms ago, and b, with
+     * {@code workB} just queued, once host c's 64 first tokens (seen by the gateway, or only taken as come when due)
+     * each came 100 ms after its 500 tokens began draining: 5,000 tokens a second.
+     */
+    private static String afterDrainsOfFiveThousandTokensASecond(
+            LocalCacheIndex index, boolean saw, long workA, long workB) {
         long at = NOW * 1000;
         List<String> c = Collections.singletonList("c");
         for (int i = 0; i < 64; i++, at += 1000) {
@@ -267,8 +289,8 @@ class LocalCacheIndexTest {
         }
         List<String> ab = Arrays.asList("a", "b");
         bodyless(index, ab, at);
-        index.admit("a", 1000, at);
-        index.admit("b", 400, at + 100);
+        index.admit("a", workA, at);
+        index.admit("b", workB, at + 100);
         return bodyless(index, ab, at + 100).host;
     }
 
