@@ -37,8 +37,8 @@ import java.util.List;
  * {@code cost_h = queued_h - drained_h + perRequest × waiting_h + weight × uncached_h + inflightTokens × inflight_h}:
  * {@code queued_h} the prefill tokens of the requests routed to h whose first token has not come back,
  * {@code drained_h} what h has prefilled of them by now (it works through its queue from the later of its last first
- * token and its queue's last filling from empty, at a throughput learned from first tokens; without it a long prompt
- * nearly prefilled counts in full until its first token),
+ * token and its queue's last filling from empty, at a throughput learned from first tokens, while that throughput is
+ * at least the prefill rate assumed; without it a long prompt nearly prefilled counts in full until its first token),
  * {@code waiting_h} how many they are, {@code perRequest} what one of them adds to a first-token time beyond its tokens
  * (learned: each streamed request's time from its routing to its first token is fitted against the requests and the
  * tokens ahead of it on its host; an engine that serves requests one at a time pays a fixed cost for each, one that
