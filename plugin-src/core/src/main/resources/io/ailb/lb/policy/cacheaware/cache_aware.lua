@@ -599,7 +599,8 @@ for _, host in ipairs(hosts) do
         if own_queue_weight then
             host_weight = math.min(weight, weight_of(queued_of[host] / mean_work))
         end
-        local cost = queued_of[host] - drained_of[host] + per_request * waiting_of[host] + host_weight * (prompt - matched) - hot
+        local cost = queued_of[host] - drained_of[host] + per_request * waiting_of[host]
+            + host_weight * (prompt - matched) - hot
             + inflight_weight * c
             + recent_weight * (recent_of[host] - recent_mean)
         if some_room then

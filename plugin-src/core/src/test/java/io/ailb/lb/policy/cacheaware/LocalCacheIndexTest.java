@@ -248,12 +248,15 @@ class LocalCacheIndexTest {
     @Test
     void firstTokensTheGatewaySawTeachTheRateQueuesDrainAt() {
         // At 5,000 a second a has 500 of its 1,000 tokens left (at the assumed 10,000 it would have none).
-        assertEquals("b", afterDrainsOfFiveThousandTokensASecond(true));
+        assertEquals("b", afterDrainsOfFiveThousandTokensASecond(index(1024), true, 1000, 400));
     }
 
     @Test
     void firstTokensTakenAsComeWhenDueTeachNothing() {
-        assertEquals("a", afterDrainsOfFiveThousandTokensASecond(false), "still the assumed 10,000 tokens a second");
+        assertEquals(
+                "a",
+                afterDrainsOfFiveThousandTokensASecond(index(1024), false, 1000, 400),
+                "still the assumed 10,000 tokens a second");
     }
 
     @Test
@@ -263,14 +266,6 @@ class LocalCacheIndexTest {
         assertEquals("a", afterDrainsOfFiveThousandTokensASecond(index(1024, 4000), true, 1000, 600));
         // At 20,000 a second they are not: something else holds them, and a's 1,000 tokens count whole.
         assertEquals("b", afterDrainsOfFiveThousandTokensASecond(index(1024, 20_000), true, 1000, 600));
-    }
-
-    private static String afterDrainsOfFiveThousandTokensASecond(boolean saw) {
-        return afterDrainsOfFiveThousandTokensASecond(index(1024), saw);
-    }
-
-    private static String afterDrainsOfFiveThousandTokensASecond(LocalCacheIndex index, boolean saw) {
-        return afterDrainsOfFiveThousandTokensASecond(index, saw, 1000, 400);
     }
 
     /**
