@@ -394,10 +394,11 @@ final class LocalCacheIndex {
         long routed = scope.routed;
         int now = relative(nowSeconds);
         int prompt = Math.max(0, promptTokens);
-        double drainTokensPerSecond = drainTokensPerSecond(scope.drainRate, priorMsPerKilotoken);
+        double priorTokensPerSecond = 1_000_000.0 / priorMsPerKilotoken;
+        double drainTokensPerSecond = drainTokensPerSecond(scope.drainRate, priorTokensPerSecond);
         // As the script's prefill_bound: queues that drain slower than an instance prefills are held by something
         // else (decode seats, per-request costs), and the time since a first token says little of their progress.
-        boolean prefillBound = drainTokensPerSecond >= 1_000_000.0 / priorMsPerKilotoken;
+        boolean prefillBound = drainTokensPerSecond >= priorTokensPerSecond;
         mark++;
         int[] hosts = new int[healthy.size()];
         int hostCount = 0;
@@ -639,11 +640,11 @@ final class LocalCacheIndex {
      * learned once {@link #MIN_TIMED} first tokens (decayed) came to draining queues; until then the prefill rate the
      * policy assumes.
      */
-    private static double drainTokensPerSecond(double[] rate, double priorMsPerKilotoken) {
+    private static double drainTokensPerSecond(double[] rate, double priorTokensPerSecond) {
         if (rate[2] >= MIN_TIMED && rate[1] > 0) {
             return 1000 * rate[0] / rate[1];
         }
-        return 1_000_000.0 / priorMsPerKilotoken;
+        return priorTokensPerSecond;
     }
 
     /**

@@ -172,6 +172,8 @@ local gateway_ms = non_negative(ARGV[16])
 local gateway_now = math.floor(gateway_ms / 1000)
 local timed = ARGV[17] == '1'
 local prior_ms_per_kilotoken = 1000000 / tonumber(ARGV[18])
+-- Derived as the local index derives it, so both compare the drain alike.
+local prior_tokens_per_second = 1000000 / prior_ms_per_kilotoken
 local first_tokens = 19
 local first_answered = first_tokens + levels
 local healthy_count = tonumber(ARGV[first_answered + levels])
@@ -231,7 +233,7 @@ local function drain_tokens_per_second(rate)
     if rate[3] >= MIN_TIMED and rate[2] > 0 then
         return 1000 * rate[1] / rate[2]
     end
-    return 1000000 / prior_ms_per_kilotoken
+    return prior_tokens_per_second
 end
 
 -- The latest a first token the gateway cannot see is expected, in ms after the routing.
@@ -456,7 +458,7 @@ local drain_rate = drain_tokens_per_second(parse_drain_rate(routed_state[5]))
 -- Queues that drain slower than an instance prefills (the assumed rate) are held by something else: decode seats,
 -- per-request costs of short prompts. The time since a first token then says little of their progress (a replayed
 -- chat log at 16x its rate: +3 to +11 % mean TTFT and up to 1.8x the p99 with the drain counted there).
-local prefill_bound = drain_rate >= 1000000 / prior_ms_per_kilotoken
+local prefill_bound = drain_rate >= prior_tokens_per_second
 local load_hashes =
     { inflight, queue, kv_tokens > 0 and held_key, recent_weight > 0 and recent_key, waiting_key, drain_key }
 hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, held, recent, waiting, draining_since)
