@@ -104,6 +104,7 @@ public final class Simulation implements EventScheduler {
     private final Map<Long, Double> arrivals = new HashMap<>();
     private final Map<Long, Double> firstTokens = new HashMap<>();
     private final Map<Long, Integer> cachedById = new HashMap<>();
+    private final Map<Long, Long> countedCachedById = new HashMap<>();
     private final List<RunResult.RequestRecord> records = new ArrayList<>();
     private final List<RunResult.LoadSample> samples = new ArrayList<>();
     private final long[] requestsPerBackend;
@@ -255,6 +256,7 @@ public final class Simulation implements EventScheduler {
         if (index < 0 || index >= backends.size()) {
             throw new IllegalStateException(router.name() + " routed request " + request.id() + " to backend " + index);
         }
+        countedCachedById.put(request.id(), router.cachedTokensCountedOn(request));
         if (!backends.get(index).healthy()) {
             routedToUnhealthy++;
         }
@@ -281,7 +283,8 @@ public final class Simulation implements EventScheduler {
                 t - arrival,
                 request.inputTokens(),
                 cached,
-                request.outputTokens()));
+                request.outputTokens(),
+                countedCachedById.remove(request.id())));
         completed++;
         outputTokens += request.outputTokens();
         lastCompletion = Math.max(lastCompletion, t);

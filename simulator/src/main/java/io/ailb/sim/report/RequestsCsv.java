@@ -17,12 +17,14 @@ import java.util.Map;
  * Each row also carries the request's TTFT alone on an idle instance holding what its instance had cached, and its
  * own lower bound ({@link TtftLowerBound}: its infinite-cache hit and its TTFT alone holding that), so a router's
  * excess over the bound splits into cache it missed (lone − bound) and time it queued (TTFT − lone); the three are
- * empty where instances differ in speed (services), which have no single lone TTFT.
+ * empty where instances differ in speed (services), which have no single lone TTFT. The last column, where the router
+ * says, is the tokens it counted as cached on the backend it chose (the plugin: its decision's {@code matched_tokens}):
+ * above {@code cached_tokens}, the router counted on a prefix the instance no longer had.
  */
 public final class RequestsCsv {
     public static final String HEADER =
             "rate,router,request,session,backend,arrival_ms,ttft_ms,e2e_ms,input_tokens,cached_tokens,output_tokens,"
-                    + "lone_ttft_ms,bound_cached_tokens,bound_ttft_ms";
+                    + "lone_ttft_ms,bound_cached_tokens,bound_ttft_ms,counted_cached_tokens";
 
     private RequestsCsv() {}
 
@@ -56,7 +58,7 @@ public final class RequestsCsv {
                         out.write(prefix);
                         out.write(String.format(
                                 Locale.ROOT,
-                                "%d,%s,%d,%.3f,%.3f,%.3f,%d,%d,%d,%s,%s,%s%n",
+                                "%d,%s,%d,%.3f,%.3f,%.3f,%d,%d,%d,%s,%s,%s,%s%n",
                                 r.id(),
                                 r.sessionId() == null ? "" : field(r.sessionId()),
                                 r.backend(),
@@ -70,7 +72,8 @@ public final class RequestsCsv {
                                         ? ""
                                         : millis(bounds.backend().loneTtftMs(r.inputTokens(), r.cachedTokens())),
                                 bound == null ? "" : Long.toString(bound.cachedTokens()),
-                                bound == null ? "" : millis(bound.ttftMs())));
+                                bound == null ? "" : millis(bound.ttftMs()),
+                                r.countedCached() < 0 ? "" : Long.toString(r.countedCached())));
                     }
                 }
             }

@@ -107,7 +107,11 @@ public final class RunResult {
     /** Per-backend state at one instant. */
     public record LoadSample(double timeMs, int[] running, int[] waiting, double[] kvUsage, long[] prefillTokens) {}
 
-    /** One finished request; {@code sessionId} null when the workload has no sessions (traces). */
+    /**
+     * One finished request; {@code sessionId} null when the workload has no sessions (traces); {@code countedCached}
+     * the tokens the router counted as cached on its backend, -1 when it does not say
+     * ({@link io.ailb.sim.router.Router#cachedTokensCountedOn}).
+     */
     public record RequestRecord(
             long id,
             String sessionId,
@@ -117,7 +121,8 @@ public final class RunResult {
             double e2eMs,
             int inputTokens,
             int cachedTokens,
-            int outputTokens) {}
+            int outputTokens,
+            long countedCached) {}
 
     private final String router;
     private final String workload;

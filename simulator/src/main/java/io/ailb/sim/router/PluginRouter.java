@@ -1,6 +1,7 @@
 package io.ailb.sim.router;
 
 import io.ailb.codec.json.Json;
+import io.ailb.codec.json.JsonValue;
 import io.ailb.emulator.ClusterHost;
 import io.ailb.emulator.Gateway;
 import io.ailb.emulator.HeaderMap;
@@ -13,6 +14,7 @@ import io.ailb.emulator.WasmPlugin;
 import io.ailb.lb.config.ConfigException;
 import io.ailb.lb.config.ConfigView;
 import io.ailb.lb.policy.PolicyRegistry;
+import io.ailb.lb.policy.cacheaware.CacheAwarePolicy;
 import io.ailb.sim.cluster.InServiceBalancer;
 import io.ailb.sim.cluster.ServiceLayout;
 import io.ailb.sim.model.BackendView;
@@ -235,6 +237,9 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"A\"}}]}\n\n";
 
     private static final boolean DEBUG = System.getenv("AILB_SIM_DEBUG") != null;
+    /** Where the plugin writes its decision's attributes (Higress's {@code ai_log} filter state). */
+    private static final String ACCESS_LOG_PROPERTY = "ai_log";
+
     private final WasmPlugin plugin;
     private final LocalRedis redis;
     private final Options options;
@@ -256,6 +261,10 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
     private long traps;
     private long retiredTrips;
     private long retiredBytes;
+    /** The last routed request and the tokens its decision counted as cached on its target (-1: not said). */
+    private long countedFor = -1;
+
+    private long countedCached = -1;
 
     public PluginRouter(WasmPlugin plugin, LocalRedis redis, Options options) {
         this.plugin = plugin;
@@ -320,6 +329,8 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             stream.sendRequestBody(request.body(), true);
         });
         Optional<String> override = served ? stream.upstreamOverride() : Optional.empty();
+        countedFor = request.id();
+        countedCached = served ? matchedTokens(stream) : -1;
         if (DEBUG) {
             System.err.printf(
                     "plugin %s: request %d (%d body chars) on gateway %d/VM %d: %.1f ms -> %s%n",
@@ -349,6 +360,28 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
         return index;
     }
 
+    @Override
+    public long cachedTokensCountedOn(SimRequest request) {
+        return request.id() == countedFor ? countedCached : -1;
+    }
+
+    /**
+     * The decision's {@code matched_tokens} from the access-log property the plugin writes (its attributes, values
+     * as strings); -1 without one (a policy that does not report it, a fallback).
+     */
+    private static long matchedTokens(HttpStream stream) {
+        Optional<String> log = stream.property(ACCESS_LOG_PROPERTY);
+        if (log.isEmpty()) {
+            return -1;
+        }
+        try {
+            JsonValue matched = Json.parse(log.get()).get(CacheAwarePolicy.ATTR_MATCHED_TOKENS);
+            return matched != null && matched.isString() ? Long.parseLong(matched.asString()) : -1;
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
     /**
      * lb_type cluster: the plugin writes the chosen service into {@link #CLUSTER_HEADER} at the request headers; Envoy
      * re-selects the route by it, so the stream's {@code cluster_name} becomes that service before the response comes
@@ -372,6 +405,8 @@ public final class PluginRouter implements MeasuredRouter, AutoCloseable {
             }
         });
         String written = served ? stream.requestHeaders().get(CLUSTER_HEADER).orElse(null) : null;
+        countedFor = request.id();
+        countedCached = -1;
         if (stream.localReply().isPresent()) {
             rejects++;
         }

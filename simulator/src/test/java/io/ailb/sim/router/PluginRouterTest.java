@@ -181,6 +181,32 @@ class PluginRouterTest {
         }
     }
 
+    /**
+     * Each request's record carries what cache_aware counted as cached on its target (its decision's matched_tokens,
+     * read from the access-log property): nothing for a group's first request, its prefix for the ones after. A router
+     * that does not say leaves it at -1.
+     */
+    @Test
+    void eachRecordCarriesTheTokensTheDecisionCountedAsCached() {
+        Simulation.Settings settings = Simulation.Settings.of(3, BackendConfig.DEFAULT, 5);
+        RunResult cacheAware = Simulation.run(
+                io.ailb.sim.engine.PartitionableWorkloadAccess.create(30, 3),
+                Routers.resolve("plugin:cache_aware", 5, env).get(),
+                settings);
+        assertEquals(30, cacheAware.completed());
+        long counting =
+                cacheAware.records().stream().filter(r -> r.countedCached() > 0).count();
+        assertTrue(counting >= 20, counting + " of 30 counted a cached prefix");
+        for (RunResult.RequestRecord r : cacheAware.records()) {
+            assertTrue(r.countedCached() >= 0 && r.countedCached() <= r.inputTokens() + 512, r.toString());
+        }
+        RunResult roundRobin = Simulation.run(
+                io.ailb.sim.engine.PartitionableWorkloadAccess.create(30, 3),
+                Routers.resolve("round_robin", 5, env).get(),
+                settings);
+        assertTrue(roundRobin.records().stream().allMatch(r -> r.countedCached() == -1));
+    }
+
     @Test
     void leastBusyReadsTheBackendsMetricsFromTheHostInfo() {
         Workload w = io.ailb.sim.engine.PartitionableWorkloadAccess.create(30, 3);
