@@ -72,8 +72,7 @@ public final class GoalStatus {
         }
     }
 
-    private static final Pattern SECTION =
-            Pattern.compile("<!-- BEGIN (\\S+) -->(.*?)<!-- END \\1 -->", Pattern.DOTALL);
+    static final Pattern SECTION = Pattern.compile("<!-- BEGIN (\\S+) -->(.*?)<!-- END \\1 -->", Pattern.DOTALL);
 
     private GoalStatus() {}
 
