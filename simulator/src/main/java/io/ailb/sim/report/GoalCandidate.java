@@ -154,23 +154,38 @@ public final class GoalCandidate {
         }
     }
 
+    private static void usage(String problem) {
+        System.err.println(
+                problem + "usage: GoalCandidate BENCHMARKS.md [--wasm X.wasm] [--router SPEC] [--parallel N (1-64)]");
+        System.exit(2);
+    }
+
+    private static int positive(String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= 1 && n <= 64) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below with the accepted range.
+        }
+        usage("--parallel " + value + " is not in 1-64; ");
+        return 0;
+    }
+
     public static void main(String[] args) throws IOException, InterruptedException, ExecutionException {
-        if (args.length < 1) {
-            System.err.println("usage: GoalCandidate BENCHMARKS.md [--wasm X.wasm] [--router SPEC] [--parallel N]");
-            System.exit(2);
+        if (args.length < 1 || args.length % 2 == 0) {
+            usage("");
         }
         Path wasm = null;
         String router = GoalStatus.POLICY;
         int parallel = 2;
-        for (int i = 1; i + 1 < args.length; i += 2) {
+        for (int i = 1; i < args.length; i += 2) {
             switch (args[i]) {
                 case "--wasm" -> wasm = Path.of(args[i + 1]).toAbsolutePath();
                 case "--router" -> router = args[i + 1];
-                case "--parallel" -> parallel = Integer.parseInt(args[i + 1]);
-                default -> {
-                    System.err.println("unknown option " + args[i]);
-                    System.exit(2);
-                }
+                case "--parallel" -> parallel = positive(args[i + 1]);
+                default -> usage("unknown option " + args[i] + "; ");
             }
         }
         String doc = Files.readString(Path.of(args[0]), StandardCharsets.UTF_8);
