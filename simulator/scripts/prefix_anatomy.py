@@ -20,7 +20,7 @@ BLOCK_TOKENS = 512
 
 def predecessors(trace):
     """Request index -> (predecessor index, shared blocks), for requests sharing more than one block with one before."""
-    latest = {}  # chained hash of a prefix -> (latest request holding it, its length in blocks)
+    latest = {}  # chained hash of a prefix -> the latest request holding it
     found = {}
     for i, ids in enumerate(trace):
         chain = []
@@ -32,7 +32,7 @@ def predecessors(trace):
             if chain[n - 1] in latest:
                 found[i] = (latest[chain[n - 1]], n)
                 break
-        for n, key in enumerate(chain, 1):
+        for key in chain:
             latest[key] = i
     return found
 

@@ -38,8 +38,8 @@ public final class GoalCandidate {
     /** Options of a documented command that name where it writes, or its routers: dropped with their values. */
     private static final List<String> DROPPED = List.of("--routers", "--doc", "--section", "--plots");
 
-    /** A section the scoreboard reads: its name, body and documented simulator arguments. */
-    record Section(String name, String body, String args) {}
+    /** A section the scoreboard reads: its name, body, documented simulator arguments and documented cells. */
+    record Section(String name, String body, String args, List<GoalStatus.Cell> documented) {}
 
     /** One section's re-run: the policy row it printed, or why it has none. */
     record Rerun(Section section, String row, String failure) {}
@@ -52,8 +52,9 @@ public final class GoalCandidate {
         Matcher m = GoalStatus.SECTION.matcher(doc);
         while (m.find()) {
             Matcher command = COMMAND.matcher(m.group(2));
-            if (!GoalStatus.cellsOf(m.group(1), m.group(2)).isEmpty() && command.find()) {
-                sections.add(new Section(m.group(1), m.group(2), command.group(1)));
+            List<GoalStatus.Cell> cells = GoalStatus.cellsOf(m.group(1), m.group(2));
+            if (!cells.isEmpty() && command.find()) {
+                sections.add(new Section(m.group(1), m.group(2), command.group(1), cells));
             }
         }
         return sections;
@@ -203,10 +204,10 @@ public final class GoalCandidate {
         for (Future<Rerun> run : runs) {
             Rerun r = run.get();
             Section s = r.section();
-            before.addAll(GoalStatus.cellsOf(s.name(), s.body()));
+            before.addAll(s.documented());
             if (r.row() == null) {
                 notRerun.add(s.name() + " (" + r.failure() + ")");
-                after.addAll(GoalStatus.cellsOf(s.name(), s.body()));
+                after.addAll(s.documented());
             } else {
                 System.err.println(s.name() + ": " + r.row());
                 after.addAll(GoalStatus.cellsOf(s.name(), withPolicyRow(s.body(), r.row())));
