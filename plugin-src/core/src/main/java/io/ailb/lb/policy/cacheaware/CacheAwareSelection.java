@@ -179,12 +179,12 @@ public final class CacheAwareSelection extends SelectionReply {
             return promptTokens;
         }
 
-        /** The chained block hashes, 32 hex digits each. */
         /** The hash of the request's session id, null when it names none. */
         String sessionHash() {
             return sessionHash;
         }
 
+        /** The chained block hashes, 32 hex digits each. */
         List<String> blockHashes() {
             return blockHashes;
         }
