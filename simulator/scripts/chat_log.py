@@ -16,7 +16,10 @@ import random
 
 def token_range(value):
     low, _, high = value.partition('-')
-    low, high = int(low), int(high or low)
+    try:
+        low, high = int(low), int(high or low)
+    except ValueError:
+        low, high = 0, 0
     if not 0 < low <= high:
         raise argparse.ArgumentTypeError('expected LO-HI with 0 < LO <= HI, got ' + value)
     return low, high
