@@ -93,6 +93,21 @@ public final class GoalCandidate {
         return null;
     }
 
+    /**
+     * The last printed line that is not a stack frame: the exception's message (a missing input names its file), where
+     * the last line would be the outermost frame.
+     */
+    static String failureLine(String printed) {
+        String[] lines = printed.strip().split("\n");
+        for (int i = lines.length - 1; i >= 0; i--) {
+            String line = lines[i].strip();
+            if (!line.startsWith("at ") && !line.startsWith("... ")) {
+                return line;
+            }
+        }
+        return "";
+    }
+
     /** {@code body} with its policy row's measurements replaced by {@code row}'s (which names the candidate). */
     static String withPolicyRow(String body, String row) {
         String measured = row.substring(row.indexOf('|', 1));
@@ -143,8 +158,7 @@ public final class GoalCandidate {
             int code = process.waitFor();
             String row = code == 0 ? policyRow(printed) : null;
             if (row == null) {
-                String[] lines = printed.strip().split("\n");
-                return new Rerun(section, null, "exit " + code + ": " + lines[lines.length - 1]);
+                return new Rerun(section, null, "exit " + code + ": " + failureLine(printed));
             }
             return new Rerun(section, row, null);
         } catch (IOException e) {

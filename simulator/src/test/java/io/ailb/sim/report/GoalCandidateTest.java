@@ -67,6 +67,13 @@ class GoalCandidateTest {
         String row = GoalCandidate.policyRow(printed);
         assertEquals("| plugin:@simulator/configs/x.json | 21.0% | 800.0 | 5900 |", row);
         assertNull(GoalCandidate.policyRow("no table"));
+        assertEquals(
+                "Exception in thread \"main\" java.nio.file.NoSuchFileException: ../synthetic_trace.jsonl",
+                GoalCandidate.failureLine("trace synthetic_trace.jsonl\n"
+                        + "Exception in thread \"main\" java.nio.file.NoSuchFileException: ../synthetic_trace.jsonl\n"
+                        + "\tat io.ailb.sim.Simulate.run(Simulate.java:195)\n"
+                        + "\tat io.ailb.sim.Simulate.main(Simulate.java:154)\n"));
+        assertEquals("exit", GoalCandidate.failureLine("exit\n"));
 
         String body = section("s", "", TABLE);
         String replaced = GoalCandidate.withPolicyRow(body, row);
