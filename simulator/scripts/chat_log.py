@@ -14,7 +14,7 @@ import json
 import random
 
 
-def token_range(value):
+def int_range(value):
     low, _, high = value.partition('-')
     try:
         low, high = int(low), int(high or low)
@@ -30,10 +30,10 @@ options.add_argument('seed', nargs='?', type=int, default=7)
 options.add_argument('sessions', nargs='?', type=int, default=800)
 options.add_argument('rate', nargs='?', type=float, default=2.0, help='sessions per second')
 options.add_argument('--groups', type=int, default=12, help='system prompts, zipf(0.8) popularity')
-options.add_argument('--system-tokens', type=token_range, default=(800, 3500))
-options.add_argument('--turns', type=token_range, default=(2, 8))
-options.add_argument('--user-tokens', type=token_range, default=(30, 500))
-options.add_argument('--answer-tokens', type=token_range, default=(80, 600))
+options.add_argument('--system-tokens', type=int_range, default=(800, 3500))
+options.add_argument('--turns', type=int_range, default=(2, 8))
+options.add_argument('--user-tokens', type=int_range, default=(30, 500))
+options.add_argument('--answer-tokens', type=int_range, default=(80, 600))
 args = options.parse_args()
 if args.groups < 1 or args.sessions < 1 or args.rate <= 0:
     options.error('--groups and SESSIONS must be at least 1 and SESSIONS_PER_SECOND above 0')
@@ -54,15 +54,14 @@ def text(r, tokens):
     return ' '.join(words)[:tokens * 4]
 
 
-GROUPS = args.groups
-popularity = [1 / (g + 1) ** 0.8 for g in range(GROUPS)]
-system_prompts = [text(random.Random(1000 + g), rng.randint(*args.system_tokens)) for g in range(GROUPS)]
+popularity = [1 / (g + 1) ** 0.8 for g in range(args.groups)]
+system_prompts = [text(random.Random(1000 + g), rng.randint(*args.system_tokens)) for g in range(args.groups)]
 
 rows = []
 start = 0.0
 for s in range(sessions):
     start += rng.expovariate(rate)
-    group = rng.choices(range(GROUPS), popularity)[0]
+    group = rng.choices(range(args.groups), popularity)[0]
     r = random.Random(s * 7919 + 13)  # a session's text does not depend on the others'
     messages = [{"role": "system", "content": system_prompts[group]}]
     at = start
