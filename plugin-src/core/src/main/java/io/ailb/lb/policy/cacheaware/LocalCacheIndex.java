@@ -76,6 +76,12 @@ final class LocalCacheIndex {
     private static final double START_MIN_QUEUE = 0.1;
     /** cache_aware.lua's BEHIND_MIN_QUEUE: the typical queue, in requests, from which holders can be behind. */
     private static final double BEHIND_MIN_QUEUE = 1;
+    /** cache_aware.lua's HOLDER_PRICE: what each token of a conversation's history a host lacks costs, times the weight. */
+    private static final double HOLDER_PRICE = 4;
+    /** cache_aware.lua's HOLDER_MIN_INFLIGHT: the mean count in flight per host from which that price applies. */
+    private static final double HOLDER_MIN_INFLIGHT = 2;
+    /** cache_aware.lua's HOLDER_MAX_QUEUE: the typical queue, in requests, from which it no longer does. */
+    private static final double HOLDER_MAX_QUEUE = 4;
     /** cache_aware.lua's RECENT_SECONDS: how fast a host's recent work fades. */
     private static final double RECENT_SECONDS = 5;
 
@@ -532,6 +538,23 @@ final class LocalCacheIndex {
             ownQueueWeight = queuedRequests >= BEHIND_MIN_QUEUE && holderLeastQueued > typicalQueue;
         }
 
+        // As the script: a turn of a conversation of its own pays for each token of its history a host lacks, while
+        // the fleet is busy but not behind.
+        long holderMatched = 0;
+        if (deepestUses <= 1
+                && hostCount > 0
+                && inflightSum >= HOLDER_MIN_INFLIGHT * hostCount
+                && queuedRequests < HOLDER_MAX_QUEUE) {
+            for (int i = 0; i < hostCount; i++) {
+                holderMatched = Math.max(
+                        holderMatched,
+                        matchedOn(hosts[i], blockTokens, answeredTokens, prompt, sessionHost, sessionTokens));
+            }
+            if (blockTokens.isEmpty() || holderMatched <= matchedTokens(blockTokens, 1, prompt)) {
+                holderMatched = 0;
+            }
+        }
+
         double bestCost = 0;
         int[] ties = new int[hostCount];
         int tieCount = 0;
@@ -562,6 +585,9 @@ final class LocalCacheIndex {
                     + recentWeight * (recentNowOf[id] - recentMean);
             if (someRoom) {
                 cost = cost + roomWeight * roomShort(id, prompt, matched);
+            }
+            if (holderMatched > matched) {
+                cost = cost + HOLDER_PRICE * weight * (holderMatched - matched);
             }
             if (tieCount == 0 || cost < bestCost - TIE) {
                 bestCost = cost;

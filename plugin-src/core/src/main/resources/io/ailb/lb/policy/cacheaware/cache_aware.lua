@@ -50,6 +50,10 @@
 --                + min(weight, 4) * max(0, held_h + uncached_h - KV size), with the KV size known and some host
 --                with room for the request: the tokens that do not fit wait until running requests end and free
 --                theirs, holding up the requests queued behind
+--                + HOLDER_PRICE (4) * weight * max(0, matched on the best holder - matched_h), for a request that
+--                continues a conversation of its own (its best holder holds more than its first block, and at most one
+--                request used its deepest held block before) while the hosts have HOLDER_MIN_INFLIGHT (2) requests in
+--                flight each on average and q is below HOLDER_MAX_QUEUE (4): a move prefills that history again
 -- A block is hot when its share of the requests routed since it was first seen, times the number of hosts,
 -- exceeds 1.5 times the number of hosts holding it: its holders carry well over a fair share of the traffic.
 --
@@ -590,6 +594,28 @@ if kv_tokens > 0 then
     end
 end
 
+-- A turn of a conversation of its own (its best holder holds more than the first block, and its deepest held block
+-- came with one earlier request) pays HOLDER_PRICE times the weight for each token of that history a host lacks,
+-- while the fleet is busy but not behind. Inside the Mooncake trace's bursts a holder that just took a new long prompt
+-- looked dearer than a copy, and each such move prefilled the history again (at x2 51 turns left their holders, 12 for
+-- SGLang's router): total work the next requests queue behind. Below HOLDER_MIN_INFLIGHT requests in flight per host
+-- the fleet has room for the copy (the trace at x0.5 on 2 gateways: +5 % mean TTFT without this gate); from a typical
+-- queue of HOLDER_MAX_QUEUE requests the overload's weight already keeps prefixes, and the price only added a tail
+-- (half-streamed trace at x4: p99 +17 %).
+local HOLDER_PRICE = 4
+local HOLDER_MIN_INFLIGHT = 2
+local HOLDER_MAX_QUEUE = 4
+local holder_matched = 0
+if deepest_uses <= 1 and #hosts > 0 and count_sum >= HOLDER_MIN_INFLIGHT * #hosts
+    and queued_requests < HOLDER_MAX_QUEUE then
+    for _, host in ipairs(hosts) do
+        holder_matched = math.max(holder_matched, matched_on(host))
+    end
+    if levels == 0 or holder_matched <= matched_tokens(1) then
+        holder_matched = 0
+    end
+end
+
 local best_cost = nil
 local ties = {}
 for _, host in ipairs(hosts) do
@@ -607,6 +633,9 @@ for _, host in ipairs(hosts) do
             + recent_weight * (recent_of[host] - recent_mean)
         if some_room then
             cost = cost + room_weight * short_of[host]
+        end
+        if holder_matched > matched then
+            cost = cost + HOLDER_PRICE * weight * (holder_matched - matched)
         end
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then

@@ -868,6 +868,70 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(2080, queuesUnderOneRequest.cost());
     }
 
+    /**
+     * The first turn of "conv" (blocks of 1000 and 1800 tokens) went to a {@code turns} times and ended; now a has
+     * {@code queuedA} tokens queued, b and c {@code queuedBC}, and every host {@code inflight} requests in flight.
+     */
+    private void historyOnA(int turns, long queuedA, long queuedBC, long inflight) {
+        flushAll();
+        for (int i = 0; i < turns; i++) {
+            String turn = lease();
+            run(demand("conv", 1000, 1800), Collections.singletonList("a:1"), PLAIN, 0, turn);
+            release(turn);
+        }
+        load("a:1", queuedA);
+        load("b:1", queuedBC);
+        load("c:1", queuedBC);
+        String count = Long.toString(inflight);
+        redis.call("HSET", KEYS.inflight(), "a:1", count, "b:1", count, "c:1", count);
+    }
+
+    private static final CacheAwareSelection.Demand NEXT_TURN = demand("conv", 1000, 1800, 2000);
+
+    /**
+     * The next turn of a conversation whose 1800-token history only a holds (its first 1000 tokens are not its own),
+     * with 2 requests in flight per host and no typical queue (weight 1): b and c pay 4 × 1800 for the history they
+     * lack on top of their 2000 uncached tokens. a keeps the turn at 8000 + 200 queued behind a long prompt, and loses
+     * it at 10,000 + 200, to a copy at 2000 + 7200.
+     */
+    @Test
+    void aTurnPaysFourTimesForTheHistoryAHostLacksWhileTheFleetIsBusy() {
+        historyOnA(1, 8000, 0, 2);
+        CacheAwareSelection kept = run(NEXT_TURN, ABC);
+        assertEquals("a:1", kept.host());
+        assertEquals(8200, kept.cost());
+        assertEquals(200, kept.work());
+
+        historyOnA(1, 10_000, 0, 2);
+        CacheAwareSelection moved = run(NEXT_TURN, ABC);
+        assertNotEquals("a:1", moved.host());
+        assertEquals(2000 + 4 * 1800, moved.cost());
+    }
+
+    /**
+     * No price below 2 requests in flight per host (the copy has room), for a history another request brought too
+     * (a shared document, not a conversation of its own), and from a typical queue of 4 requests: there b and c, at
+     * 5000 queued with a mean work of 1000 (q = 5, weight 6), cost 5000 + 6 × 2000 against a's 40,000 + 6 × 200.
+     */
+    @Test
+    void anIdleFleetASharedHistoryOrAnOverloadPayNoPriceForTheHistory() {
+        historyOnA(1, 8000, 0, 1);
+        CacheAwareSelection idle = run(NEXT_TURN, ABC);
+        assertNotEquals("a:1", idle.host());
+        assertEquals(2000, idle.cost());
+
+        historyOnA(2, 8000, 0, 2);
+        CacheAwareSelection shared = run(NEXT_TURN, ABC);
+        assertNotEquals("a:1", shared.host());
+        assertEquals(2000, shared.cost());
+
+        historyOnA(1, 40_000, 5000, 2);
+        setMeanWork(1000);
+        CacheAwareSelection overloaded = run(NEXT_TURN, ABC);
+        assertNotEquals("a:1", overloaded.host());
+        assertEquals(5000 + 6 * 2000, overloaded.cost());
+    }
+
     @Test
     void theFirstTokenTakesTheQueuedTokensOffAndTheReleaseTheCount() {
         List<String> onlyA = Collections.singletonList("a:1");
