@@ -45,6 +45,11 @@ class CacheAwareScriptTest extends FreshRedisTest {
     private static final int BLOCK_TTL = 1800;
 
     private long leases;
+    /**
+     * The gateway's clock for the calls that do not state one: fixed for the test, so a queue never drains between two
+     * calls of a test that crossed a second of Redis's clock (the drain's own tests state each call's time).
+     */
+    private long gatewayMillis;
 
     private static CacheAwareSelection.Settings settings(
             int cap, double inflightTokens, double overloadQueueRequests, int maxHolders) {
@@ -107,7 +112,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
             int random,
             String leaseId) {
         RedisCommand production =
-                CacheAwareSelection.command(KEYS, demand, healthy, unhealthy, settings, random, leaseId, now() * 1000);
+                CacheAwareSelection.command(KEYS, demand, healthy, unhealthy, settings, random, leaseId, gatewayMillis);
         return RedisCommand.script(SCRIPT, production.keys(), production.args());
     }
 
@@ -134,7 +139,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     private long firstToken(String leaseId) {
-        return firstTokenAt(leaseId, now() * 1000);
+        return firstTokenAt(leaseId, gatewayMillis);
     }
 
     /** The first-token call as the flow sends it at {@code nowMillis} (the clock appended). */
@@ -215,6 +220,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
     @BeforeEach
     void queuesAreShortAgainstTheMeanWork() {
         setMeanWork(1_000_000_000_000L);
+        gatewayMillis = now() * 1000;
     }
 
     /** An empty Redis, but for the mean work the tests state their costs at. */
@@ -888,6 +894,13 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     private static final CacheAwareSelection.Demand NEXT_TURN = demand("conv", 1000, 1800, 2000);
 
+    /** Routes the next turn and checks it left a for another host at {@code cost}. */
+    private void assertNextTurnMovesAt(long cost) {
+        CacheAwareSelection turn = run(NEXT_TURN, ABC);
+        assertNotEquals("a:1", turn.host());
+        assertEquals(cost, turn.cost());
+    }
+
     /**
      * The next turn of a conversation whose 1800-token history only a holds (its first 1000 tokens are not its own),
      * with 2 requests in flight per host and no typical queue (weight 1): b and c pay 4 × 1800 for the history they
@@ -903,9 +916,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(200, kept.work());
 
         historyOnA(1, 10_000, 0, 2);
-        CacheAwareSelection moved = run(NEXT_TURN, ABC);
-        assertNotEquals("a:1", moved.host());
-        assertEquals(2000 + 4 * 1800, moved.cost());
+        assertNextTurnMovesAt(2000 + 4 * 1800);
     }
 
     /**
@@ -916,20 +927,14 @@ class CacheAwareScriptTest extends FreshRedisTest {
     @Test
     void anIdleFleetASharedHistoryOrAnOverloadPayNoPriceForTheHistory() {
         historyOnA(1, 8000, 0, 1);
-        CacheAwareSelection idle = run(NEXT_TURN, ABC);
-        assertNotEquals("a:1", idle.host());
-        assertEquals(2000, idle.cost());
+        assertNextTurnMovesAt(2000);
 
         historyOnA(2, 8000, 0, 2);
-        CacheAwareSelection shared = run(NEXT_TURN, ABC);
-        assertNotEquals("a:1", shared.host());
-        assertEquals(2000, shared.cost());
+        assertNextTurnMovesAt(2000);
 
         historyOnA(1, 40_000, 5000, 2);
         setMeanWork(1000);
-        CacheAwareSelection overloaded = run(NEXT_TURN, ABC);
-        assertNotEquals("a:1", overloaded.host());
-        assertEquals(5000 + 6 * 2000, overloaded.cost());
+        assertNextTurnMovesAt(5000 + 6 * 2000);
     }
 
     @Test
