@@ -539,16 +539,19 @@ final class LocalCacheIndex {
         }
 
         // As the script: a turn of a conversation of its own pays for each token of its history a host lacks, while
-        // the fleet is busy but not behind.
+        // the fleet is busy but not behind, at most the prefill its best holder has queued beyond the host's.
         long holderMatched = 0;
+        double holderQueue = 0;
         if (deepestUses <= 1
                 && hostCount > 0
                 && inflightSum >= HOLDER_MIN_INFLIGHT * hostCount
                 && queuedRequests < HOLDER_MAX_QUEUE) {
             for (int i = 0; i < hostCount; i++) {
-                holderMatched = Math.max(
-                        holderMatched,
-                        matchedOn(hosts[i], blockTokens, answeredTokens, prompt, sessionHost, sessionTokens));
+                long matched = matchedOn(hosts[i], blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
+                if (matched > holderMatched) {
+                    holderMatched = matched;
+                    holderQueue = queuedTotal(hosts[i]) - drainedOf[hosts[i]];
+                }
             }
             if (blockTokens.isEmpty() || holderMatched <= matchedTokens(blockTokens, 1, prompt)) {
                 holderMatched = 0;
@@ -587,7 +590,10 @@ final class LocalCacheIndex {
                 cost = cost + roomWeight * roomShort(id, prompt, matched);
             }
             if (holderMatched > matched) {
-                cost = cost + HOLDER_PRICE * weight * (holderMatched - matched);
+                cost = cost
+                        + Math.min(
+                                HOLDER_PRICE * weight * (holderMatched - matched),
+                                Math.max(0, holderQueue - (queuedTotal(id) - drainedOf[id])));
             }
             if (tieCount == 0 || cost < bestCost - TIE) {
                 bestCost = cost;

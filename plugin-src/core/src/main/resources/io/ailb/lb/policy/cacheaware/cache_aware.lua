@@ -50,7 +50,8 @@
 --                + min(weight, 4) * max(0, held_h + uncached_h - KV size), with the KV size known and some host
 --                with room for the request: the tokens that do not fit wait until running requests end and free
 --                theirs, holding up the requests queued behind
---                + HOLDER_PRICE (4) * weight * max(0, matched on the best holder - matched_h), for a request that
+--                + min(HOLDER_PRICE (4) * weight * max(0, matched on the best holder - matched_h),
+--                max(0, the best holder's queued - drained minus h's)), for a request that
 --                continues a conversation of its own (its best holder holds more than its first block, and at most one
 --                request used its deepest held block before) while the hosts have HOLDER_MIN_INFLIGHT (2) requests in
 --                flight each on average and q is below HOLDER_MAX_QUEUE (4): a move prefills that history again
@@ -601,15 +602,22 @@ end
 -- SGLang's router): total work the next requests queue behind. Below HOLDER_MIN_INFLIGHT requests in flight per host
 -- the fleet has room for the copy (the trace at x0.5 on 2 gateways: +5 % mean TTFT without this gate); from a typical
 -- queue of HOLDER_MAX_QUEUE requests the overload's weight already keeps prefixes, and the price only added a tail
--- (half-streamed trace at x4: p99 +17 %).
+-- (half-streamed trace at x4: p99 +17 %). The price never exceeds how much more prefill the best holder has queued
+-- than the host: it keeps a turn behind a long prompt, not behind a count of short requests that each cost a fixed
+-- time (the 8-group chat on the serial backend at x1: +6 % mean TTFT without that bound).
 local HOLDER_PRICE = 4
 local HOLDER_MIN_INFLIGHT = 2
 local HOLDER_MAX_QUEUE = 4
 local holder_matched = 0
+local holder_queue = 0
 if deepest_uses <= 1 and #hosts > 0 and count_sum >= HOLDER_MIN_INFLIGHT * #hosts
     and queued_requests < HOLDER_MAX_QUEUE then
     for _, host in ipairs(hosts) do
-        holder_matched = math.max(holder_matched, matched_on(host))
+        local matched = matched_on(host)
+        if matched > holder_matched then
+            holder_matched = matched
+            holder_queue = queued_of[host] - drained_of[host]
+        end
     end
     if levels == 0 or holder_matched <= matched_tokens(1) then
         holder_matched = 0
@@ -635,7 +643,8 @@ for _, host in ipairs(hosts) do
             cost = cost + room_weight * short_of[host]
         end
         if holder_matched > matched then
-            cost = cost + HOLDER_PRICE * weight * (holder_matched - matched)
+            cost = cost + math.min(HOLDER_PRICE * weight * (holder_matched - matched),
+                math.max(0, holder_queue - (queued_of[host] - drained_of[host])))
         end
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then

@@ -904,7 +904,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
     /**
      * The next turn of a conversation whose 1800-token history only a holds (its first 1000 tokens are not its own),
      * with 2 requests in flight per host and no typical queue (weight 1): b and c pay 4 × 1800 for the history they
-     * lack on top of their 2000 uncached tokens. a keeps the turn at 8000 + 200 queued behind a long prompt, and loses
+     * lack on top of their 2000 uncached tokens (a's queue is longer than that price). a keeps the turn at 8000 + 200 queued behind a long prompt, and loses
      * it at 10,000 + 200, to a copy at 2000 + 7200.
      */
     @Test
@@ -917,6 +917,20 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
         historyOnA(1, 10_000, 0, 2);
         assertNextTurnMovesAt(2000 + 4 * 1800);
+    }
+
+    /**
+     * The price is at most how much more prefill the holder has queued than the host: with 3000 tokens queued on a and
+     * 7 requests in flight there (1000 tokens each, 2 on b and c), a costs 3000 + 200 + 7000 and b 2000 + 2000 + 3000,
+     * not the full 7200: a turn leaves a holder busy with many requests, where it stays behind a long prompt.
+     */
+    @Test
+    void thePriceIsAtMostTheHoldersExtraQueuedPrefill() {
+        historyOnA(1, 3000, 0, 2);
+        redis.call("HSET", KEYS.inflight(), "a:1", "7");
+        CacheAwareSelection turn = run(NEXT_TURN, ABC, settings(0, 1000, 0, 8), 0, lease());
+        assertNotEquals("a:1", turn.host());
+        assertEquals(2000 + 2000 + 3000, turn.cost());
     }
 
     /**
