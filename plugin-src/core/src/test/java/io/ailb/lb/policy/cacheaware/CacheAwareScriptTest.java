@@ -904,8 +904,8 @@ class CacheAwareScriptTest extends FreshRedisTest {
     /**
      * The next turn of a conversation whose 1800-token history only a holds (its first 1000 tokens are not its own),
      * with 2 requests in flight per host and no typical queue (weight 1): b and c pay 4 × 1800 for the history they
-     * lack on top of their 2000 uncached tokens (a's queue is longer than that price). a keeps the turn at 8000 + 200 queued behind a long prompt, and loses
-     * it at 10,000 + 200, to a copy at 2000 + 7200.
+     * lack on top of their 2000 uncached tokens (a's queue is longer than that price). a keeps the turn at 8000 + 200
+     * queued behind a long prompt, and loses it at 10,000 + 200, to a copy at 2000 + 7200.
      */
     @Test
     void aTurnPaysFourTimesForTheHistoryAHostLacksWhileTheFleetIsBusy() {
