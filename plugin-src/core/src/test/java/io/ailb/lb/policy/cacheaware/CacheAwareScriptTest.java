@@ -220,6 +220,11 @@ class CacheAwareScriptTest extends FreshRedisTest {
     @BeforeEach
     void queuesAreShortAgainstTheMeanWork() {
         setMeanWork(1_000_000_000_000L);
+    }
+
+    /** Once per test only: a test that resets the mean work halfway keeps its clock. */
+    @BeforeEach
+    void pinTheGatewayClock() {
         gatewayMillis = now() * 1000;
     }
 
