@@ -155,6 +155,8 @@ final class LocalCacheIndex {
     private Scope[] hostScope = new Scope[16];
 
     private int[] depthOf = new int[16];
+    /** Per host: the prompt tokens it holds for the current decision (matchedOn), set for its hosts once per decision. */
+    private long[] matchedOf = new long[16];
     /** Per decision: the host's in-flight count and queued tokens in the gateway's other VMs (see peerLoads). */
     private long[] peerInflight = new long[16];
 
@@ -465,6 +467,9 @@ final class LocalCacheIndex {
                 sessionTokens = Math.min(last.promptTokens, prompt);
             }
         }
+        for (int i = 0; i < hostCount; i++) {
+            matchedOf[hosts[i]] = matchedOn(hosts[i], blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
+        }
         long hotTokens = allHot ? matchedTokens(blockTokens, walked, prompt) : 0;
         // As the script: only a request starting a conversation of its own is charged the hosts' recent work, so only
         // then is each host's computed.
@@ -547,9 +552,8 @@ final class LocalCacheIndex {
                 && inflightSum >= HOLDER_MIN_INFLIGHT * hostCount
                 && queuedRequests < HOLDER_MAX_QUEUE) {
             for (int i = 0; i < hostCount; i++) {
-                long matched = matchedOn(hosts[i], blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
-                if (matched > holderMatched) {
-                    holderMatched = matched;
+                if (matchedOf[hosts[i]] > holderMatched) {
+                    holderMatched = matchedOf[hosts[i]];
                     holderQueue = queuedTotal(hosts[i]) - drainedOf[hosts[i]];
                 }
             }
@@ -566,8 +570,7 @@ final class LocalCacheIndex {
             for (int i = 0; i < hostCount && !someRoom; i++) {
                 int id = hosts[i];
                 if (maxRequestCount <= 0 || inflightTotal(id) < maxRequestCount) {
-                    long matched = matchedOn(id, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
-                    someRoom = roomShort(id, prompt, matched) == 0;
+                    someRoom = roomShort(id, prompt, matchedOf[id]) == 0;
                 }
             }
         }
@@ -576,11 +579,11 @@ final class LocalCacheIndex {
             if (maxRequestCount > 0 && inflightTotal(id) >= maxRequestCount) {
                 continue;
             }
-            long matched = matchedOn(id, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
+            long matched = matchedOf[id];
+            double pending = queuedTotal(id) - drainedOf[id];
             double hot = Math.max(0, hotTokens - matched);
             double hostWeight = ownQueueWeight ? Math.min(weight, weightOf(queuedTotal(id) / meanWork)) : weight;
-            double cost = queuedTotal(id)
-                    - drainedOf[id]
+            double cost = pending
                     + perRequest * waitingTotal(id)
                     + hostWeight * (prompt - matched)
                     - hot
@@ -592,8 +595,7 @@ final class LocalCacheIndex {
             if (holderMatched > matched) {
                 cost = cost
                         + Math.min(
-                                HOLDER_PRICE * weight * (holderMatched - matched),
-                                Math.max(0, holderQueue - (queuedTotal(id) - drainedOf[id])));
+                                HOLDER_PRICE * weight * (holderMatched - matched), Math.max(0, holderQueue - pending));
             }
             if (tieCount == 0 || cost < bestCost - TIE) {
                 bestCost = cost;
@@ -610,7 +612,7 @@ final class LocalCacheIndex {
 
         int target = ties[randomValue % tieCount];
         int depth = depthOf[target];
-        long matched = matchedOn(target, blockTokens, answeredTokens, prompt, sessionHost, sessionTokens);
+        long matched = matchedOf[target];
         long work = Math.max(0, prompt - matched);
         written[target] += work;
         if (recentWorkShare > 0) {
@@ -1153,6 +1155,7 @@ final class LocalCacheIndex {
         healthyMark = Arrays.copyOf(healthyMark, size);
         knownMark = Arrays.copyOf(knownMark, size);
         depthOf = Arrays.copyOf(depthOf, size);
+        matchedOf = Arrays.copyOf(matchedOf, size);
         peerInflight = Arrays.copyOf(peerInflight, size);
         peerQueued = Arrays.copyOf(peerQueued, size);
         peerHeld = Arrays.copyOf(peerHeld, size);

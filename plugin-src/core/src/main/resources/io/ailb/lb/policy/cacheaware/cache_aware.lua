@@ -458,7 +458,9 @@ end
 local waiting_of = {}
 local waiting_sum = 0
 local waiting_max = 0
-local drained_of = {}
+-- Per host, computed once for every term that uses them: queued_h - drained_h, and matched_h.
+local pending_of = {}
+local matched_of = {}
 local drain_rate = drain_tokens_per_second(parse_drain_rate(routed_state[5]))
 -- Queues that drain slower than an instance prefills (the assumed rate) are held by something else: decode seats,
 -- per-request costs of short prompts. The time since a first token then says little of their progress (a replayed
@@ -474,12 +476,13 @@ hmget_in_chunks(hosts, 1, #hosts, load_hashes, function(host, count, queued, hel
     held_of[host] = non_negative(held)
     count_of[host] = c
     queued_of[host] = non_negative(queued)
-    drained_of[host] = 0
+    local drained = 0
     draining_since = tonumber(draining_since)
     if prefill_bound and queued_of[host] > 0 and draining_since then
-        drained_of[host] = math.min(queued_of[host],
-            math.floor(drain_rate * math.max(0, gateway_ms - draining_since) / 1000))
+        drained = math.min(queued_of[host], math.floor(drain_rate * math.max(0, gateway_ms - draining_since) / 1000))
     end
+    pending_of[host] = queued_of[host] - drained
+    matched_of[host] = matched_on(host)
     queued_sum = queued_sum + queued_of[host]
     queued_max = math.max(queued_max, queued_of[host])
     recent_of[host] = recent_now(recent)
@@ -588,7 +591,7 @@ local short_of = {}
 local some_room = false
 if kv_tokens > 0 then
     for _, host in ipairs(hosts) do
-        short_of[host] = math.max(0, held_of[host] + prompt - matched_on(host) - kv_tokens)
+        short_of[host] = math.max(0, held_of[host] + prompt - matched_of[host] - kv_tokens)
         if short_of[host] == 0 and (cap <= 0 or count_of[host] < cap) then
             some_room = true
         end
@@ -596,7 +599,7 @@ if kv_tokens > 0 then
 end
 
 -- A turn of a conversation of its own (its best holder holds more than the first block, and its deepest held block
--- came with one earlier request) pays HOLDER_PRICE times the weight for each token of that history a host lacks,
+-- came with at most one earlier request) pays HOLDER_PRICE times the weight for each token of that history a host lacks,
 -- while the fleet is busy but not behind. Inside the Mooncake trace's bursts a holder that just took a new long prompt
 -- looked dearer than a copy, and each such move prefilled the history again (at x2 51 turns left their holders, 12 for
 -- SGLang's router): total work the next requests queue behind. Below HOLDER_MIN_INFLIGHT requests in flight per host
@@ -613,10 +616,9 @@ local holder_queue = 0
 if deepest_uses <= 1 and #hosts > 0 and count_sum >= HOLDER_MIN_INFLIGHT * #hosts
     and queued_requests < HOLDER_MAX_QUEUE then
     for _, host in ipairs(hosts) do
-        local matched = matched_on(host)
-        if matched > holder_matched then
-            holder_matched = matched
-            holder_queue = queued_of[host] - drained_of[host]
+        if matched_of[host] > holder_matched then
+            holder_matched = matched_of[host]
+            holder_queue = pending_of[host]
         end
     end
     if levels == 0 or holder_matched <= matched_tokens(1) then
@@ -629,13 +631,13 @@ local ties = {}
 for _, host in ipairs(hosts) do
     local c = count_of[host]
     if cap <= 0 or c < cap then
-        local matched = matched_on(host)
-        local hot =  math.max(0, hot_tokens - matched)
+        local matched = matched_of[host]
+        local hot = math.max(0, hot_tokens - matched)
         local host_weight = weight
         if own_queue_weight then
             host_weight = math.min(weight, weight_of(queued_of[host] / mean_work))
         end
-        local cost = queued_of[host] - drained_of[host] + per_request * waiting_of[host]
+        local cost = pending_of[host] + per_request * waiting_of[host]
             + host_weight * (prompt - matched) - hot
             + inflight_weight * c
             + recent_weight * (recent_of[host] - recent_mean)
@@ -644,7 +646,7 @@ for _, host in ipairs(hosts) do
         end
         if holder_matched > matched then
             cost = cost + math.min(HOLDER_PRICE * weight * (holder_matched - matched),
-                math.max(0, holder_queue - (queued_of[host] - drained_of[host])))
+                math.max(0, holder_queue - pending_of[host]))
         end
         -- Costs within a hundredth of a token are equal: floating-point sums must not break ties at random.
         if best_cost == nil or cost < best_cost - 0.01 then
@@ -662,7 +664,7 @@ end
 
 local target = ties[(rand % #ties) + 1]
 local depth = depth_of[target] or 0
-local matched = matched_on(target)
+local matched = matched_of[target]
 local work = math.max(0, prompt - matched)
 
 local count
@@ -684,7 +686,7 @@ else
         redis.call('HSET', drain_key, target, gateway_ms)
         redis.call('EXPIRE', drain_key, state_ttl)
     end
-    local ahead = queued_of[target] - drained_of[target]
+    local ahead = pending_of[target]
     local held = held_of[target]
     if kv_tokens == 0 then
         held = non_negative(redis.call('HGET', held_key, target))
