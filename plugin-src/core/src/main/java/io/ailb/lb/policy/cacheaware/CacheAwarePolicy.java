@@ -120,7 +120,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             0,
             MAX_KV_CACHE_TOKENS,
             "KV cache of one instance in tokens; once more new prompt tokens were routed to an instance since a "
-                    + "prefix's last use there, the prefix counts as evicted from it, as its LRU cache drops it, and "
+                    + "prefix's last use there, the prefix counts as evicted from it, as its LRU cache drops it "
+                    + "(unless the request of that use is still running there: its blocks stay), and "
                     + "the new prompt tokens of the requests in flight there that leave no room for a request's own "
                     + "count against the instance when another has room (it waits for them to end); "
                     + "0 = the smallest size the instances report in their metrics (vLLM cache_config_info "
@@ -478,6 +479,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         private final String service;
         private final String host;
         private final long work;
+        /** Its number in the index, whose blocks on the host stay unevicted while it is in flight. */
+        private final int user;
+
         private final long requestsAhead;
         private final long tokensAhead;
         private final long routedAtMillis;
@@ -503,6 +507,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             this.service = service;
             this.host = choice.host;
             this.work = choice.work;
+            this.user = choice.user;
             this.requestsAhead = choice.requestsAhead;
             this.tokensAhead = choice.tokensAhead;
             this.routedAtMillis = routedAtMillis;
@@ -514,7 +519,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         @Override
         public void onApplied(long nowMillis) {
-            index.admit(host, queuedWork, routedAtMillis);
+            index.admit(host, queuedWork, routedAtMillis, user);
             waiting = true;
             if (!streams && !dueAtEnd) {
                 index.expectUnseenFirstToken(dueAtMillis, () -> firstTokenCame(dueAtMillis, false));
@@ -552,7 +557,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         @Override
         public void onStreamEnd(long nowMillis) {
-            index.release(host, queuedWork, work, waiting);
+            index.release(host, queuedWork, work, waiting, user);
             waiting = false;
             queuedWork = 0;
             exchange.countsChanged(nowMillis);

@@ -6,11 +6,13 @@ import io.ailb.lb.request.RequestParser;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 
 /**
  * cache_aware's state kept in one VM ({@code index: local}): what cache_aware.lua keeps in Redis — per-host in-flight
@@ -93,6 +95,8 @@ final class LocalCacheIndex {
     static final int MAX_SESSIONS = 16_384;
 
     private static final int NONE = -1;
+    /** The user of a block a peer VM routed: never known to be in flight here. */
+    private static final int NO_USER = 0;
 
     private final int maxBlocks;
     private final int maxHolders;
@@ -198,6 +202,15 @@ final class LocalCacheIndex {
     private int[] holderSeen;
     /** The holder host's written counter (low 32 bits) when it last used the block. */
     private int[] holderWritten;
+    /** The request that last used the block on the holder ({@link #NO_USER} for a peer's): its lease in the script. */
+    private int[] holderUser;
+    /** The number of the last request routed here; requests are numbered from 1 and the count wraps past 0. */
+    private int lastUser;
+    /**
+     * Requests admitted and not yet released: their blocks are in use on their hosts, which cannot drop them, however
+     * much was written there since (the script's lease that still exists).
+     */
+    private final Set<Integer> usersInFlight = new HashSet<>();
 
     private int usedSlots;
     private int liveBlocks;
@@ -306,6 +319,8 @@ final class LocalCacheIndex {
          * {@link #FIRST_TOKEN_AT_END}; else 0.
          */
         final long firstTokenInMillis;
+        /** The request's number, for {@link #admit} and {@link #release}; {@link #NO_USER} when full. */
+        final int user;
 
         private Choice(
                 boolean full,
@@ -317,7 +332,8 @@ final class LocalCacheIndex {
                 long work,
                 long requestsAhead,
                 long tokensAhead,
-                long firstTokenInMillis) {
+                long firstTokenInMillis,
+                int user) {
             this.full = full;
             this.host = host;
             this.count = count;
@@ -328,6 +344,7 @@ final class LocalCacheIndex {
             this.requestsAhead = requestsAhead;
             this.tokensAhead = tokensAhead;
             this.firstTokenInMillis = firstTokenInMillis;
+            this.user = user;
         }
 
         /** The script's reply for the same decision. */
@@ -607,7 +624,7 @@ final class LocalCacheIndex {
         }
         if (tieCount == 0) {
             int least = leastCounted[randomValue % leastCountedSize];
-            return new Choice(true, hostNames[least], leastCount, 0, 0, 0, 0, 0, 0, 0);
+            return new Choice(true, hostNames[least], leastCount, 0, 0, 0, 0, 0, 0, 0, NO_USER);
         }
 
         int target = ties[randomValue % tieCount];
@@ -620,9 +637,10 @@ final class LocalCacheIndex {
             recentWork[target] = (long) Math.floor(ownRecent(target, now) + work + 0.5);
             recentAt[target] = now;
         }
+        lastUser = lastUser == Integer.MAX_VALUE ? 1 : lastUser + 1;
         for (int d = 1; d <= levels; d++) {
             String hash = blockHashes.get(d - 1);
-            recordHolder(findOrAdd(hexHigh(hash) ^ scope.salt, hexLow(hash), routed, now), target, now);
+            recordHolder(findOrAdd(hexHigh(hash) ^ scope.salt, hexLow(hash), routed, now), target, now, lastUser);
         }
         if (sessionKey != null) {
             rememberSession(sessionKey, new Session(hostNames[target], prompt, now));
@@ -657,7 +675,8 @@ final class LocalCacheIndex {
                                 priorMsPerKilotoken,
                                 waitingTotal(target),
                                 queuedTotal(target) - drainedOf[target] + work,
-                                overloadQueueRequests > 0 && queuedRequests >= overloadQueueRequests));
+                                overloadQueueRequests > 0 && queuedRequests >= overloadQueueRequests),
+                lastUser);
     }
 
     /** This VM's count on host {@code id} plus the other VMs' (set for the hosts of the current decision). */
@@ -744,7 +763,7 @@ final class LocalCacheIndex {
             // So that it is dropped like the service's other hosts once it left and no block lists it.
             hostScope[id] = scope;
         }
-        recordHolder(findOrAdd(high ^ scope.salt, low, scope.routed, now), id, now);
+        recordHolder(findOrAdd(high ^ scope.salt, low, scope.routed, now), id, now, NO_USER);
         if (endsRequest) {
             scope.routed++;
         }
@@ -802,11 +821,15 @@ final class LocalCacheIndex {
 
     /**
      * The request routed at {@code routedAtMillis} took effect on {@code host}: count it in flight and waiting, and
-     * queue its {@code work}; an empty queue begins draining with it.
+     * queue its {@code work}; an empty queue begins draining with it. Until its release the blocks it last used on
+     * the host, those of {@code user} (its choice's), are not judged evicted.
      */
-    void admit(String host, long work, long routedAtMillis) {
+    void admit(String host, long work, long routedAtMillis, int user) {
         Integer id = hostIds.get(host);
         if (id != null) {
+            if (user != NO_USER) {
+                usersInFlight.add(user);
+            }
             if (queued[id] == 0) {
                 drainingSince[id] = routedAtMillis;
             }
@@ -958,9 +981,11 @@ final class LocalCacheIndex {
 
     /**
      * A request ended: its count, the {@code work} it still has queued and the {@code heldWork} it was admitted with
-     * are given back, and its place among the waiting when it is still {@code waiting} for its first token.
+     * are given back, and its place among the waiting when it is still {@code waiting} for its first token; the
+     * blocks {@code user} last used can be judged evicted again.
      */
-    void release(String host, long work, long heldWork, boolean waiting) {
+    void release(String host, long work, long heldWork, boolean waiting, int user) {
+        usersInFlight.remove(user);
         Integer id = hostIds.get(host);
         if (id != null) {
             if (waiting) {
@@ -1206,6 +1231,7 @@ final class LocalCacheIndex {
         holderHost = new int[slots * maxHolders];
         holderSeen = new int[slots * maxHolders];
         holderWritten = new int[slots * maxHolders];
+        holderUser = new int[slots * maxHolders];
     }
 
     /** Doubles the slot arrays (never past maxBlocks' power of two); the live blocks keep their slots. */
@@ -1223,6 +1249,7 @@ final class LocalCacheIndex {
         holderHost = Arrays.copyOf(holderHost, slots * maxHolders);
         holderSeen = Arrays.copyOf(holderSeen, slots * maxHolders);
         holderWritten = Arrays.copyOf(holderWritten, slots * maxHolders);
+        holderUser = Arrays.copyOf(holderUser, slots * maxHolders);
         capacity = slots;
         buckets = new int[slots];
         Arrays.fill(buckets, NONE);
@@ -1348,13 +1375,17 @@ final class LocalCacheIndex {
             int host = holderHost[base + i];
             int seen = holderSeen[base + i];
             int at = holderWritten[base + i];
-            boolean evicted = kvCacheTokens > 0 && (long) ((int) written[host] - at) > kvCacheTokens;
+            int user = holderUser[base + i];
+            boolean evicted = kvCacheTokens > 0
+                    && (long) ((int) written[host] - at) > kvCacheTokens
+                    && !usersInFlight.contains(user);
             if (seen < staleBefore || evicted) {
                 holderRefs[host]--;
             } else {
                 holderHost[base + kept] = host;
                 holderSeen[base + kept] = seen;
                 holderWritten[base + kept] = at;
+                holderUser[base + kept] = user;
                 kept++;
             }
         }
@@ -1365,7 +1396,7 @@ final class LocalCacheIndex {
      * {@code host} now holds the block: its last use is {@code now}, the block's use count grows, and past
      * maxHolders the least recently seen other holder (by name among equals, as the script sorts) is dropped.
      */
-    private void recordHolder(int slot, int host, int now) {
+    private void recordHolder(int slot, int host, int now, int user) {
         int base = slot * maxHolders;
         int count = holderCount[slot];
         uses[slot]++;
@@ -1375,6 +1406,7 @@ final class LocalCacheIndex {
             if (holderHost[base + i] == host) {
                 holderSeen[base + i] = now;
                 holderWritten[base + i] = (int) written[host];
+                holderUser[base + i] = user;
                 return;
             }
         }
@@ -1383,6 +1415,7 @@ final class LocalCacheIndex {
             holderHost[base + count] = host;
             holderSeen[base + count] = now;
             holderWritten[base + count] = (int) written[host];
+            holderUser[base + count] = user;
             holderCount[slot] = (byte) (count + 1);
             return;
         }
@@ -1400,6 +1433,7 @@ final class LocalCacheIndex {
         holderHost[base + victim] = host;
         holderSeen[base + victim] = now;
         holderWritten[base + victim] = (int) written[host];
+        holderUser[base + victim] = user;
     }
 
     static long hexHigh(String hash) {

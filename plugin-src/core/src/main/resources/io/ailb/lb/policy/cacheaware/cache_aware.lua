@@ -10,7 +10,8 @@
 --   uncached_h = prompt - matched_h, matched_h the tokens of the longest prefix routed to h (deepest block key
 --                listing h and not evicted there: with the instances' KV size known, a block counts as evicted from h
 --                once more new prompt tokens were routed to h since its last use there than that size, as an LRU
---                cache drops it): blocks of requests still queued there count, they will be cached when this one runs;
+--                cache drops it, unless the request of that use is still in flight: an engine keeps the blocks of a
+--                running request): blocks of requests still queued there count, they will be cached when this one runs;
 --                when assistant messages follow that prefix, h answered it and holds them too (engines cache
 --                generated tokens), so they count as matched on h
 --   q          = mean of queued_h over healthy hosts but the one with the longest queue (over the one host when
@@ -104,8 +105,9 @@
 --              is expected, in the gateways' Unix ms
 -- KEYS[12]     drain HASH: host -> since when its queue has been draining, in the gateways' Unix ms (drained_h)
 -- KEYS[13]     with S = 1 only: the session HASH "h" -> host of the session's last request, "p" -> its prompt tokens
--- KEYS[13+S..] block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written>" (Unix seconds, and
---              the host's written count then; a bare number: the last use alone, never judged evicted), "#u" ->
+-- KEYS[13+S..] block keys for prefix depth 1, 2, ...: HASH holder host -> "<last use> <written> <lease>" (Unix
+--              seconds, the host's written count then, and the lease id of the request of that use; a bare number:
+--              the last use alone, never judged evicted; without the lease: no request in flight keeps it), "#u" ->
 --              requests routed with the block, "#t" -> the routed counter when the block was first seen
 -- ARGV[1]      random non-negative integer for the tie-break
 -- ARGV[2]      maxRequestCount, 0 = no cap
@@ -326,13 +328,19 @@ local function held_tokens(depth)
     return math.max(matched_tokens(depth), math.min(non_negative(ARGV[first_answered + depth - 1]), prompt))
 end
 
--- A holder's field value: its last use, and its written count then (absent in a bare number: never evicted).
+-- A holder's field value: its last use, its written count then (absent in a bare number: never evicted) and the
+-- lease of the request of that use (absent in values written before the leases were).
 local function parse_holder(value)
     local space = string.find(value, ' ', 1, true)
     if not space then
-        return tonumber(value), nil
+        return tonumber(value), nil, nil
     end
-    return tonumber(string.sub(value, 1, space - 1)), tonumber(string.sub(value, space + 1))
+    local second = string.find(value, ' ', space + 1, true)
+    if not second then
+        return tonumber(string.sub(value, 1, space - 1)), tonumber(string.sub(value, space + 1)), nil
+    end
+    return tonumber(string.sub(value, 1, space - 1)), tonumber(string.sub(value, space + 1, second - 1)),
+        string.sub(value, second + 1)
 end
 
 -- Prompt tokens routed to each host as work so far: what entered its KV cache. Every holder's is needed only to
@@ -345,10 +353,15 @@ if kv_tokens > 0 then
     end
 end
 
--- Whether a holder whose use was at written count at has lost the block: more new tokens entered host's cache since
--- then than it holds, so an LRU cache has dropped it.
-local function evicted(host, at)
-    return kv_tokens > 0 and at ~= nil and (written_of[host] or 0) - at > kv_tokens
+-- Whether a holder whose use was at written count at, by the request holding lease user, has lost the block: more new
+-- tokens entered host's cache since then than it holds, so an LRU cache has dropped it, and that request has ended.
+-- A running request's blocks stay: in the Mooncake trace at x4, answers run for over a minute and the next turn
+-- comes while the last one still decodes (81,920 and 71,680 tokens of history judged lost where they were not).
+local function evicted(host, at, user)
+    if not (kv_tokens > 0 and at ~= nil and (written_of[host] or 0) - at > kv_tokens) then
+        return false
+    end
+    return user == nil or not redis.call('ZSCORE', leases, user)
 end
 
 -- Matched depth per healthy host: the deepest block key that lists it (a chained hash covers its whole prefix).
@@ -374,8 +387,8 @@ for d = 1, levels do
         elseif field == '#t' then
             first_seen = math.min(non_negative(fields[i + 1]), routed)
         else
-            local seen, at = parse_holder(fields[i + 1])
-            if seen == nil or seen < stale_before or evicted(field, at) then
+            local seen, at, user = parse_holder(fields[i + 1])
+            if seen == nil or seen < stale_before or evicted(field, at, user) then
                 stale[#stale + 1] = field
             else
                 holders = holders + 1
@@ -726,8 +739,8 @@ else
 end
 
 -- The target now holds every block of this request, used after everything written to it so far: record it and the
--- use, refresh the TTL, keep at most max_holders (the least recently seen other holders go first).
-local holder_value = now .. ' ' .. written
+-- use and its lease, refresh the TTL, keep at most max_holders (the least recently seen other holders go first).
+local holder_value = now .. ' ' .. written .. ' ' .. lease_id
 for d = 1, levels do
     local key = KEYS[first_block + d - 1]
     redis.call('HSET', key, target, holder_value)

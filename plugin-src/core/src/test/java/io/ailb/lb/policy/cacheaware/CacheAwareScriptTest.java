@@ -351,6 +351,31 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     @Test
+    void aBlockARunningRequestLastUsedIsNotEvictedUntilThatRequestEnds() {
+        List<String> ab = Arrays.asList("a:1", "b:1");
+        // a took a 600-token conversation that still runs, then 1,001 tokens of another: by the written count alone
+        // "first" is gone, but an engine keeps the blocks of a running request.
+        String running = lease();
+        run(demand("first", 600), Collections.singletonList("a:1"), KV_1000, 0, running);
+        served(demand("third", 1001), "a:1", KV_1000);
+        load("a:1", 50);
+        String next = lease();
+        CacheAwareSelection kept = run(demand("first", 600, 700), ab, KV_1000, 0, next);
+        assertEquals("a:1", kept.host(), "a: 50 + 100 against b's 700");
+        assertEquals(600, kept.matchedTokens());
+
+        // Both ended, and 1,001 tokens written to a since the last use: now the block is gone there.
+        release(running);
+        release(next);
+        served(demand("fourth", 1001), "a:1", KV_1000);
+        load("a:1", 50);
+        CacheAwareSelection evicted = run(demand("first", 600, 700), ab, KV_1000, 0, lease());
+        assertEquals("b:1", evicted.host(), "a holds nothing of it any more");
+        assertEquals(0, evicted.matchedTokens());
+        assertFalse(holdersOf("first-1").contains("a:1"));
+    }
+
+    @Test
     void aRequestStartingAConversationIsChargedTheConfiguredShareOfAHostsRecentWorkOverTheMean() {
         List<String> ab = Arrays.asList("a:1", "b:1");
         CacheAwareSelection.Settings recent = settings(0, 0, 0, 8, 0, 0.5);

@@ -69,8 +69,8 @@ class LocalCacheIndexTest {
         LocalCacheIndex.Choice choice = index.select(
                 SERVICE, hashes, tokens(hashes.size(), 100), hashes.size() * 100, healthy, NONE, random, now);
         assertFalse(choice.full);
-        index.admit(choice.host, choice.work, now * 1000);
-        index.release(choice.host, choice.work, choice.work, true);
+        index.admit(choice.host, choice.work, now * 1000, choice.user);
+        index.release(choice.host, choice.work, choice.work, true, choice.user);
         return choice;
     }
 
@@ -140,7 +140,7 @@ class LocalCacheIndexTest {
         LocalCacheIndex index = index(1024);
         LocalCacheIndex.Choice held = index.select(
                 SERVICE, blocks(100, 2), tokens(2, 100), 200, Collections.singletonList("10.0.0.9:8000"), NONE, 0, NOW);
-        index.admit(held.host, held.work, NOW * 1000);
+        index.admit(held.host, held.work, NOW * 1000, held.user);
         assertEquals(1, index.inflightOf("10.0.0.9:8000"));
         assertEquals(200, index.queuedOf("10.0.0.9:8000"));
 
@@ -153,7 +153,7 @@ class LocalCacheIndexTest {
         assertEquals(0, index.queuedOf("10.0.0.9:8000"));
         assertEquals(4, index.hostsTracked());
         // Its late release changes nothing.
-        index.release(held.host, held.work, held.work, true);
+        index.release(held.host, held.work, held.work, true, held.user);
         assertEquals(0, index.inflightOf("10.0.0.9:8000"));
 
         // Once its blocks expire, the next decision frees its id.
@@ -175,7 +175,7 @@ class LocalCacheIndexTest {
                 CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
         List<String> one = Collections.singletonList("10.0.0.9:8000");
         LocalCacheIndex.Choice held = index.select(SERVICE, NONE, NO_TOKENS, 10, one, NONE, 0, NOW);
-        index.admit(held.host, held.work, NOW * 1000);
+        index.admit(held.host, held.work, NOW * 1000, held.user);
         // The first decision cleaned at NOW; a host briefly missing from the list keeps its count until NOW + 60.
         index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW + 59);
         assertEquals(1, index.inflightOf("10.0.0.9:8000"));
@@ -209,7 +209,7 @@ class LocalCacheIndexTest {
         for (int i = 0; i < HOSTS.size(); i++) {
             LocalCacheIndex.Choice choice = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
             assertFalse(choice.full);
-            index.admit(choice.host, choice.work, NOW * 1000);
+            index.admit(choice.host, choice.work, NOW * 1000, choice.user);
         }
         LocalCacheIndex.Choice full = index.select(SERVICE, blocks(1, 1), tokens(1, 10), 10, HOSTS, NONE, 4, NOW);
         assertTrue(full.full);
@@ -219,7 +219,7 @@ class LocalCacheIndexTest {
         for (String host : HOSTS) {
             assertEquals(1, index.inflightOf(host));
         }
-        index.release(HOSTS.get(0), 10, 10, true);
+        index.release(HOSTS.get(0), 10, 10, true, 0);
         LocalCacheIndex.Choice freed = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
         assertEquals(HOSTS.get(0), freed.host);
         assertEquals(1, freed.count);
@@ -236,8 +236,8 @@ class LocalCacheIndexTest {
         long t0 = NOW * 1000;
         List<String> ab = Arrays.asList("a", "b");
         bodyless(index, ab, t0);
-        index.admit("a", 1000, t0);
-        index.admit("b", 900, t0 + 90);
+        index.admit("a", 1000, t0, 0);
+        index.admit("b", 900, t0 + 90, 0);
         // 100 ms later a has prefilled its 1,000 tokens at 10,000 a second; b, 90 ms younger, 100 of its 900.
         LocalCacheIndex.Choice next = bodyless(index, ab, t0 + 100);
         assertEquals("a", next.host, "the longer queue, nearly done");
@@ -279,21 +279,21 @@ class LocalCacheIndexTest {
         List<String> c = Collections.singletonList("c");
         for (int i = 0; i < 64; i++, at += 1000) {
             bodyless(index, c, at);
-            index.admit("c", 500, at);
+            index.admit("c", 500, at, 0);
             index.firstToken(SERVICE, "c", 500, at + 100, saw);
         }
         List<String> ab = Arrays.asList("a", "b");
         bodyless(index, ab, at);
-        index.admit("a", workA, at);
-        index.admit("b", workB, at + 100);
+        index.admit("a", workA, at, 0);
+        index.admit("b", workB, at + 100, 0);
         return bodyless(index, ab, at + 100).host;
     }
 
     private static LocalCacheIndex.Choice routeInSession(LocalCacheIndex index, String session, int random, long now) {
         LocalCacheIndex.Choice choice =
                 index.select(SERVICE, NONE, NO_TOKENS, NO_TOKENS, 1000, session, HOSTS, NONE, random, now * 1000, true);
-        index.admit(choice.host, choice.work, now * 1000);
-        index.release(choice.host, choice.work, choice.work, true);
+        index.admit(choice.host, choice.work, now * 1000, choice.user);
+        index.release(choice.host, choice.work, choice.work, true, choice.user);
         return choice;
     }
 
@@ -332,16 +332,16 @@ class LocalCacheIndexTest {
         List<String> healthy = Arrays.asList("a", "b", "c");
         for (int turn = 0; turn < 2; turn++) {
             LocalCacheIndex.Choice choice = selectAfterLongPrefix(index, held, turn, healthy);
-            index.admit(choice.host, choice.work, (NOW + turn) * 1000);
-            index.release(choice.host, choice.work, choice.work, true);
+            index.admit(choice.host, choice.work, (NOW + turn) * 1000, choice.user);
+            index.release(choice.host, choice.work, choice.work, true, choice.user);
         }
         for (String host : healthy) {
             // Admitted when the next decision comes: no time to drain any of it.
-            index.admit(host, 200, (NOW + 2) * 1000);
-            index.admit(host, 0, (NOW + 2) * 1000);
+            index.admit(host, 200, (NOW + 2) * 1000, 0);
+            index.admit(host, 0, (NOW + 2) * 1000, 0);
         }
-        index.admit("a", 0, (NOW + 2) * 1000);
-        index.admit("a", 0, (NOW + 2) * 1000);
+        index.admit("a", 0, (NOW + 2) * 1000, 0);
+        index.admit("a", 0, (NOW + 2) * 1000, 0);
         return selectAfterLongPrefix(index, held, 2, healthy).host;
     }
 

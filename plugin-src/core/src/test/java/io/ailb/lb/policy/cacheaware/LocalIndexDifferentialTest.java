@@ -81,6 +81,9 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         final String lease;
         final String host;
         final long admitted;
+        /** Its number in the local index, as the lease in Redis: its blocks are not judged evicted until it ends. */
+        final int user;
+
         final long requestsAhead;
         final long tokensAhead;
         /** The gateway's clock in ms when it was routed; -1 when its response does not stream (not timed). */
@@ -93,6 +96,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
             this.lease = lease;
             this.host = choice.host;
             this.admitted = choice.work;
+            this.user = choice.user;
             this.work = choice.work;
             this.requestsAhead = choice.requestsAhead;
             this.tokensAhead = choice.tokensAhead;
@@ -110,6 +114,8 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     private int heldToEnd;
     /** False: no request streams, as from clients that never do (no fit is learned). */
     private boolean clientsStream = true;
+    /** False: the local index is not told which requests are in flight, so it keeps none of their blocks. */
+    private boolean localKnowsRequestsInFlight = true;
 
     @Test
     void theLocalIndexDecidesAsTheScriptWithTheDefaultWeights() {
@@ -144,6 +150,13 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         assertThrows(
                 AssertionFailedError.class,
                 () -> run(script, script.forDecision(0, script.prefillTokensPerSecond()), 2500, 0xD4L));
+    }
+
+    /** That run also keeps blocks of requests in flight: an index that ignores them parts from the script. */
+    @Test
+    void anIndexBlindToRequestsInFlightDecidesOtherwiseOnThatRun() {
+        localKnowsRequestsInFlight = false;
+        assertThrows(AssertionFailedError.class, () -> run(settings(0, 30, 4, EVICTING_KV_CACHE, 0), 2500, 0xD4L));
     }
 
     @Test
@@ -248,7 +261,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                 assertEquals(lua.cost(), java.cost, where + ": cost");
                 assertEquals(lua.work(), java.work, where + ": work");
                 assertEquals(lua.firstTokenInMillis(), java.firstTokenInMillis, where + ": first token expected in");
-                local.admit(java.host, java.work, now * 1000);
+                local.admit(java.host, java.work, now * 1000, localKnowsRequestsInFlight ? java.user : 0);
                 Open request = new Open(lease, java, demand.streams() ? now * 1000 : -1);
                 open.add(request);
                 if (java.firstTokenInMillis == LocalCacheIndex.FIRST_TOKEN_AT_END) {
@@ -337,7 +350,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
             } else {
                 RedisCommand production = CacheAwareSelection.release(KEYS, request.lease);
                 redis.run(RedisCommand.script(RELEASE, production.keys(), production.args()));
-                local.release(request.host, request.work, request.admitted, request.waiting);
+                local.release(request.host, request.work, request.admitted, request.waiting, request.user);
                 request.work = 0;
                 request.waiting = false;
                 open.remove(request);
