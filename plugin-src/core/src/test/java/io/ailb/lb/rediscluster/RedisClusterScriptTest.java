@@ -206,7 +206,7 @@ class RedisClusterScriptTest extends FreshRedisTest {
     }
 
     /**
-     * The whole number after {@code =} up to a space (cache_aware's holder values are {@code "<last use> <written>"}),
+     * The whole number after {@code =} up to a space (cache_aware's holder values are {@code "<last use> <written> <lease>"}),
      * or -1.
      */
     private static long clockValue(String entry) {

@@ -520,17 +520,19 @@ class CacheAwareScriptTest extends FreshRedisTest {
         hold("conv-1", "a:1", now - 5);
         CacheAwareSelection.Demand request = demand("conv", 100, 200, 300);
         load("a:1", 1_000);
-        String host = run(request, ABC).host();
+        String lease = lease();
+        String host = run(request, ABC, PLAIN, 0, lease).host();
         assertNotEquals("a:1", host);
         assertEquals(new HashSet<>(Arrays.asList("a:1", host)), holdersOf("conv-1"));
         assertEquals(Collections.singleton(host), holdersOf("conv-2"));
         assertEquals(Collections.singleton(host), holdersOf("conv-3"));
-        // "<last use> <the host's written count then>": the request's 300 tokens were its first work there.
+        // "<last use> <the host's written count then> <lease>": the request's 300 tokens were its first work there.
         String[] holder =
                 redis.call("HGET", KEYS.holders("conv-3"), host).asString().split(" ");
         long seen = Long.parseLong(holder[0]);
         assertTrue(Math.abs(seen - now) <= 2, "last use " + seen + " vs now " + now);
         assertEquals("300", holder[1]);
+        assertEquals(lease, holder[2]);
     }
 
     @Test
