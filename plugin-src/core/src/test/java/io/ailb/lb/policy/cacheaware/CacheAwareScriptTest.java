@@ -334,11 +334,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         flushAll();
         served(demand("first", 600), "a:1", KV_1000);
         served(demand("third", 1001), "a:1", KV_1000);
-        load("a:1", 50);
-        CacheAwareSelection evicted = run(demand("first", 600, 700), ab, KV_1000, 0, lease());
-        assertEquals("b:1", evicted.host(), "a is busier and holds nothing of it any more");
-        assertEquals(0, evicted.matchedTokens());
-        assertFalse(holdersOf("first-1").contains("a:1"));
+        assertFirstIsGoneFromA();
 
         // Without a KV size nothing is judged evicted: the same history keeps a as the holder.
         flushAll();
@@ -368,9 +364,14 @@ class CacheAwareScriptTest extends FreshRedisTest {
         release(running);
         release(next);
         served(demand("fourth", 1001), "a:1", KV_1000);
+        assertFirstIsGoneFromA();
+    }
+
+    /** With 50 tokens queued on a, the next turn of "first" finds a holding nothing of it any more and goes to b. */
+    private void assertFirstIsGoneFromA() {
         load("a:1", 50);
-        CacheAwareSelection evicted = run(demand("first", 600, 700), ab, KV_1000, 0, lease());
-        assertEquals("b:1", evicted.host(), "a holds nothing of it any more");
+        CacheAwareSelection evicted = run(demand("first", 600, 700), Arrays.asList("a:1", "b:1"), KV_1000, 0, lease());
+        assertEquals("b:1", evicted.host(), "a is busier and holds nothing of it any more");
         assertEquals(0, evicted.matchedTokens());
         assertFalse(holdersOf("first-1").contains("a:1"));
     }
