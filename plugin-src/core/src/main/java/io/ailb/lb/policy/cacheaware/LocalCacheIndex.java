@@ -571,7 +571,7 @@ final class LocalCacheIndex {
             for (int i = 0; i < hostCount; i++) {
                 if (matchedOf[hosts[i]] > holderMatched) {
                     holderMatched = matchedOf[hosts[i]];
-                    holderQueue = queuedTotal(hosts[i]) - drainedOf[hosts[i]];
+                    holderQueue = pendingTotal(hosts[i]);
                 }
             }
             if (blockTokens.isEmpty() || holderMatched <= matchedTokens(blockTokens, 1, prompt)) {
@@ -597,7 +597,7 @@ final class LocalCacheIndex {
                 continue;
             }
             long matched = matchedOf[id];
-            double pending = queuedTotal(id) - drainedOf[id];
+            double pending = pendingTotal(id);
             double hot = Math.max(0, hotTokens - matched);
             double hostWeight = ownQueueWeight ? Math.min(weight, weightOf(queuedTotal(id) / meanWork)) : weight;
             double cost = pending
@@ -667,14 +667,14 @@ final class LocalCacheIndex {
                 (long) Math.floor(bestCost + 0.5),
                 work,
                 waitingTotal(target),
-                queuedTotal(target) - drainedOf[target],
+                pendingTotal(target),
                 streams
                         ? 0
                         : firstTokenInMillis(
                                 scope.fit,
                                 priorMsPerKilotoken,
                                 waitingTotal(target),
-                                queuedTotal(target) - drainedOf[target] + work,
+                                pendingTotal(target) + work,
                                 overloadQueueRequests > 0 && queuedRequests >= overloadQueueRequests),
                 lastUser);
     }
@@ -686,6 +686,11 @@ final class LocalCacheIndex {
 
     private long queuedTotal(int id) {
         return queued[id] + peerQueued[id];
+    }
+
+    /** What is still to prefill on host {@code id}: its queue less what it drained by now (the script's pending_h). */
+    private long pendingTotal(int id) {
+        return queuedTotal(id) - drainedOf[id];
     }
 
     /**
