@@ -63,8 +63,8 @@ import java.util.List;
  * its last: its work is taken off by the first call after its first token is expected (the fit's prediction, or,
  * before the fit has learned, its tokens and those ahead at the rate the engines' first-token metrics imply, see
  * {@link LearnedPrefillRate}, or at {@code prefillTokensPerSecond} until they report 50 first tokens). While no
- * streamed request has been timed, one routed once the typical queue has reached {@code overloadQueueRequests} is
- * taken off only at its end: under overload its decode crawls behind full prefill steps, which its prefill does not
+ * streamed request has been timed, one routed once the typical queue has reached four requests is taken off only at
+ * its end: under overload its decode crawls behind full prefill steps, which its prefill does not
  * weigh.
  *
  * <p>A request without prefix blocks (no body, unparseable body) goes to the least loaded host, weighed by its own

@@ -48,11 +48,17 @@ final class LocalCacheIndex {
     static final double MAX_FIRST_TOKEN_MS = 120_000;
     /**
      * {@link Choice#firstTokenInMillis} of an unstreamed request routed, while no streamed request has been timed
-     * (clients that do not stream), with the typical queue at overloadQueueRequests or more, as the script's: its
+     * (clients that do not stream), with the typical queue at {@link #UNTIL_END_QUEUE} or more, as the script's: its
      * decode will crawl behind full prefill steps, and counting its work until its end weighs that backlog, which its
      * prefill alone does not.
      */
     static final long FIRST_TOKEN_AT_END = -1;
+    /**
+     * The typical queue, in requests, from which {@link #FIRST_TOKEN_AT_END} applies. Its own threshold, not
+     * overloadQueueRequests: holding work from two requests on already doubled unstreamed TTFT at twice the trace's
+     * rate, where weighing uncached tokens more from two helps.
+     */
+    private static final double UNTIL_END_QUEUE = 4;
     /** {@link #drainingSince} of a host whose queue has not begun draining since the VM knew it. */
     private static final long NOT_DRAINING = Long.MIN_VALUE;
     /**
@@ -675,7 +681,7 @@ final class LocalCacheIndex {
                                 priorMsPerKilotoken,
                                 waitingTotal(target),
                                 pendingTotal(target) + work,
-                                overloadQueueRequests > 0 && queuedRequests >= overloadQueueRequests),
+                                queuedRequests >= UNTIL_END_QUEUE),
                 lastUser);
     }
 

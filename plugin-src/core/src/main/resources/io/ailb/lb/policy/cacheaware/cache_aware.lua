@@ -137,7 +137,7 @@
 -- Returns {"ok", host, count, depth, matched_tokens, cost, work, first_token_in}: count = the host's in-flight count
 -- after this request, depth = matched blocks on the host, cost rounded to a whole token, first_token_in the ms after
 -- which the first token of a response that does not stream is expected (0 for one that streams; -1 when, with no
--- streamed request timed yet, the typical queue has reached overload_queue_requests: its work counts until its
+-- streamed request timed yet, the typical queue has reached UNTIL_END_QUEUE requests: its work counts until its
 -- end); or
 -- {"full", host, count} when every healthy host already has maxRequestCount in flight (host = the least counted one;
 -- nothing was counted, no lease written).
@@ -247,6 +247,9 @@ end
 local MAX_FIRST_TOKEN_MS = 120000
 
 local UNTIL_END = -1
+-- The typical queue, in requests, from which first_token_in deems the fleet overloaded. Not overload_queue_requests:
+-- holding work from two requests on already doubled unstreamed TTFT at twice the trace's rate.
+local UNTIL_END_QUEUE = 4
 
 -- When, in ms after its routing, the first token of a request with requests_ahead requests waiting and tokens prefill
 -- tokens queued on its host (its own included) should come back: the fit's prediction once it has a positive cost
@@ -710,7 +713,7 @@ else
     if timed then
         wait = string.format('%d,%d,%d', waiting_of[target], ahead, gateway_ms)
     else
-        local overloaded = overload_queue_requests > 0 and queued_requests >= overload_queue_requests
+        local overloaded = queued_requests >= UNTIL_END_QUEUE
         expected_in = first_token_in(
             parse_fit(routed_state[4]), waiting_of[target], ahead + work, overloaded)
         if expected_in ~= UNTIL_END then

@@ -1098,6 +1098,32 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     @Test
+    void anUnstreamedRequestRoutedOnceQueuesAreFourRequestsLongCountsUntilItsEnd() {
+        // No streamed request timed yet: the prefill rate sets the time below four typical requests queued, whatever
+        // overloadQueueRequests; from four the fleet is overloaded and the request counts until its release.
+        setMeanWork(1000);
+        List<String> onlyA = Collections.singletonList("a:1");
+        CacheAwareSelection.Settings earlyOverload = settings(0, 0, 2, 8);
+        for (int i = 0; i < 3; i++) {
+            run(demand("ahead-" + i, 1000), onlyA, earlyOverload, 0, lease());
+        }
+        assertEquals(
+                400,
+                run(unstreamed("third", 1000), onlyA, earlyOverload, 0, lease()).firstTokenInMillis(),
+                "three requests queued: 4,000 tokens with its own at 10,000 a second");
+        String held = lease();
+        assertEquals(
+                -1,
+                run(unstreamed("fourth", 1000), onlyA, PLAIN, 0, held).firstTokenInMillis(),
+                "four queued, even without the overload term");
+        assertTrue(
+                redis.call("ZSCORE", KEYS.cacheAwareUnseenFirstTokens(), held).isNull(),
+                "no expected time: the clock never takes it off");
+        assertEquals(5000, loadOf("a:1"));
+        assertEquals(4000, release(held), "its work leaves with its release");
+    }
+
+    @Test
     void theConfiguredPrefillRateSetsTheExpectedTimeBeforeTheFitLearns() {
         CacheAwareSelection.Settings fast = new CacheAwareSelection.Settings(
                 PLAIN.inflight(),

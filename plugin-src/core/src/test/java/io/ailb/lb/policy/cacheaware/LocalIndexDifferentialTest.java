@@ -116,6 +116,11 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     private boolean clientsStream = true;
     /** False: the local index is not told which requests are in flight, so it keeps none of their blocks. */
     private boolean localKnowsRequestsInFlight = true;
+    /**
+     * The first steps of every 500 in which the clock stands still, every host is healthy (a departed host's queue is
+     * dropped) and no request finishes: queues build up.
+     */
+    private int stalledSteps;
 
     @Test
     void theLocalIndexDecidesAsTheScriptWithTheDefaultWeights() {
@@ -130,7 +135,9 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     @Test
     void theLocalIndexDecidesAsTheScriptWhenNoClientStreams() {
         clientsStream = false;
-        run(settings(3, 120, 0.5), 2500, 0xE5L);
+        // Stalls build the queues of four typical requests from which unstreamed ones count until their end.
+        stalledSteps = 60;
+        run(settings(0, 120, 0.5), 2500, 0xE5L);
     }
 
     @Test
@@ -207,16 +214,21 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
         int inSession = 0;
         int taught = 0;
         for (int step = 0; step < steps; step++) {
-            now += traffic.nextInt(10) < 9 ? traffic.nextInt(3) : 40 + traffic.nextInt(80);
+            boolean stalled = step % 500 < stalledSteps;
+            if (!stalled) {
+                now += traffic.nextInt(10) < 9 ? traffic.nextInt(3) : 40 + traffic.nextInt(80);
+            }
             redis.call("SET", CLOCK_KEY, Long.toString(now));
             expireBlocks();
-            finishSome(traffic, local, open);
+            if (!stalled) {
+                finishSome(traffic, local, open);
+            }
 
             List<String> healthy = new ArrayList<>();
             List<String> unhealthy = new ArrayList<>();
             for (String host : HOSTS) {
                 int draw = traffic.nextInt(20);
-                if (draw < 15) {
+                if (draw < 15 || stalled) {
                     healthy.add(host);
                 } else if (draw < 18) {
                     unhealthy.add(host);
@@ -303,7 +315,6 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                     taught > routed / 2,
                     "decided with a learned cost per waiting request: " + taught + " of " + routed);
         } else {
-            // Half a request of typical queue is overload there: some count until their end.
             assertTrue(heldToEnd > 0, "held to their end: " + heldToEnd + " of " + routed);
         }
         assertTrue(
