@@ -13,6 +13,7 @@ import io.ailb.sim.report.BenchmarksDoc;
 import io.ailb.sim.report.RequestsCsv;
 import io.ailb.sim.report.ResultTable;
 import io.ailb.sim.report.RunResult;
+import io.ailb.sim.report.SweepPlots;
 import io.ailb.sim.report.SweepTable;
 import io.ailb.sim.report.plot.Plots;
 import io.ailb.sim.router.PluginRouter;
@@ -845,26 +846,19 @@ public final class Simulate {
         if (o.containsKey("plots")) {
             Path dir = Path.of(o.get("plots"));
             Files.createDirectories(dir);
-            Map<String, double[]> x = new LinkedHashMap<>();
             double[] rate = points.stream()
                     .mapToDouble(SweepTable.Point::requestsPerSecond)
                     .toArray();
-            for (String router : SweepTable.routers(points)) {
-                x.put(router, rate);
-            }
             String name = workloads.get(0).name().replaceAll(" x[0-9.]+$", "");
             for (boolean p99 : new boolean[] {false, true}) {
-                String statistic = p99 ? "p99" : "mean";
-                Path png = dir.resolve("sweep-ttft-" + statistic + ".png");
-                Plots.linesOverRate(
+                Path png = dir.resolve("sweep-ttft-" + (p99 ? "p99" : "mean") + ".png");
+                SweepPlots.draw(
                         png,
-                        "TTFT " + statistic + " vs request rate — " + name,
-                        "TTFT " + statistic + " (ms)",
-                        x,
+                        name,
+                        p99,
+                        rate,
                         SweepTable.series(points, p99),
-                        Map.of(
-                                "TTFT lower bound (" + statistic + ")",
-                                p99 ? limits.ttft().p99Ms() : limits.ttft().meanMs()));
+                        p99 ? limits.ttft().p99Ms() : limits.ttft().meanMs());
                 err.println("plot: " + png);
                 pngs.add(png.toString());
             }
@@ -872,7 +866,7 @@ public final class Simulate {
         if (o.containsKey("doc")) {
             String section = o.getOrDefault("section", "simulator-sweep");
             StringBuilder md = new StringBuilder();
-            md.append("### Routing simulator sweep: ")
+            md.append(SweepPlots.TITLE_PREFIX)
                     .append(workloads.get(0).name().replaceAll(" x[0-9.]+$", ""))
                     .append("\n\n");
             md.append("`mvn -q -pl simulator exec:java -Dexec.args=\"")

@@ -143,7 +143,7 @@ public final class GoalStatus {
     }
 
     /** The rate labels of a sweep table's header: "x0.5" of "x0.5 hit % tok | x0.5 TTFT mean ms | x0.5 p99 ms". */
-    private static List<String> ratesOf(String header) {
+    static List<String> ratesOf(String header) {
         List<String> rates = new ArrayList<>();
         String[] columns = header.split("\\|");
         for (int c = 2; c < columns.length; c += 3) {
@@ -156,7 +156,7 @@ public final class GoalStatus {
     }
 
     /** Column {@code k} (0 hit %, 1 mean, 2 p99) of rate {@code i}; NaN for "-" or a missing field. */
-    private static double value(String[] fields, int i, int k) {
+    static double value(String[] fields, int i, int k) {
         int at = 1 + 3 * i + k;
         if (at >= fields.length) {
             return Double.NaN;
