@@ -72,27 +72,10 @@ class SweepPlotsTest {
         Path plots = dir.resolve("plots");
         PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Simulate.run(
-                new String[] {
-                    "--workload",
-                    "trace",
-                    "--limit",
-                    "60",
-                    "--backends",
-                    "2",
-                    "--routers",
-                    "round_robin,sglang_cache_aware",
-                    "--sweep",
-                    "1,4",
-                    "--doc",
-                    doc.toString(),
-                    "--section",
-                    "sweep",
-                    "--plots",
-                    plots.toString()
-                },
-                sink,
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String sweepArgs =
+                "--workload trace --limit 60 --backends 2 --routers round_robin,sglang_cache_aware --sweep 1,4"
+                        + " --section sweep --doc " + doc + " --plots " + plots;
+        int code = Simulate.run(sweepArgs.split(" "), sink, new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
         Path mean = plots.resolve("sweep-ttft-mean.png");
         BufferedImage drawn = ImageIO.read(mean.toFile());
