@@ -72,6 +72,7 @@ public final class SweepPlots {
         return sweeps;
     }
 
+    /** The sweep of one section's body; null without a title, a table with the bound row, or a "Plots:" line. */
     static Sweep parse(String section, String body) {
         String name = null;
         List<String> labels = null;
