@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
@@ -72,10 +73,12 @@ class SweepPlotsTest {
         Path plots = dir.resolve("plots");
         PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String sweepArgs =
-                "--workload trace --limit 60 --backends 2 --routers round_robin,sglang_cache_aware --sweep 1,4"
-                        + " --section sweep --doc " + doc + " --plots " + plots;
-        int code = Simulate.run(sweepArgs.split(" "), sink, new PrintStream(err, true, StandardCharsets.UTF_8));
+        List<String> args = new ArrayList<>(List.of(
+                "--workload trace --limit 60 --backends 2 --routers round_robin,sglang_cache_aware --sweep 1,4 --section sweep"
+                        .split(" ")));
+        // The paths apart: a temporary directory may hold a space.
+        args.addAll(List.of("--doc", doc.toString(), "--plots", plots.toString()));
+        int code = Simulate.run(args.toArray(new String[0]), sink, new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
         Path mean = plots.resolve("sweep-ttft-mean.png");
         BufferedImage drawn = ImageIO.read(mean.toFile());

@@ -435,22 +435,26 @@ class CacheAwareScriptTest extends FreshRedisTest {
     /** A value an older module wrote ("<last use> <written>", no lease) is judged by its written count, as then. */
     @Test
     void aHolderWrittenBeforeLeasesExistedIsJudgedByItsWrittenCountAlone() {
-        List<String> ab = Arrays.asList("a:1", "b:1");
-        redis.call("HSET", KEYS.holders("conv-1"), "a:1", now() + " 500");
-        redis.call("HSET", KEYS.cacheAwareWritten(), "a:1", "1400");
-        load("a:1", 50);
-        CacheAwareSelection kept = run(demand("conv", 100, 200), ab, KV_1000, 0, lease());
+        CacheAwareSelection kept = routeWithOldHolderValueOnA(500);
         assertEquals("a:1", kept.host(), "900 tokens written since its use: still held");
         assertEquals(100, kept.matchedTokens());
 
         flushAll();
-        redis.call("HSET", KEYS.holders("conv-1"), "a:1", now() + " 399");
-        redis.call("HSET", KEYS.cacheAwareWritten(), "a:1", "1400");
-        load("a:1", 50);
-        CacheAwareSelection gone = run(demand("conv", 100, 200), ab, KV_1000, 0, lease());
+        CacheAwareSelection gone = routeWithOldHolderValueOnA(399);
         assertEquals("b:1", gone.host(), "1,001 written since and no request keeps it: evicted");
         assertEquals(0, gone.matchedTokens());
         assertFalse(holdersOf("conv-1").contains("a:1"));
+    }
+
+    /**
+     * a holds conv-1 by a value without a lease, written at count {@code writtenThen}, 1,400 written now, 50 queued;
+     * the next turn (100 tokens held, 100 new) chooses between a and b.
+     */
+    private CacheAwareSelection routeWithOldHolderValueOnA(long writtenThen) {
+        redis.call("HSET", KEYS.holders("conv-1"), "a:1", now() + " " + writtenThen);
+        redis.call("HSET", KEYS.cacheAwareWritten(), "a:1", "1400");
+        load("a:1", 50);
+        return run(demand("conv", 100, 200), Arrays.asList("a:1", "b:1"), KV_1000, 0, lease());
     }
 
     @Test
