@@ -50,7 +50,9 @@ import java.util.List;
  * the recent mean work per request; one host falling behind does not make copies of its prefixes dearer): on an idle
  * fleet the fastest first token wins; every token prefilled again delays the requests that queue behind it meanwhile,
  * about q of them, so cached prefixes weigh more as queues grow, and far more once every queue is long (overload,
- * where work added anywhere is never caught up). A request that starts a conversation on a prefix other requests
+ * where work added anywhere is never caught up); the square term counts twice while queues drain at an instance's
+ * prefill rate (the overload is then the prefill's: every token found cached is time the queues gain), once when
+ * something else holds them (decode seats, per-request costs), where sessions kept on a host behind only wait. A request that starts a conversation on a prefix other requests
  * share, while even the least busy holder of that prefix has over 1.2 times the mean count in flight and queues
  * have formed (q at least 0.1), weighs the counts in flight three times: its later turns would come back to the
  * busiest hosts. When even the least queued holder also has more queued than the typical queue, and that queue holds
@@ -111,8 +113,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             0,
             MAX_OVERLOAD_QUEUE_REQUESTS,
             "typical queue per host (the mean over the hosts but the longest), in requests of the recent mean size, "
-                    + "from which uncached tokens weigh more than linearly: weight = 1 + q + q²/overloadQueueRequests, "
-                    + "so prefixes stay where they are cached when every queue is long; 0 = weight 1 + q");
+                    + "from which uncached tokens weigh more than linearly: weight = 1 + q + g × q²/overloadQueueRequests, "
+                    + "g = 2 while queues drain at an instance's prefill rate, else 1, so prefixes stay where they are "
+                    + "cached when every queue is long; 0 = weight 1 + q");
     static final double MAX_KV_CACHE_TOKENS = 1e12;
     static final NumberField KV_CACHE_TOKENS = NumberField.optional(
             "kvCacheTokens",

@@ -68,6 +68,8 @@ final class LocalCacheIndex {
     static final int MAX_UNSEEN_FIRST_TOKENS = 16_384;
     /** The typical host's waiting requests from which they are no longer charged. */
     private static final double PER_REQUEST_MAX_WAITING = 2;
+    /** The script's PREFILL_BOUND_GROWTH: the overload term's factor while queues drain at the prefill rate. */
+    private static final double PREFILL_BOUND_GROWTH = 2;
     /** The script's MAX_WEIGHT: an uncached token never weighs more, so costs stay exact integers in a reply. */
     private static final double MAX_WEIGHT = 1e6;
     /** The script's HOT_SHARE: a block is hot when its holders carry this much more than a fair share. */
@@ -547,7 +549,7 @@ final class LocalCacheIndex {
             // make copies of its prefixes dearer.
             typicalQueue = hostCount > 1 ? (queuedSum - queuedMax) / (hostCount - 1) : queuedSum;
             queuedRequests = typicalQueue / meanWork;
-            weight = weightOf(queuedRequests);
+            weight = weightOf(queuedRequests, prefillBound);
         }
 
         // As the script: waiting requests cost only while the typical host has fewer than two.
@@ -605,7 +607,8 @@ final class LocalCacheIndex {
             long matched = matchedOf[id];
             double pending = pendingTotal(id);
             double hot = Math.max(0, hotTokens - matched);
-            double hostWeight = ownQueueWeight ? Math.min(weight, weightOf(queuedTotal(id) / meanWork)) : weight;
+            double hostWeight =
+                    ownQueueWeight ? Math.min(weight, weightOf(queuedTotal(id) / meanWork, prefillBound)) : weight;
             double cost = pending
                     + perRequest * waitingTotal(id)
                     + hostWeight * (prompt - matched)
@@ -1037,11 +1040,15 @@ final class LocalCacheIndex {
         return id == null ? 0 : queued[id];
     }
 
-    /** The script's weight_of: the weight of an uncached token for a queue of {@code queuedRequests} requests. */
-    private double weightOf(double queuedRequests) {
+    /**
+     * The script's weight_of: the weight of an uncached token for a queue of {@code queuedRequests} requests, its
+     * growth past linear doubled while queues drain at an instance's prefill rate ({@code prefillBound}).
+     */
+    private double weightOf(double queuedRequests, boolean prefillBound) {
         double w = 1 + queuedRequests;
         if (overloadQueueRequests > 0) {
-            w = w + queuedRequests * queuedRequests / overloadQueueRequests;
+            double growth = prefillBound ? PREFILL_BOUND_GROWTH : 1;
+            w = w + growth * (queuedRequests * queuedRequests / overloadQueueRequests);
         }
         return Math.min(w, MAX_WEIGHT);
     }

@@ -704,15 +704,31 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(200, turn.work());
     }
 
-    /** overloadQueueRequests 4 adds q² / 4: the weight is 1 + 3/4 + (9/16) / 4 = 121/64, a costs 2000 + 200 × 121/64. */
+    /**
+     * overloadQueueRequests 4 adds q² / 4 where queues drain slower than an instance prefills (something else holds
+     * them): the weight is 1 + 3/4 + (9/16) / 4 = 121/64, a costs 2000 + 200 × 121/64. Where they drain at the prefill
+     * rate, and before any drain was timed, twice that: 1 + 3/4 + 2 × (9/16) / 4 = 65/32, a costs 2000 + 406.25.
+     */
     @Test
     void theOverloadTermAddsTheQueueSquaredOverOverloadQueueRequests() {
+        CacheAwareSelection prefillBound = overloadedTurn();
+        assertEquals("a:1", prefillBound.host());
+        assertEquals(2406, prefillBound.cost());
+
+        flushAll();
+        // 64 first tokens timed at 5,000 tokens a second, half the assumed prefill rate.
+        redis.call("HSET", KEYS.cacheAwareRouted(), "r", "5000 1000 64");
+        CacheAwareSelection heldElsewhere = overloadedTurn();
+        assertEquals("a:1", heldElsewhere.host());
+        assertEquals(2378, heldElsewhere.cost());
+    }
+
+    /** The next turn of a conversation a holds, with 2,000 tokens queued on a, 1,500 on b and a mean work of 1,000. */
+    private CacheAwareSelection overloadedTurn() {
         loadHolder(2);
         load("b:1", 1500);
         setMeanWork(1000);
-        CacheAwareSelection turn = run(demand("conv", 1800, 2000), ABC, settings(0, 0, 4, 8), 0, lease());
-        assertEquals("a:1", turn.host());
-        assertEquals(2378, turn.cost());
+        return run(demand("conv", 1800, 2000), ABC, settings(0, 0, 4, 8), 0, lease());
     }
 
     /**
