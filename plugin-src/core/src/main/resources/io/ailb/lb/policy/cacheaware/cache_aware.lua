@@ -624,16 +624,16 @@ if kv_tokens > 0 then
     end
 end
 
--- A turn of a conversation of its own (its best holder holds more than the first block, and its deepest held block
--- came with at most one earlier request) pays HOLDER_PRICE times the weight for each token of that history a host
--- lacks, while the fleet is busy but not behind. Inside the Mooncake trace's bursts a holder that just took a new long prompt
+-- A turn of a conversation of its own (its best holder holds more than the first block, and its deepest held block came
+-- with at most one earlier request) pays HOLDER_PRICE times the weight for each token of that history a host lacks,
+-- while the fleet is busy but not behind. Inside the Mooncake trace's bursts a holder that just took a new long prompt
 -- looked dearer than a copy, and each such move prefilled the history again (at x2 51 turns left their holders, 12 for
 -- SGLang's router): total work the next requests queue behind. Below HOLDER_MIN_INFLIGHT requests in flight per host
 -- the fleet has room for the copy (the trace at x0.5 on 2 gateways: +5 % mean TTFT without this gate); from a typical
 -- queue of HOLDER_MAX_QUEUE requests the overload's weight already keeps prefixes, and the price only added a tail
--- (half-streamed trace at x4: p99 +17 %). The price never exceeds how much more prefill the best holder has queued
--- than the host: it keeps a turn behind a long prompt, not behind a count of short requests that each cost a fixed
--- time (the 8-group chat on the serial backend at x1: +6 % mean TTFT without that bound).
+-- (half-streamed trace at x4: p99 +17 %). The price never exceeds how much more prefill the best holder has queued than
+-- the host: it keeps a turn behind a long prompt, not behind a count of short requests that each cost a fixed time (the
+-- 8-group chat on the serial backend at x1: +6 % mean TTFT without that bound).
 local HOLDER_PRICE = 4
 local HOLDER_MIN_INFLIGHT = 2
 local HOLDER_MAX_QUEUE = 4
