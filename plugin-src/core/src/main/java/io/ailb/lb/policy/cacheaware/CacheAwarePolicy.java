@@ -52,22 +52,22 @@ import java.util.List;
  * about q of them, so cached prefixes weigh more as queues grow, and far more once every queue is long (overload,
  * where work added anywhere is never caught up); the square term counts twice while queues drain at an instance's
  * prefill rate (the overload is then the prefill's: every token found cached is time the queues gain), once when
- * something else holds them (decode seats, per-request costs), where sessions kept on a host behind only wait. A request that starts a conversation on a prefix other requests
- * share, while even the least busy holder of that prefix has over 1.2 times the mean count in flight and queues
- * have formed (q at least 0.1), weighs the counts in flight three times: its later turns would come back to the
- * busiest hosts. When even the least queued holder also has more queued than the typical queue, and that queue holds
- * at least one request (q at least 1), each host's uncached tokens weigh by that host's own queue (never more than
- * the fleet's weight), so a host with a short queue can take the conversation for the price of its copy there. The
- * cheapest host wins (random tie-break) among those below {@code maxRequestCount}; the request queues its uncached
- * tokens and its place among the waiting under a per-request lease, taken off by the first-response call (the first
- * response byte is the first token; it carries the gateway's clock, which times the first token) or the stream's
- * release, or after {@code leaseTTL} by the next call. A response that does not stream shows its first byte only with
- * its last: its work is taken off by the first call after its first token is expected (the fit's prediction, or,
- * before the fit has learned, its tokens and those ahead at the rate the engines' first-token metrics imply, see
- * {@link LearnedPrefillRate}, or at {@code prefillTokensPerSecond} until they report 50 first tokens). While no
- * streamed request has been timed, one routed once the typical queue has reached four requests is taken off only at
- * its end: under overload its decode crawls behind full prefill steps, which its prefill does not
- * weigh.
+ * something else holds them (decode seats, per-request costs), where sessions kept on a host behind only wait. A
+ * request that starts a conversation on a prefix other requests share, while even the least busy holder of that prefix
+ * has over 1.2 times the mean count in flight and queues have formed (q at least 0.1), weighs the counts in flight
+ * three times: its later turns would come back to the busiest hosts. When even the least queued holder also has more
+ * queued than the typical queue, and that queue holds at least one request (q at least 1), each host's uncached tokens
+ * weigh by that host's own queue (never more than the fleet's weight), so a host with a short queue can take the
+ * conversation for the price of its copy there. The cheapest host wins (random tie-break) among those below
+ * {@code maxRequestCount}; the request queues its uncached tokens and its place among the waiting under a per-request lease,
+ * taken off by the first-response call (the first response byte is the first token; it carries the gateway's clock,
+ * which times the first token) or the stream's release, or after {@code leaseTTL} by the next call. A response that
+ * does not stream shows its first byte only with its last: its work is taken off by the first call after its first
+ * token is expected (the fit's prediction, or, before the fit has learned, its tokens and those ahead at the rate the
+ * engines' first-token metrics imply, see {@link LearnedPrefillRate}, or at {@code prefillTokensPerSecond} until they
+ * report 50 first tokens). While no streamed request has been timed, one routed once the typical queue has reached four
+ * requests is taken off only at its end: under overload its decode crawls behind full prefill steps, which its prefill
+ * does not weigh.
  *
  * <p>A request without prefix blocks (no body, unparseable body) goes to the least loaded host, weighed by its own
  * estimated size, unless it names its session in {@code sessionHeader}: the host of the session's last request then
@@ -113,9 +113,10 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             0,
             MAX_OVERLOAD_QUEUE_REQUESTS,
             "typical queue per host (the mean over the hosts but the longest), in requests of the recent mean size, "
-                    + "from which uncached tokens weigh more than linearly: weight = 1 + q + g × q²/overloadQueueRequests, "
-                    + "g = 2 while queues drain at an instance's prefill rate, else 1, so prefixes stay where they are "
-                    + "cached when every queue is long; 0 = weight 1 + q");
+                    + "from which uncached tokens weigh more than linearly: "
+                    + "weight = 1 + q + g × q²/overloadQueueRequests, g = 2 while queues drain at an instance's "
+                    + "prefill rate, else 1, so prefixes stay where they are cached when every queue is long; "
+                    + "0 = weight 1 + q");
     static final double MAX_KV_CACHE_TOKENS = 1e12;
     static final NumberField KV_CACHE_TOKENS = NumberField.optional(
             "kvCacheTokens",

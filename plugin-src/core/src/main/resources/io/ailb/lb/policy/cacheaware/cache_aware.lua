@@ -17,8 +17,8 @@
 --   q          = mean of queued_h over healthy hosts but the one with the longest queue (over the one host when
 --                alone), in requests: divided by the mean work (uncached tokens) that recent requests queued (sums
 --                decayed by 0.999 per request, about the last thousand)
---   weight     = 1 + q + PREFILL_BOUND_GROWTH * q^2 / overload_queue_requests (no q^2 term when it is 0), at most
---                MAX_WEIGHT; PREFILL_BOUND_GROWTH is 2 while queues drain at an instance's prefill rate, else 1
+--   weight     = 1 + q + g * q^2 / overload_queue_requests (no q^2 term when it is 0), at most MAX_WEIGHT;
+--                g = PREFILL_BOUND_GROWTH (2) while queues drain at an instance's prefill rate, else 1
 --   hot_h      = tokens of the request's known prefix that h lacks, when every block of that prefix is hot; else 0
 --   held_h     = prompt tokens routed to h as work by the requests in flight there: the KV cache they take up or will
 --                (a request is admitted only once its prompt fits next to the running requests' blocks)
