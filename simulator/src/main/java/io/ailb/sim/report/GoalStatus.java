@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * rate at least that anchor's. A p99 within 1 % of the bound's p99 is reported as a tie at the bound: the slowest
  * requests then are the longest prompts alone on an idle instance, which no router can serve sooner.
  *
- * <p>{@code mvn -q -o -pl simulator compile exec:java@goal-status -Dexec.args="docs/benchmarks.md --section NAME"}
+ * <p>{@code mvn -q -o -pl simulator compile exec:java@goal-status -Dexec.args="docs/benchmarks.md --section NAME
+ * --summary NAME"}: the cell table into the first section, the per-workload summary ({@link #summary}) into the second.
  */
 public final class GoalStatus {
     static final String POLICY = "plugin:cache_aware";
@@ -87,6 +88,11 @@ public final class GoalStatus {
     }
 
     static List<Cell> cellsOf(String section, String body) {
+        return cellsOf(section, body, POLICY);
+    }
+
+    /** The cells of {@code router}'s row of one section, judged as the policy's would be. */
+    static List<Cell> cellsOf(String section, String body, String router) {
         List<String> rates = null;
         Map<String, String[]> rows = new LinkedHashMap<>();
         for (String line : body.split("\n")) {
@@ -98,7 +104,7 @@ public final class GoalStatus {
             }
         }
         List<Cell> cells = new ArrayList<>();
-        if (rates == null || !rows.containsKey(POLICY) || !rows.containsKey("*bound*")) {
+        if (rates == null || !rows.containsKey(router) || !rows.containsKey("*bound*")) {
             return cells;
         }
         for (int i = 0; i < rates.size(); i++) {
@@ -113,7 +119,7 @@ public final class GoalStatus {
                 }
                 anchorP99 = Math.min(anchorP99, value(row.getValue(), i, 2));
             }
-            String[] policy = rows.get(POLICY);
+            String[] policy = rows.get(router);
             String[] bound = rows.get("*bound*");
             if (anchorByMean == null || Double.isNaN(value(policy, i, 1))) {
                 continue;
@@ -216,16 +222,118 @@ public final class GoalStatus {
         return out.toString();
     }
 
+    static final Pattern QUOTED = Pattern.compile("`([^`]+)`");
+    static final int SUMMARY_LOADS = 5;
+
+    /**
+     * The summary table of the file's head: one row per line of the current summary, whose first column names a
+     * section in backticks (and, for a configuration's row, its router: a second backticked name starting with
+     * "plugin:"); the label is kept and every other column is rewritten from that section. Sections the goal judges
+     * that no row names get a row of their own at the end, so the summary cannot leave one out. Each cell: the rate,
+     * then mean / p99 against the best anchor (bold above 1: slower), lookahead_ttft's mean in brackets, and ✓ where
+     * the policy's cell meets the goal.
+     */
+    public static String summary(String doc, String currentSummary) {
+        Map<String, String> sections = new LinkedHashMap<>();
+        Matcher m = SECTION.matcher(doc);
+        while (m.find()) {
+            sections.put(m.group(1), m.group(2));
+        }
+        StringBuilder out = new StringBuilder("| workload (section) |");
+        for (int i = 1; i <= SUMMARY_LOADS; i++) {
+            out.append(i == 1 ? " rates from the lowest: mean / p99 [lookahead] |" : " |");
+        }
+        out.append("\n|---|").append("---|".repeat(SUMMARY_LOADS)).append('\n');
+        List<String> listed = new ArrayList<>();
+        for (String line : currentSummary.split("\n")) {
+            if (!line.startsWith("| ") || line.startsWith("| workload")) {
+                continue;
+            }
+            String label = line.substring(1).split("\\|")[0].strip();
+            String section = null;
+            String router = POLICY;
+            Matcher quoted = QUOTED.matcher(label);
+            while (quoted.find()) {
+                if (quoted.group(1).startsWith("plugin:")) {
+                    router = quoted.group(1);
+                } else if (section == null && sections.containsKey(quoted.group(1))) {
+                    section = quoted.group(1);
+                }
+            }
+            if (section == null) {
+                throw new IllegalArgumentException("summary row names no section of the file: " + line);
+            }
+            List<Cell> cells = cellsOf(section, sections.get(section), router);
+            if (cells.isEmpty()) {
+                throw new IllegalArgumentException("section " + section + " has no judged row " + router);
+            }
+            listed.add(section);
+            out.append(summaryRow(label, cells, router.equals(POLICY)));
+        }
+        for (Map.Entry<String, String> section : sections.entrySet()) {
+            List<Cell> cells = cellsOf(section.getKey(), section.getValue());
+            if (!cells.isEmpty() && !listed.contains(section.getKey())) {
+                out.append(summaryRow("`" + section.getKey() + "`", cells, true));
+            }
+        }
+        return out.toString();
+    }
+
+    private static String summaryRow(String label, List<Cell> cells, boolean judged) {
+        if (cells.size() > SUMMARY_LOADS) {
+            throw new IllegalArgumentException(label + ": more than " + SUMMARY_LOADS + " rates");
+        }
+        StringBuilder row = new StringBuilder("| ").append(label).append(" |");
+        for (int i = 0; i < SUMMARY_LOADS; i++) {
+            if (i >= cells.size()) {
+                row.append(" |");
+                continue;
+            }
+            Cell c = cells.get(i);
+            row.append(' ').append(c.rate().replace('x', '×')).append(' ');
+            row.append(ratio(c.meanRatio())).append(" / ").append(ratio(c.p99Ratio()));
+            if (!Double.isNaN(c.lookaheadRatio())) {
+                row.append(String.format(Locale.ROOT, " [%.2f]", c.lookaheadRatio()));
+            }
+            row.append(judged && c.met() ? " ✓ |" : " |");
+        }
+        return row.append('\n').toString();
+    }
+
+    /** A ratio to two places, bold when it rounds above 1 (slower than the best anchor). */
+    private static String ratio(double value) {
+        String text = String.format(Locale.ROOT, "%.2f", value);
+        return Double.parseDouble(text) > 1 ? "**" + text + "**" : text;
+    }
+
     public static void main(String[] args) throws IOException {
-        if (args.length != 1 && !(args.length == 3 && args[1].equals("--section"))) {
-            System.err.println("usage: GoalStatus BENCHMARKS.md [--section NAME]");
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 1; i + 1 < args.length; i += 2) {
+            options.put(args[i], args[i + 1]);
+        }
+        if (args.length == 0
+                || args.length % 2 == 0
+                || !List.of("--section", "--summary").containsAll(options.keySet())) {
+            System.err.println("usage: GoalStatus BENCHMARKS.md [--section NAME] [--summary NAME]");
             System.exit(2);
         }
         Path doc = Path.of(args[0]);
-        String markdown = markdown(read(Files.readString(doc, StandardCharsets.UTF_8)));
+        String text = Files.readString(doc, StandardCharsets.UTF_8);
+        String markdown = markdown(read(text));
         System.out.print(markdown);
-        if (args.length == 3) {
-            BenchmarksDoc.replaceSection(doc, args[2], markdown);
+        if (options.containsKey("--section")) {
+            BenchmarksDoc.replaceSection(doc, options.get("--section"), markdown);
+        }
+        String summaryName = options.get("--summary");
+        if (summaryName != null) {
+            Matcher current = SECTION.matcher(text);
+            String body = "";
+            while (current.find()) {
+                body = current.group(1).equals(summaryName) ? current.group(2) : body;
+            }
+            String summary = summary(text, body);
+            System.out.print(summary);
+            BenchmarksDoc.replaceSection(doc, summaryName, summary);
         }
     }
 }

@@ -2,8 +2,11 @@ package io.ailb.sim.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -100,5 +103,73 @@ class GoalStatusTest {
         assertEquals(
                 List.of(),
                 GoalStatus.read(configsOnly + noBound + noPolicy + "<!-- BEGIN prose -->\ntext\n<!-- END prose -->"));
+    }
+
+    private static final String TRACE = section(
+            "trace",
+            """
+            | plugin:cache_aware | 20.0% | 850.0 | 5000 | 21.0% | 1100.0 | 9000 |
+            | plugin:cache_aware-old.json | 20.0% | 950.0 | 6000 | 21.0% | 900.0 | 9000 |
+            | sglang_cache_aware | 18.0% | 1000.0 | 6000 | 20.0% | 1000.0 | 8500 |
+            | lookahead_ttft | 20.0% | 800.0 | 5000 | 20.0% | 880.0 | 9000 |
+            | *bound* | 30.0% | 400.0 | 3000 | 30.0% | 400.0 | 3000 |
+            """);
+    private static final String CHAT = section(
+            "chat",
+            """
+            | plugin:cache_aware | 90.0% | 104.0 | 200.0 | 90.0% | 106.0 | 200.0 |
+            | smg_cache_aware | 90.0% | 105.0 | 200.0 | 90.0% | 105.0 | 200.0 |
+            | *bound* | 90.0% | 100.0 | 200.0 | 90.0% | 100.0 | 200.0 |
+            """);
+
+    @Test
+    void theSummaryKeepsItsLabelsRewritesEveryCellAndAddsTheSectionsNoRowNames() {
+        String current =
+                """
+                | workload (section) | old header |
+                |---|---|
+                | the trace (`trace`) | 0.50 / 0.50 |
+                | old (`trace`, `plugin:cache_aware-old.json`) | stale |
+                """;
+        String summary = GoalStatus.summary(TRACE + CHAT, current);
+        assertEquals(
+                """
+                | workload (section) | rates from the lowest: mean / p99 [lookahead] | | | | |
+                |---|---|---|---|---|---|
+                | the trace (`trace`) | ×1 0.85 / 0.83 [0.80] ✓ | ×2 **1.10** / **1.06** [0.88] | | | |
+                | old (`trace`, `plugin:cache_aware-old.json`) | ×1 0.95 / 1.00 [0.80] | ×2 0.90 / **1.06** [0.88] | | | |
+                | `chat` | ×1 0.99 / 1.00 ✓ | ×2 **1.01** / 1.00 | | | |
+                """,
+                summary);
+    }
+
+    @Test
+    void aSummaryRowNamingNoSectionIsRefused() {
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
+                () -> GoalStatus.summary(TRACE, "| the chat (`chat`) | 1.00 / 1.00 |\n"));
+        assertTrue(refused.getMessage().contains("the chat (`chat`)"), refused.getMessage());
+    }
+
+    @Test
+    void theBenchmarksFilesTablesAreWhatItsSectionsSay() throws Exception {
+        Path doc = Path.of("../docs/benchmarks.md");
+        String text = Files.readString(doc);
+        String regenerate = "mvn -q -o -pl simulator compile exec:java@goal-status -Dexec.args=\"docs/benchmarks.md"
+                + " --section goal-status --summary goal-summary\"";
+        assertEquals(
+                GoalStatus.markdown(GoalStatus.read(text)).strip(),
+                body(text, "goal-status"),
+                "the goal's table is behind its sections: " + regenerate);
+        assertEquals(
+                GoalStatus.summary(text, body(text, "goal-summary")).strip(),
+                body(text, "goal-summary"),
+                "the summary is behind its sections: " + regenerate);
+    }
+
+    private static String body(String doc, String name) {
+        String begin = "<!-- BEGIN " + name + " -->";
+        return doc.substring(doc.indexOf(begin) + begin.length(), doc.indexOf("<!-- END " + name + " -->"))
+                .strip();
     }
 }
