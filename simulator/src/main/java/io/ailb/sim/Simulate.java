@@ -86,6 +86,11 @@ public final class Simulate {
               --speedup X                   divide arrival times by X (trace, log; default 1)
               --unstreamed-share X          share of requests sent with "stream": false, drawn per request
                                             (default 0): the plugin sees their answer only whole, at the end
+              --pacing fixed|answered       open loop: fixed (default) sends each request at its time;
+                                            answered sends a request that continues an earlier one (its
+                                            session's previous request; without sessions, the latest one
+                                            sharing more than its first block) no sooner than that one
+                                            completed, as a client that needs the answer to send the next turn
               --limit K                     first K requests (trace, log) or sessions (chat, agent, rag); 0 = all
               --seed S                      seed of workloads and random choices (default 1)
               --json FILE                   write the results as JSON
@@ -221,6 +226,7 @@ public final class Simulate {
             "capacity-tokens",
             "speedup",
             "unstreamed-share",
+            "pacing",
             "limit",
             "seed",
             "json",
@@ -656,8 +662,13 @@ public final class Simulate {
         if (!(unstreamed >= 0 && unstreamed <= 1)) {
             throw new IllegalArgumentException("--unstreamed-share must be in [0, 1], got " + unstreamed);
         }
+        String pacing = o.getOrDefault("pacing", "fixed");
+        if (!pacing.equals("fixed") && !pacing.equals("answered")) {
+            throw new IllegalArgumentException("--pacing must be fixed or answered, got " + pacing);
+        }
         return generated(o, kind, seed, multiplier, sweep, decodeMsPerToken, speedup, limit)
-                .withUnstreamedShare(unstreamed, seed);
+                .withUnstreamedShare(unstreamed, seed)
+                .withAnsweredTurns(pacing.equals("answered"));
     }
 
     private static Workload generated(
@@ -992,10 +1003,11 @@ public final class Simulate {
     static String describe(Workload w, Simulation.Settings s, int gateways, int vms, int perVm) {
         return String.format(
                 Locale.ROOT,
-                "%s: %d requests%s%s; %d backends (%s); plugin on %d " + "gateway(s)%s%s; seed %d",
+                "%s: %d requests%s%s%s; %d backends (%s); plugin on %d " + "gateway(s)%s%s; seed %d",
                 w.name(),
                 w.requests().size(),
                 w.closedLoop() ? " in " + w.sessions().size() + " sessions" : "",
+                w.answeredTurns() && !w.closedLoop() ? ", each sent once what it continues is answered" : "",
                 w.unstreamedShare() > 0
                         ? String.format(Locale.ROOT, " (%.0f%% unstreamed)", 100 * w.unstreamedShare())
                         : "",

@@ -12,9 +12,11 @@ import io.ailb.sim.workload.Workload;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -117,6 +119,8 @@ public final class Simulation implements EventScheduler {
     private int nextSession;
     private final Map<String, int[]> sessionCursor = new HashMap<>();
     private final Map<String, List<SimRequest>> sessionTurns = new HashMap<>();
+    private final Set<Long> completedIds = new HashSet<>();
+    private final Map<Long, List<SimRequest>> awaitingAnswer = new HashMap<>();
     private final long total;
 
     private Simulation(Workload workload, Router router, Settings settings, Progress progress) {
@@ -211,6 +215,11 @@ public final class Simulation implements EventScheduler {
             for (int i = 0; i < workload.concurrency(); i++) {
                 startNextSession();
             }
+        } else if (workload.answeredTurns()) {
+            Map<Long, Long> previous = workload.previousTurns();
+            for (SimRequest r : workload.requests()) {
+                at(r.arrivalMs(), () -> sendOnceAnswered(r, previous.get(r.id())));
+            }
         } else {
             for (SimRequest r : workload.requests()) {
                 at(r.arrivalMs(), () -> arrive(r));
@@ -243,6 +252,15 @@ public final class Simulation implements EventScheduler {
         sessionCursor.put(sessionKey(s.get(0)), new int[] {0});
         SimRequest first = s.get(0);
         at(now, () -> arrive(first));
+    }
+
+    /** Sends the request now, or once {@code previous} (the request it continues) has completed. */
+    private void sendOnceAnswered(SimRequest stored, Long previous) {
+        if (previous != null && !completedIds.contains(previous)) {
+            awaitingAnswer.computeIfAbsent(previous, k -> new ArrayList<>()).add(stored);
+        } else {
+            arrive(stored);
+        }
     }
 
     private void arrive(SimRequest stored) {
@@ -294,6 +312,14 @@ public final class Simulation implements EventScheduler {
         }
         if (workload.closedLoop()) {
             continueSession(request);
+        } else if (workload.answeredTurns()) {
+            completedIds.add(request.id());
+            List<SimRequest> next = awaitingAnswer.remove(request.id());
+            if (next != null) {
+                for (SimRequest r : next) {
+                    at(now, () -> arrive(r));
+                }
+            }
         }
     }
 
@@ -350,6 +376,10 @@ public final class Simulation implements EventScheduler {
     }
 
     private RunResult result() {
+        if (!awaitingAnswer.isEmpty()) {
+            throw new IllegalStateException(awaitingAnswer.size() + " requests never sent: what they continue never"
+                    + " completed (" + router.name() + ")");
+        }
         int n = backends.size();
         long[] prefill = new long[n];
         long input = 0;

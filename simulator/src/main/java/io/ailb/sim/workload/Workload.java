@@ -2,7 +2,9 @@ package io.ailb.sim.workload;
 
 import io.ailb.sim.model.SimRequest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 
@@ -25,6 +27,7 @@ public final class Workload {
     private final Function<SimRequest, String> bodies;
     private final double unstreamedShare;
     private final long unstreamedSeed;
+    private final boolean answeredTurns;
 
     private Workload(
             String name,
@@ -34,7 +37,8 @@ public final class Workload {
             double thinkMs,
             Function<SimRequest, String> bodies,
             double unstreamedShare,
-            long unstreamedSeed) {
+            long unstreamedSeed,
+            boolean answeredTurns) {
         this.name = name;
         this.requests = List.copyOf(requests);
         this.sessions = sessions;
@@ -43,6 +47,7 @@ public final class Workload {
         this.bodies = bodies;
         this.unstreamedShare = unstreamedShare;
         this.unstreamedSeed = unstreamedSeed;
+        this.answeredTurns = answeredTurns;
     }
 
     /**
@@ -53,7 +58,55 @@ public final class Workload {
         if (!(share >= 0 && share <= 1)) {
             throw new IllegalArgumentException("unstreamed share must be in [0, 1], got " + share);
         }
-        return new Workload(name, requests, sessions, concurrency, thinkMs, bodies, share, seed);
+        return new Workload(name, requests, sessions, concurrency, thinkMs, bodies, share, seed, answeredTurns);
+    }
+
+    /**
+     * The same requests, each sent no sooner than the earlier request it continues has completed
+     * ({@link #previousTurns()}): a client sends a conversation's next turn once it has the answer it sends back. Open
+     * loop only (a closed loop always waits). Without it a request's arrival is fixed in advance, and under overload a
+     * turn can arrive carrying an answer its engine is still generating, which no client can send.
+     */
+    public Workload withAnsweredTurns(boolean value) {
+        return new Workload(
+                name, requests, sessions, concurrency, thinkMs, bodies, unstreamedShare, unstreamedSeed, value);
+    }
+
+    public boolean answeredTurns() {
+        return answeredTurns;
+    }
+
+    /**
+     * Request id → the id of the earlier request it continues: the session's previous request, or for a request
+     * without a session (the Mooncake traces) the latest earlier request sharing its longest prefix of more than one
+     * block (the first block of those traces opens nearly every prompt; a longer shared prefix is a conversation's
+     * history). Requests in arrival order.
+     */
+    public Map<Long, Long> previousTurns() {
+        Map<Long, Long> previous = new HashMap<>();
+        Map<String, Long> lastOfSession = new HashMap<>();
+        Map<Long, Long> latestWithBlock = new HashMap<>();
+        for (SimRequest r : requests) {
+            if (r.sessionId() != null) {
+                Long last = lastOfSession.put(r.sessionId(), r.id());
+                if (last != null) {
+                    previous.put(r.id(), last);
+                }
+                continue;
+            }
+            List<Long> ids = r.blockIds();
+            for (int i = ids.size() - 1; i >= 1; i--) {
+                Long holder = latestWithBlock.get(ids.get(i));
+                if (holder != null) {
+                    previous.put(r.id(), holder);
+                    break;
+                }
+            }
+            for (Long id : ids) {
+                latestWithBlock.put(id, r.id());
+            }
+        }
+        return previous;
     }
 
     /** The share of requests sent unstreamed (0 = every request streams, as the generators write them). */
@@ -63,7 +116,7 @@ public final class Workload {
 
     /** Requests arriving at their own times; {@code bodies} renders a body when the stored one is empty (or null). */
     public static Workload openLoop(String name, List<SimRequest> requests, Function<SimRequest, String> bodies) {
-        return new Workload(name, requests, List.of(), 0, 0, bodies, 0, 0);
+        return new Workload(name, requests, List.of(), 0, 0, bodies, 0, 0, false);
     }
 
     /** Sessions of turns, {@code concurrency} sessions at a time. */
@@ -93,7 +146,7 @@ public final class Workload {
                 }
             }
         }
-        return new Workload(name, all, List.copyOf(copy), concurrency, thinkMs, bodies, 0, 0);
+        return new Workload(name, all, List.copyOf(copy), concurrency, thinkMs, bodies, 0, 0, false);
     }
 
     public String name() {
@@ -158,7 +211,15 @@ public final class Workload {
         return limit >= requests.size()
                 ? this
                 : new Workload(
-                        name, requests.subList(0, limit), List.of(), 0, 0, bodies, unstreamedShare, unstreamedSeed);
+                        name,
+                        requests.subList(0, limit),
+                        List.of(),
+                        0,
+                        0,
+                        bodies,
+                        unstreamedShare,
+                        unstreamedSeed,
+                        answeredTurns);
     }
 
     public long totalInputTokens() {

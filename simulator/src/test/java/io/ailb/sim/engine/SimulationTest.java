@@ -13,6 +13,7 @@ import io.ailb.sim.router.Routers;
 import io.ailb.sim.workload.ChatWorkload;
 import io.ailb.sim.workload.Workload;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -115,5 +116,52 @@ class SimulationTest {
         RunResult r = Simulation.run(w, baseline("round_robin").get(), settings);
         assertEquals(0, r.requestsPerBackend()[1]);
         assertEquals(0, r.routedToUnhealthy());
+    }
+
+    private static SimRequest turn(long id, long arrivalMs, String session, List<Long> blocks, int outputTokens) {
+        return new SimRequest(id, arrivalMs, session, 16 * blocks.size(), outputTokens, 16, blocks, "");
+    }
+
+    @Test
+    void answeredPacingSendsATurnOnlyOnceTheRequestItContinuesHasCompleted() {
+        List<SimRequest> requests = List.of(
+                turn(0, 0, "a", List.of(1L, 2L), 400),
+                turn(1, 100, "a", List.of(1L, 2L, 3L), 10),
+                turn(2, 100, "b", List.of(7L, 8L), 10));
+        Workload fixed = Workload.openLoop("turns", requests, null);
+        RunResult atTheirTimes = Simulation.run(fixed, baseline("round_robin").get(), THREE);
+        RunResult answered = Simulation.run(
+                fixed.withAnsweredTurns(true), baseline("round_robin").get(), THREE);
+
+        assertEquals(100, arrival(atTheirTimes, 1), 1e-9, "fixed pacing: sent at its time, mid-answer");
+        RunResult.RequestRecord first = record(answered, 0);
+        assertTrue(first.e2eMs() > 100, "the first answer takes longer than the gap: " + first.e2eMs());
+        assertEquals(first.arrivalMs() + first.e2eMs(), arrival(answered, 1), 1e-9, "sent when its answer is in");
+        assertEquals(100, arrival(answered, 2), 1e-9, "another session's request keeps its time");
+    }
+
+    @Test
+    void withoutSessionsARequestContinuesTheLatestOneSharingMoreThanItsFirstBlock() {
+        Workload trace = Workload.openLoop(
+                "trace",
+                List.of(
+                        turn(0, 0, null, List.of(1L, 2L, 3L), 1),
+                        turn(1, 0, null, List.of(1L, 5L), 1),
+                        turn(2, 0, null, List.of(1L, 2L, 3L, 4L), 1),
+                        turn(3, 0, null, List.of(1L, 2L, 9L), 1),
+                        turn(4, 0, "s", List.of(1L, 2L, 3L, 4L, 6L), 1)),
+                null);
+        assertEquals(
+                Map.of(2L, 0L, 3L, 2L),
+                trace.previousTurns(),
+                "request 1 shares only the first block; 3 shares two with 0 and 2, 2 the latest; 4 has a session");
+    }
+
+    private static RunResult.RequestRecord record(RunResult result, long id) {
+        return result.records().stream().filter(r -> r.id() == id).findFirst().orElseThrow();
+    }
+
+    private static double arrival(RunResult result, long id) {
+        return record(result, id).arrivalMs();
     }
 }
