@@ -125,7 +125,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
             MAX_KV_CACHE_TOKENS,
             "KV cache of one instance in tokens; once more new prompt tokens were routed to an instance since a "
                     + "prefix's last use there, the prefix counts as evicted from it, as its LRU cache drops it "
-                    + "(unless the request of that use is still running there: its blocks stay), and "
+                    + "(unless the request of that use is still running there: its blocks stay; once it ended, the "
+                    + "tokens routed since its end count, against the room the running requests leave, for leaseTTL "
+                    + "after it), and "
                     + "the new prompt tokens of the requests in flight there that leave no room for a request's own "
                     + "count against the instance when another has room (it waits for them to end); "
                     + "0 = the smallest size the instances report in their metrics (vLLM cache_config_info "
@@ -284,7 +286,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                 settings.inflightTokens(),
                 settings.overloadQueueRequests(),
                 settings.recentWorkShare(),
-                settings.prefillTokensPerSecond());
+                settings.prefillTokensPerSecond(),
+                settings.inflight().leaseTtlSeconds());
     }
 
     @Override
@@ -356,6 +359,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
         }
         CacheAwareSelection.Demand demand = demand(ctx);
         long nowMillis = ctx.nowMillis();
+        CacheAwareSelection.Settings decision = settings.forDecision(kvCacheTokens, prefillTokensPerSecond);
         return Step.redis(
                         target,
                         CacheAwareSelection.command(
@@ -363,13 +367,13 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
                                 demand,
                                 in.healthyHosts(),
                                 in.unhealthyHosts(),
-                                settings.forDecision(kvCacheTokens, prefillTokensPerSecond),
+                                decision,
                                 in.randomValue(),
                                 in.leaseId(),
                                 nowMillis),
                         reply -> onReply(reply, in, demand.streams(), prefillTokensPerSecond, nowMillis))
                 .withAttribute(Step.ATTR_POLICY, NAME)
-                .withRelease(target, CacheAwareSelection.release(in.keys(), in.leaseId()));
+                .withRelease(target, CacheAwareSelection.release(in.keys(), in.leaseId(), decision));
     }
 
     /** The request's blocks, size and session; a request without blocks is weighed by its body size. */
@@ -561,7 +565,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy {
 
         @Override
         public void onStreamEnd(long nowMillis) {
-            index.release(host, queuedWork, work, waiting, user);
+            index.release(host, queuedWork, work, waiting, user, Math.floorDiv(nowMillis, 1000L));
             waiting = false;
             queuedWork = 0;
             exchange.countsChanged(nowMillis);

@@ -282,8 +282,10 @@ public final class CacheAwareSelection extends SelectionReply {
     /**
      * cache_aware_release.lua for {@code leaseId}: gives back the count, the work and the held KV cache_aware.lua took
      * under that lease, if it did and nothing gave them back yet. Safe when the call's outcome is unknown, and more than once.
+     * With evictions judged ({@code settings}' KV size known) the lease is then kept as ended for its TTL, holding its
+     * host's written count at the end: the blocks the request used count as used until then.
      */
-    public static RedisCommand release(RedisKeys keys, String leaseId) {
+    public static RedisCommand release(RedisKeys keys, String leaseId, Settings settings) {
         return RedisCommand.script(
                 CacheAwareScripts.CACHE_AWARE_RELEASE,
                 Arrays.asList(
@@ -292,8 +294,12 @@ public final class CacheAwareSelection extends SelectionReply {
                         keys.cacheAwareLeases(),
                         keys.cacheAwareLeaseInfo(),
                         keys.cacheAwareHeld(),
-                        keys.cacheAwareWaiting()),
-                Collections.singletonList(leaseId));
+                        keys.cacheAwareWaiting(),
+                        keys.cacheAwareWritten()),
+                Arrays.asList(
+                        leaseId,
+                        Integer.toString(settings.kvCacheTokens > 0 ? settings.inflight.leaseTtlSeconds() : 0),
+                        Integer.toString(settings.inflight.inflightTtlSeconds())));
     }
 
     /** Decodes a cache_aware.lua reply; null when it does not have the script's shape. */

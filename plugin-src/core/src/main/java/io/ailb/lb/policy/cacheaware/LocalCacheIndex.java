@@ -101,6 +101,8 @@ final class LocalCacheIndex {
      * at most. A forgotten session's next request is routed by its blocks, as one without the header.
      */
     static final int MAX_SESSIONS = 16_384;
+    /** Ended requests remembered (12 bytes each): how far back a holder is judged from its request's end. */
+    static final int ENDED_USERS = 8_192;
 
     private static final int NONE = -1;
     /** The user of a block a peer VM routed: never known to be in flight here. */
@@ -219,6 +221,16 @@ final class LocalCacheIndex {
      * much was written there since (the script's lease that still exists).
      */
     private final Set<Integer> usersInFlight = new HashSet<>();
+    /**
+     * The requests that ended lately, by their number modulo the table's size (numbers are given in turn, so the last
+     * {@link #ENDED_USERS} never collide): the number, its host's written counter (low 32 bits) at the end and when it
+     * ended (relative seconds). Its blocks were in use until then; the script's ended lease.
+     */
+    private int[] endedUser;
+
+    private int[] endedWritten;
+    private int[] endedAt;
+    private final long leaseTtlSeconds;
 
     private int usedSlots;
     private int liveBlocks;
@@ -235,7 +247,8 @@ final class LocalCacheIndex {
             double inflightTokens,
             double overloadQueueRequests,
             double recentWorkShare,
-            double prefillTokensPerSecond) {
+            double prefillTokensPerSecond,
+            long leaseTtlSeconds) {
         if (maxBlocks < 1 || maxHolders < 1 || maxHolders > Byte.MAX_VALUE) {
             throw new IllegalArgumentException("maxBlocks " + maxBlocks + ", maxHolders " + maxHolders);
         }
@@ -248,6 +261,7 @@ final class LocalCacheIndex {
         this.overloadQueueRequests = overloadQueueRequests;
         this.recentWorkShare = recentWorkShare;
         this.priorMsPerKilotoken = 1_000_000.0 / prefillTokensPerSecond;
+        this.leaseTtlSeconds = leaseTtlSeconds;
         allocateBlocks(Math.min(INITIAL_SLOTS, powerOfTwoAtLeast(maxBlocks)));
     }
 
@@ -464,7 +478,7 @@ final class LocalCacheIndex {
             if (slot == NONE) {
                 break;
             }
-            pruneStale(slot, staleBefore);
+            pruneStale(slot, staleBefore, now);
             int holders = holderCount[slot];
             for (int i = 0; i < holders; i++) {
                 int id = holderHost[slot * maxHolders + i];
@@ -998,9 +1012,21 @@ final class LocalCacheIndex {
      * are given back, and its place among the waiting when it is still {@code waiting} for its first token; the
      * blocks {@code user} last used can be judged evicted again.
      */
-    void release(String host, long work, long heldWork, boolean waiting, int user) {
+    void release(String host, long work, long heldWork, boolean waiting, int user, long nowSeconds) {
         usersInFlight.remove(user);
         Integer id = hostIds.get(host);
+        if (id != null && user != NO_USER && kvCacheTokens > 0) {
+            if (endedUser == null) {
+                endedUser = new int[ENDED_USERS];
+                endedWritten = new int[ENDED_USERS];
+                endedAt = new int[ENDED_USERS];
+            }
+            startClock(nowSeconds);
+            int slot = user & (ENDED_USERS - 1);
+            endedUser[slot] = user;
+            endedWritten[slot] = (int) written[id];
+            endedAt[slot] = relative(nowSeconds);
+        }
         if (id != null) {
             if (waiting) {
                 this.waiting[id] = Math.max(0, this.waiting[id] - 1);
@@ -1386,7 +1412,7 @@ final class LocalCacheIndex {
     }
 
     /** Drops the holders not seen since {@code staleBefore} (relative seconds), as the script's walk does. */
-    private void pruneStale(int slot, long staleBefore) {
+    private void pruneStale(int slot, long staleBefore, int now) {
         int base = slot * maxHolders;
         int kept = 0;
         for (int i = 0; i < holderCount[slot]; i++) {
@@ -1396,7 +1422,8 @@ final class LocalCacheIndex {
             int user = holderUser[base + i];
             boolean evicted = kvCacheTokens > 0
                     && (long) ((int) written[host] - at) > kvCacheTokens
-                    && !usersInFlight.contains(user);
+                    && !usersInFlight.contains(user)
+                    && writtenSinceEnd(user, host, now) > kvCacheTokens - held[host] - peerHeld[host];
             if (seen < staleBefore || evicted) {
                 holderRefs[host]--;
             } else {
@@ -1414,6 +1441,19 @@ final class LocalCacheIndex {
      * {@code host} now holds the block: its last use is {@code now}, the block's use count grows, and past
      * maxHolders the least recently seen other holder (by name among equals, as the script sorts) is dropped.
      */
+    /**
+     * Tokens written to {@code host} since {@code user} ended there, if it ended less than the lease TTL ago and is
+     * still remembered; else more than any KV cache (the holder is judged by its use alone). They evict its blocks once
+     * they exceed the room the requests running there leave, as the script's evicted.
+     */
+    private long writtenSinceEnd(int user, int host, int now) {
+        int slot = user & (ENDED_USERS - 1);
+        if (user == NO_USER || endedUser == null || endedUser[slot] != user || endedAt[slot] + leaseTtlSeconds < now) {
+            return Long.MAX_VALUE;
+        }
+        return (int) written[host] - endedWritten[slot];
+    }
+
     private void recordHolder(int slot, int host, int now, int user) {
         int base = slot * maxHolders;
         int count = holderCount[slot];

@@ -62,6 +62,16 @@ public final class InflightSelection extends SelectionReply {
             return prefixTtlSeconds;
         }
 
+        /** TTL of the in-flight, queue and lease keys, in seconds. */
+        public int inflightTtlSeconds() {
+            return inflightTtlSeconds;
+        }
+
+        /** How long a lease is held before a later call gives its count back, in seconds. */
+        public int leaseTtlSeconds() {
+            return leaseTtlSeconds;
+        }
+
         /** A new ARGV list holding ARGV[1..7], the same in select.lua and cache_aware.lua. */
         public List<String> leadingArgs(int randomValue, String leaseId, int capacity) {
             List<String> args = new ArrayList<>(capacity);

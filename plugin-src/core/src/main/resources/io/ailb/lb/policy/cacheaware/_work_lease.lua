@@ -10,6 +10,19 @@ local function work_lease(work, held, wait, host)
     return work .. ' ' .. held .. ' w' .. wait .. ' ' .. host
 end
 
+-- What a lease becomes once its request ended (released), for as long as ARGV of the release says: "e<written>", its
+-- host's written count then. The request's blocks were in use until that moment, so an LRU cache that drops them does
+-- so only once that much more was written there (cache_aware.lua's evicted). Not a work lease: parse_work_lease gives
+-- nil for it, so nothing heals, times or releases it again.
+local function ended_lease(written)
+    return 'e' .. written
+end
+
+-- The written count of an ended lease's value; nil for a lease still held.
+local function ended_written(value)
+    return tonumber(string.match(value, '^e(%d+)$'))
+end
+
 -- The work, the held tokens, the host and the wait of a lease value; nil for all when the value is not one. A lease
 -- written before waiting requests were counted ("<work> <held> <host>", "<work> <host>") holds none of them.
 local function parse_work_lease(value)

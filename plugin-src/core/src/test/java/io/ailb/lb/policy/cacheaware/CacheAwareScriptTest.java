@@ -133,7 +133,12 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     private long release(String leaseId) {
-        RedisCommand production = CacheAwareSelection.release(KEYS, leaseId);
+        return release(leaseId, PLAIN);
+    }
+
+    /** The release as the flow sends it after a decision with {@code settings}. */
+    private long release(String leaseId, CacheAwareSelection.Settings settings) {
+        RedisCommand production = CacheAwareSelection.release(KEYS, leaseId, settings);
         return redis.run(RedisCommand.script(RELEASE, production.keys(), production.args()))
                 .asLong();
     }
@@ -307,11 +312,11 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(0, heldOf("a:1"));
     }
 
-    /** Routed to the only host given, answered and ended: only its blocks and its written count remain. */
+    /** Routed to the only host given, answered and ended: its blocks, its written count and its end remain. */
     private void served(CacheAwareSelection.Demand demand, String host, CacheAwareSelection.Settings settings) {
         String lease = lease();
         run(demand, Collections.singletonList(host), settings, 0, lease);
-        release(lease);
+        release(lease, settings);
     }
 
     @Test
@@ -360,10 +365,77 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals("a:1", kept.host(), "a: 50 + 100 against b's 700");
         assertEquals(600, kept.matchedTokens());
 
-        // Both ended, and 1,001 tokens written to a since the last use: now the block is gone there.
-        release(running);
-        release(next);
+        // Both ended, and 1,001 tokens written to a since the last end: now the block is gone there.
+        release(running, KV_1000);
+        release(next, KV_1000);
         served(demand("fourth", 1001), "a:1", KV_1000);
+        assertFirstIsGoneFromA();
+    }
+
+    @Test
+    void aBlockOfAnEndedRequestCountsAsUsedUntilItsEnd() {
+        List<String> ab = Arrays.asList("a:1", "b:1");
+        // a took a 600-token conversation whose answer ran while 1,001 tokens of another came and went: its blocks
+        // were in use until its end, the latest its engine let go of, whatever was written meanwhile.
+        String running = lease();
+        run(demand("first", 600), Collections.singletonList("a:1"), KV_1000, 0, running);
+        served(demand("third", 1001), "a:1", KV_1000);
+        assertEquals(0, release(running, KV_1000), "held: its 600 tokens leave a's queue, nothing else is there");
+        assertEquals(
+                "e1601", redis.call("HGET", KEYS.cacheAwareLeaseInfo(), running).asString(), "a's count at its end");
+        load("a:1", 50);
+        String next = lease();
+        CacheAwareSelection kept = run(demand("first", 600, 700), ab, KV_1000, 0, next);
+        assertEquals("a:1", kept.host(), "a: 50 + 100 against b's 700: the history is still there");
+        assertEquals(600, kept.matchedTokens());
+
+        // The ended lease is no work lease: a second release or a first token finds nothing to give back, and it
+        // stays.
+        assertEquals(-1, release(running, KV_1000));
+        assertEquals(-1, firstToken(running));
+        assertEquals(
+                "e1601", redis.call("HGET", KEYS.cacheAwareLeaseInfo(), running).asString());
+
+        // 1,001 tokens written to a since the turn after it ended: gone.
+        release(next, KV_1000);
+        served(demand("fourth", 1001), "a:1", KV_1000);
+        assertFirstIsGoneFromA();
+
+        // An ended lease is kept for the lease TTL, then healed away like an expired one: the holder is judged by
+        // the count since its routing again.
+        flushAll();
+        String old = lease();
+        run(demand("first", 600), Collections.singletonList("a:1"), KV_1000, 0, old);
+        served(demand("third", 1001), "a:1", KV_1000);
+        release(old, KV_1000);
+        redis.call("ZADD", KEYS.cacheAwareLeases(), Long.toString(now() - 1), old);
+        assertFirstIsGoneFromA();
+        assertTrue(redis.call("HGET", KEYS.cacheAwareLeaseInfo(), old).isNull(), "healed");
+
+        // The tokens written since its end are weighed against the room the requests running there leave: with 500
+        // tokens in flight on a, 500 written since fit beside them, 501 do not.
+        for (int since : new int[] {500, 501}) {
+            flushAll();
+            String ran = lease();
+            run(demand("first", 600), Collections.singletonList("a:1"), KV_1000, 0, ran);
+            served(demand("third", 1001), "a:1", KV_1000);
+            release(ran, KV_1000);
+            run(demand("running", 500), Collections.singletonList("a:1"), KV_1000, 0, lease());
+            if (since > 500) {
+                served(demand("more", since - 500), "a:1", KV_1000);
+            }
+            load("a:1", 50);
+            CacheAwareSelection turn = run(demand("first", 600, 700), ab, KV_1000, 0, lease());
+            assertEquals(since == 500 ? 600 : 0, turn.matchedTokens(), since + " written since its end");
+        }
+
+        // Released without a KV size (0 seconds kept): nothing is recorded, the count since its routing decides.
+        flushAll();
+        String unknown = lease();
+        run(demand("first", 600), Collections.singletonList("a:1"), KV_1000, 0, unknown);
+        served(demand("third", 1001), "a:1", KV_1000);
+        release(unknown, PLAIN);
+        assertTrue(redis.call("HGET", KEYS.cacheAwareLeaseInfo(), unknown).isNull());
         assertFirstIsGoneFromA();
     }
 
@@ -1536,7 +1608,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         RedisCommand call =
                 CacheAwareSelection.command(KEYS, demand("conv", 10, 20, 30), ABC, NONE, PLAIN, 0, lease(), 0);
         List<String> keys = new ArrayList<>(call.keys());
-        keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001").keys());
+        keys.addAll(CacheAwareSelection.release(KEYS, "0000000000000001", PLAIN).keys());
         keys.addAll(CacheAwareSelection.firstToken(KEYS, "0000000000000001").keys());
         assertEquals(15, call.keys().size());
         for (String key : keys) {

@@ -427,7 +427,8 @@ class IndexExchangeTest {
         IndexExchange exchange = new IndexExchange(
                 "ailb.test",
                 0,
-                new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0, 0, CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND));
+                new LocalCacheIndex(
+                        16, 8, 0, 60, 1800, 30, 0, 0, CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND, 600));
         assertNotNull(IndexExchange.parseLoads(exchange.encodeLoads(Map.of(A, new long[] {1, 2, 3, 4, 5, 6})), ""));
         long[][] impossible = {
             {Long.MAX_VALUE, 2, 3, 4, 5, 6},
@@ -447,7 +448,8 @@ class IndexExchangeTest {
         IndexExchange exchange = new IndexExchange(
                 "ailb.test",
                 0,
-                new LocalCacheIndex(16, 8, 0, 60, 1800, 30, 0, 0, CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND));
+                new LocalCacheIndex(
+                        16, 8, 0, 60, 1800, 30, 0, 0, CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND, 600));
         String overlong = "h".repeat(IndexExchange.MAX_NAME_BYTES + 1);
         Map<String, long[]> loads = IndexExchange.parseLoads(
                 exchange.encodeLoads(Map.of(A, new long[] {1, 2, 3, 4, 5, 6}, overlong, new long[] {1, 1, 1, 1, 1, 1})),

@@ -19,6 +19,7 @@ class LocalCacheIndexTest {
     private static final List<String> NONE = Collections.emptyList();
     private static final List<Integer> NO_TOKENS = Collections.emptyList();
     private static final long NOW = 1_700_000_000L;
+    private static final long LEASE_TTL = 600;
     private static final int TTL = 1800;
     /** overloadQueueRequests' default. */
     private static final double OVERLOAD_QUEUE_REQUESTS = 4;
@@ -38,7 +39,8 @@ class LocalCacheIndexTest {
                 30,
                 OVERLOAD_QUEUE_REQUESTS,
                 0,
-                prefillTokensPerSecond);
+                prefillTokensPerSecond,
+                LEASE_TTL);
     }
 
     /** Block hashes numbered from {@code first}: 32 hex digits each. */
@@ -70,8 +72,72 @@ class LocalCacheIndexTest {
                 SERVICE, hashes, tokens(hashes.size(), 100), hashes.size() * 100, healthy, NONE, random, now);
         assertFalse(choice.full);
         index.admit(choice.host, choice.work, now * 1000, choice.user);
-        index.release(choice.host, choice.work, choice.work, true, choice.user);
+        index.release(choice.host, choice.work, choice.work, true, choice.user, now);
         return choice;
+    }
+
+    /** Routes one request and admits it; it runs until its release. */
+    private static LocalCacheIndex.Choice start(
+            LocalCacheIndex index, List<String> hashes, List<String> healthy, long now) {
+        LocalCacheIndex.Choice choice =
+                index.select(SERVICE, hashes, tokens(hashes.size(), 100), hashes.size() * 100, healthy, NONE, 0, now);
+        index.admit(choice.host, choice.work, now * 1000, choice.user);
+        return choice;
+    }
+
+    /** As the script's test of the same name: its ended lease is this index's record of the end. */
+    @Test
+    void aBlockOfAnEndedRequestCountsAsUsedUntilItsEnd() {
+        LocalCacheIndex index = index(4096);
+        index.judgeEvictionsWith(1000);
+        List<String> onlyA = List.of("a");
+        List<String> ab = List.of("a", "b");
+        // a took a 600-token conversation whose answer ran while 1,100 tokens of another came and went.
+        LocalCacheIndex.Choice running = start(index, blocks(1, 6), onlyA, NOW);
+        route(index, blocks(100, 11), onlyA, 0, NOW);
+        index.release(running.host, 0, running.work, false, running.user, NOW + 1);
+        LocalCacheIndex.Choice next = start(index, blocks(1, 7), ab, NOW + 2);
+        assertEquals("a", next.host);
+        assertEquals(6, next.depth, "1,100 written since its routing, none since its end: still held");
+        index.release(next.host, 0, next.work, false, next.user, NOW + 2);
+
+        // 1,100 tokens written to a since the turn after it ended: gone.
+        route(index, blocks(200, 11), onlyA, 0, NOW + 3);
+        assertEquals(0, start(index, blocks(1, 7), ab, NOW + 4).depth);
+
+        // An end older than the lease TTL is forgotten: the count since its routing decides.
+        LocalCacheIndex late = index(4096);
+        late.judgeEvictionsWith(1000);
+        LocalCacheIndex.Choice old = start(late, blocks(1, 6), onlyA, NOW);
+        route(late, blocks(100, 11), onlyA, 0, NOW);
+        late.release(old.host, 0, old.work, false, old.user, NOW + 1);
+        assertEquals(6, start(late, blocks(1, 7), ab, NOW + 1 + LEASE_TTL).depth, "within the TTL");
+        LocalCacheIndex later = index(4096);
+        later.judgeEvictionsWith(1000);
+        LocalCacheIndex.Choice older = start(later, blocks(1, 6), onlyA, NOW);
+        route(later, blocks(100, 11), onlyA, 0, NOW);
+        later.release(older.host, 0, older.work, false, older.user, NOW + 1);
+        assertEquals(0, start(later, blocks(1, 7), ab, NOW + 2 + LEASE_TTL).depth, "past it");
+
+        // Weighed against the room the requests running there leave: 500 tokens in flight on a, then 500 or 501
+        // written since the end.
+        for (int since : new int[] {500, 501}) {
+            LocalCacheIndex roomy = index(4096);
+            roomy.judgeEvictionsWith(1000);
+            LocalCacheIndex.Choice ran = start(roomy, blocks(1, 6), onlyA, NOW);
+            route(roomy, blocks(100, 11), onlyA, 0, NOW);
+            roomy.release(ran.host, 0, ran.work, false, ran.user, NOW + 1);
+            LocalCacheIndex.Choice inFlight =
+                    roomy.select(SERVICE, blocks(300, 1), List.of(500), 500, onlyA, NONE, 0, NOW + 1);
+            roomy.admit(inFlight.host, inFlight.work, (NOW + 1) * 1000, inFlight.user);
+            if (since > 500) {
+                LocalCacheIndex.Choice more = roomy.select(
+                        SERVICE, blocks(400, 1), List.of(since - 500), since - 500, onlyA, NONE, 0, NOW + 1);
+                roomy.admit(more.host, more.work, (NOW + 1) * 1000, more.user);
+                roomy.release(more.host, more.work, more.work, true, more.user, NOW + 1);
+            }
+            assertEquals(since == 500 ? 6 : 0, start(roomy, blocks(1, 7), ab, NOW + 2).depth, since + " since its end");
+        }
     }
 
     @Test
@@ -153,7 +219,7 @@ class LocalCacheIndexTest {
         assertEquals(0, index.queuedOf("10.0.0.9:8000"));
         assertEquals(4, index.hostsTracked());
         // Its late release changes nothing.
-        index.release(held.host, held.work, held.work, true, held.user);
+        index.release(held.host, held.work, held.work, true, held.user, NOW);
         assertEquals(0, index.inflightOf("10.0.0.9:8000"));
 
         // Once its blocks expire, the next decision frees its id.
@@ -172,7 +238,8 @@ class LocalCacheIndexTest {
                 30,
                 OVERLOAD_QUEUE_REQUESTS,
                 0,
-                CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
+                CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND,
+                LEASE_TTL);
         List<String> one = Collections.singletonList("10.0.0.9:8000");
         LocalCacheIndex.Choice held = index.select(SERVICE, NONE, NO_TOKENS, 10, one, NONE, 0, NOW);
         index.admit(held.host, held.work, NOW * 1000, held.user);
@@ -205,7 +272,8 @@ class LocalCacheIndexTest {
                 30,
                 OVERLOAD_QUEUE_REQUESTS,
                 0,
-                CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND);
+                CacheAwarePolicy.DEFAULT_PREFILL_TOKENS_PER_SECOND,
+                LEASE_TTL);
         for (int i = 0; i < HOSTS.size(); i++) {
             LocalCacheIndex.Choice choice = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
             assertFalse(choice.full);
@@ -219,7 +287,7 @@ class LocalCacheIndexTest {
         for (String host : HOSTS) {
             assertEquals(1, index.inflightOf(host));
         }
-        index.release(HOSTS.get(0), 10, 10, true, 0);
+        index.release(HOSTS.get(0), 10, 10, true, 0, NOW);
         LocalCacheIndex.Choice freed = index.select(SERVICE, NONE, NO_TOKENS, 10, HOSTS, NONE, 0, NOW);
         assertEquals(HOSTS.get(0), freed.host);
         assertEquals(1, freed.count);
@@ -293,7 +361,7 @@ class LocalCacheIndexTest {
         LocalCacheIndex.Choice choice =
                 index.select(SERVICE, NONE, NO_TOKENS, NO_TOKENS, 1000, session, HOSTS, NONE, random, now * 1000, true);
         index.admit(choice.host, choice.work, now * 1000, choice.user);
-        index.release(choice.host, choice.work, choice.work, true, choice.user);
+        index.release(choice.host, choice.work, choice.work, true, choice.user, now);
         return choice;
     }
 
@@ -333,7 +401,7 @@ class LocalCacheIndexTest {
         for (int turn = 0; turn < 2; turn++) {
             LocalCacheIndex.Choice choice = selectAfterLongPrefix(index, held, turn, healthy);
             index.admit(choice.host, choice.work, (NOW + turn) * 1000, choice.user);
-            index.release(choice.host, choice.work, choice.work, true, choice.user);
+            index.release(choice.host, choice.work, choice.work, true, choice.user, NOW + turn);
         }
         for (String host : healthy) {
             // Admitted when the next decision comes: no time to drain any of it.

@@ -221,7 +221,7 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
             redis.call("SET", CLOCK_KEY, Long.toString(now));
             expireBlocks();
             if (!stalled) {
-                finishSome(traffic, local, open);
+                finishSome(traffic, local, open, settings);
             }
 
             List<String> healthy = new ArrayList<>();
@@ -338,7 +338,8 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
     }
 
     /** First tokens and releases of random open requests; a release may come without a first token (a reset). */
-    private void finishSome(Rng traffic, LocalCacheIndex local, List<Open> open) {
+    private void finishSome(
+            Rng traffic, LocalCacheIndex local, List<Open> open, CacheAwareSelection.Settings settings) {
         int events = traffic.nextInt(3);
         for (int i = 0; i < events && !open.isEmpty(); i++) {
             Open request = open.get(traffic.nextInt(open.size()));
@@ -359,9 +360,9 @@ class LocalIndexDifferentialTest extends FreshRedisTest {
                 request.work = 0;
                 request.waiting = false;
             } else {
-                RedisCommand production = CacheAwareSelection.release(KEYS, request.lease);
+                RedisCommand production = CacheAwareSelection.release(KEYS, request.lease, settings);
                 redis.run(RedisCommand.script(RELEASE, production.keys(), production.args()));
-                local.release(request.host, request.work, request.admitted, request.waiting, request.user);
+                local.release(request.host, request.work, request.admitted, request.waiting, request.user, now);
                 request.work = 0;
                 request.waiting = false;
                 open.remove(request);
