@@ -351,14 +351,22 @@ class CacheAwareScriptTest extends FreshRedisTest {
         assertEquals(600, kept.matchedTokens());
     }
 
-    @Test
-    void aBlockARunningRequestLastUsedIsNotEvictedUntilThatRequestEnds() {
-        List<String> ab = Arrays.asList("a:1", "b:1");
-        // a took a 600-token conversation that still runs, then 1,001 tokens of another: by the written count alone
-        // "first" is gone, but an engine keeps the blocks of a running request.
+    /**
+     * a takes a 600-token conversation, "first", that runs on while 1,001 tokens of another are served there; returns
+     * its lease, still held.
+     */
+    private String firstRunningWhileOthersAreServed() {
         String running = lease();
         run(demand("first", 600), Collections.singletonList("a:1"), KV_1000, 0, running);
         served(demand("third", 1001), "a:1", KV_1000);
+        return running;
+    }
+
+    @Test
+    void aBlockARunningRequestLastUsedIsNotEvictedUntilThatRequestEnds() {
+        List<String> ab = Arrays.asList("a:1", "b:1");
+        // By the written count alone "first" is gone, but an engine keeps the blocks of a running request.
+        String running = firstRunningWhileOthersAreServed();
         load("a:1", 50);
         String next = lease();
         CacheAwareSelection kept = run(demand("first", 600, 700), ab, KV_1000, 0, next);
@@ -375,11 +383,8 @@ class CacheAwareScriptTest extends FreshRedisTest {
     @Test
     void aBlockOfAnEndedRequestCountsAsUsedUntilItsEnd() {
         List<String> ab = Arrays.asList("a:1", "b:1");
-        // a took a 600-token conversation whose answer ran while 1,001 tokens of another came and went: its blocks
-        // were in use until its end, the latest its engine let go of, whatever was written meanwhile.
-        String running = lease();
-        run(demand("first", 600), Collections.singletonList("a:1"), KV_1000, 0, running);
-        served(demand("third", 1001), "a:1", KV_1000);
+        // Its blocks were in use until its end, the latest its engine let go of, whatever was written meanwhile.
+        String running = firstRunningWhileOthersAreServed();
         assertEquals(0, release(running, KV_1000), "held: its 600 tokens leave a's queue, nothing else is there");
         assertEquals(
                 "e1601", redis.call("HGET", KEYS.cacheAwareLeaseInfo(), running).asString(), "a's count at its end");
@@ -404,9 +409,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         // An ended lease is kept for the lease TTL, then healed away like an expired one: the holder is judged by
         // the count since its routing again.
         flushAll();
-        String old = lease();
-        run(demand("first", 600), Collections.singletonList("a:1"), KV_1000, 0, old);
-        served(demand("third", 1001), "a:1", KV_1000);
+        String old = firstRunningWhileOthersAreServed();
         release(old, KV_1000);
         redis.call("ZADD", KEYS.cacheAwareLeases(), Long.toString(now() - 1), old);
         assertFirstIsGoneFromA();
@@ -416,10 +419,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
         // tokens in flight on a, 500 written since fit beside them, 501 do not.
         for (int since : new int[] {500, 501}) {
             flushAll();
-            String ran = lease();
-            run(demand("first", 600), Collections.singletonList("a:1"), KV_1000, 0, ran);
-            served(demand("third", 1001), "a:1", KV_1000);
-            release(ran, KV_1000);
+            release(firstRunningWhileOthersAreServed(), KV_1000);
             run(demand("running", 500), Collections.singletonList("a:1"), KV_1000, 0, lease());
             if (since > 500) {
                 served(demand("more", since - 500), "a:1", KV_1000);
@@ -431,9 +431,7 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
         // Released without a KV size (0 seconds kept): nothing is recorded, the count since its routing decides.
         flushAll();
-        String unknown = lease();
-        run(demand("first", 600), Collections.singletonList("a:1"), KV_1000, 0, unknown);
-        served(demand("third", 1001), "a:1", KV_1000);
+        String unknown = firstRunningWhileOthersAreServed();
         release(unknown, PLAIN);
         assertTrue(redis.call("HGET", KEYS.cacheAwareLeaseInfo(), unknown).isNull());
         assertFirstIsGoneFromA();

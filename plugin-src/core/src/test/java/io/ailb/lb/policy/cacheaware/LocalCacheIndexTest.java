@@ -85,17 +85,25 @@ class LocalCacheIndexTest {
         return choice;
     }
 
+    /**
+     * An index judging evictions with a KV cache of 1,000 tokens where a 600-token conversation on a ended at
+     * {@code NOW + 1}, after 1,100 tokens of another came and went while it ran.
+     */
+    private static LocalCacheIndex endedAfterOthersRan() {
+        LocalCacheIndex index = index(4096);
+        index.judgeEvictionsWith(1000);
+        LocalCacheIndex.Choice ran = start(index, blocks(1, 6), List.of("a"), NOW);
+        route(index, blocks(100, 11), List.of("a"), 0, NOW);
+        index.release(ran.host, 0, ran.work, false, ran.user, NOW + 1);
+        return index;
+    }
+
     /** As the script's test of the same name: its ended lease is this index's record of the end. */
     @Test
     void aBlockOfAnEndedRequestCountsAsUsedUntilItsEnd() {
-        LocalCacheIndex index = index(4096);
-        index.judgeEvictionsWith(1000);
         List<String> onlyA = List.of("a");
         List<String> ab = List.of("a", "b");
-        // a took a 600-token conversation whose answer ran while 1,100 tokens of another came and went.
-        LocalCacheIndex.Choice running = start(index, blocks(1, 6), onlyA, NOW);
-        route(index, blocks(100, 11), onlyA, 0, NOW);
-        index.release(running.host, 0, running.work, false, running.user, NOW + 1);
+        LocalCacheIndex index = endedAfterOthersRan();
         LocalCacheIndex.Choice next = start(index, blocks(1, 7), ab, NOW + 2);
         assertEquals("a", next.host);
         assertEquals(6, next.depth, "1,100 written since its routing, none since its end: still held");
@@ -106,27 +114,13 @@ class LocalCacheIndexTest {
         assertEquals(0, start(index, blocks(1, 7), ab, NOW + 4).depth);
 
         // An end older than the lease TTL is forgotten: the count since its routing decides.
-        LocalCacheIndex late = index(4096);
-        late.judgeEvictionsWith(1000);
-        LocalCacheIndex.Choice old = start(late, blocks(1, 6), onlyA, NOW);
-        route(late, blocks(100, 11), onlyA, 0, NOW);
-        late.release(old.host, 0, old.work, false, old.user, NOW + 1);
-        assertEquals(6, start(late, blocks(1, 7), ab, NOW + 1 + LEASE_TTL).depth, "within the TTL");
-        LocalCacheIndex later = index(4096);
-        later.judgeEvictionsWith(1000);
-        LocalCacheIndex.Choice older = start(later, blocks(1, 6), onlyA, NOW);
-        route(later, blocks(100, 11), onlyA, 0, NOW);
-        later.release(older.host, 0, older.work, false, older.user, NOW + 1);
-        assertEquals(0, start(later, blocks(1, 7), ab, NOW + 2 + LEASE_TTL).depth, "past it");
+        assertEquals(6, start(endedAfterOthersRan(), blocks(1, 7), ab, NOW + 1 + LEASE_TTL).depth, "within the TTL");
+        assertEquals(0, start(endedAfterOthersRan(), blocks(1, 7), ab, NOW + 2 + LEASE_TTL).depth, "past it");
 
         // Weighed against the room the requests running there leave: 500 tokens in flight on a, then 500 or 501
         // written since the end.
         for (int since : new int[] {500, 501}) {
-            LocalCacheIndex roomy = index(4096);
-            roomy.judgeEvictionsWith(1000);
-            LocalCacheIndex.Choice ran = start(roomy, blocks(1, 6), onlyA, NOW);
-            route(roomy, blocks(100, 11), onlyA, 0, NOW);
-            roomy.release(ran.host, 0, ran.work, false, ran.user, NOW + 1);
+            LocalCacheIndex roomy = endedAfterOthersRan();
             LocalCacheIndex.Choice inFlight =
                     roomy.select(SERVICE, blocks(300, 1), List.of(500), 500, onlyA, NONE, 0, NOW + 1);
             roomy.admit(inFlight.host, inFlight.work, (NOW + 1) * 1000, inFlight.user);
