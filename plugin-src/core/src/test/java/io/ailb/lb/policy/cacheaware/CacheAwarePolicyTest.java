@@ -327,9 +327,19 @@ class CacheAwarePolicyTest {
                         KEYS.cacheAwareLeases(),
                         KEYS.cacheAwareLeaseInfo(),
                         KEYS.cacheAwareHeld(),
-                        KEYS.cacheAwareWaiting()),
+                        KEYS.cacheAwareWaiting(),
+                        KEYS.cacheAwareWritten()),
                 release.keys());
         assertEquals(step.redisCommand().args().get(5), release.args().get(0));
+        String keyTtl = step.redisCommand().args().get(3);
+        assertEquals(list("0", keyTtl), release.args().subList(1, 3), "no KV size known: no ended lease kept");
+
+        // With the KV size known the ended lease is kept for leaseTTL, its keys for their TTL.
+        RedisCommand judged = select(policy(",\"kvCacheTokens\":1000,\"leaseTTL\":90"), chat(CONVERSATION))
+                .releases()
+                .get(0)
+                .command();
+        assertEquals(list("90", keyTtl), judged.args().subList(1, 3));
     }
 
     @Test
