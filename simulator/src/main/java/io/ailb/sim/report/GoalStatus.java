@@ -5,10 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -80,11 +82,20 @@ public final class GoalStatus {
     /** Every cell of every section with a sweep table holding the policy, an anchor and the bound row. */
     public static List<Cell> read(String doc) {
         List<Cell> cells = new ArrayList<>();
-        Matcher m = SECTION.matcher(doc);
-        while (m.find()) {
-            cells.addAll(cellsOf(m.group(1), m.group(2)));
+        for (Map.Entry<String, String> section : sections(doc).entrySet()) {
+            cells.addAll(cellsOf(section.getKey(), section.getValue()));
         }
         return cells;
+    }
+
+    /** Every section of the file, name → body, in file order. */
+    static Map<String, String> sections(String doc) {
+        Map<String, String> sections = new LinkedHashMap<>();
+        Matcher m = SECTION.matcher(doc);
+        while (m.find()) {
+            sections.put(m.group(1), m.group(2));
+        }
+        return sections;
     }
 
     static List<Cell> cellsOf(String section, String body) {
@@ -234,17 +245,13 @@ public final class GoalStatus {
      * the policy's cell meets the goal.
      */
     public static String summary(String doc, String currentSummary) {
-        Map<String, String> sections = new LinkedHashMap<>();
-        Matcher m = SECTION.matcher(doc);
-        while (m.find()) {
-            sections.put(m.group(1), m.group(2));
-        }
+        Map<String, String> sections = sections(doc);
         StringBuilder out = new StringBuilder("| workload (section) |");
         for (int i = 1; i <= SUMMARY_LOADS; i++) {
             out.append(i == 1 ? " rates from the lowest: mean / p99 [lookahead] |" : " |");
         }
         out.append("\n|---|").append("---|".repeat(SUMMARY_LOADS)).append('\n');
-        List<String> listed = new ArrayList<>();
+        Set<String> listed = new HashSet<>();
         for (String line : currentSummary.split("\n")) {
             if (!line.startsWith("| ") || line.startsWith("| workload")) {
                 continue;
@@ -326,12 +333,7 @@ public final class GoalStatus {
         }
         String summaryName = options.get("--summary");
         if (summaryName != null) {
-            Matcher current = SECTION.matcher(text);
-            String body = "";
-            while (current.find()) {
-                body = current.group(1).equals(summaryName) ? current.group(2) : body;
-            }
-            String summary = summary(text, body);
+            String summary = summary(text, sections(text).getOrDefault(summaryName, ""));
             System.out.print(summary);
             BenchmarksDoc.replaceSection(doc, summaryName, summary);
         }
