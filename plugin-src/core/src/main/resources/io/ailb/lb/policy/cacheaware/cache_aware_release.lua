@@ -29,7 +29,7 @@ local current = redis.call('HGET', KEYS[4], ARGV[1])
 if current and ended_written(current) then
     return -1
 end
-local info = take_lease(KEYS[3], KEYS[4], ARGV[1])
+local info = take_read_lease(KEYS[3], KEYS[4], ARGV[1], current)
 if not info then
     return -1
 end
