@@ -4,8 +4,9 @@
 
   python3 simulator/scripts/prefix_anatomy.py TRACE.jsonl REQUESTS.csv [--limit N]
 
-A request continues an earlier one when it shares more than its first block with it; its predecessor is the latest
-earlier request sharing the longest such prefix. Per rate and router, of those requests: how many went to their
+A request continues the earlier one the CSV's "continues" column names (the simulator's Workload.previousTurns: the
+latest earlier request sharing more than its first block), sharing their common leading blocks. Per rate and router,
+of those requests: how many went to their
 predecessor's instance and found the shared prefix there (kept), went there and found it gone (lost: evicted), and
 how many went elsewhere (moved), with the shared tokens they did not find cached; and of the lost ones, how many the
 router's decision counted as cached (the CSV's counted_cached_tokens; "-" for a router that does not report it).
@@ -18,23 +19,14 @@ import json
 BLOCK_TOKENS = 512
 
 
-def predecessors(trace):
-    """Request index -> (predecessor index, shared blocks), for requests sharing more than one block with one before."""
-    latest = {}  # chained hash of a prefix -> the latest request holding it
-    found = {}
-    for i, ids in enumerate(trace):
-        chain = []
-        key = 0
-        for block in ids:
-            key = hash((key, block))
-            chain.append(key)
-        for n in range(len(chain), 1, -1):
-            if chain[n - 1] in latest:
-                found[i] = (latest[chain[n - 1]], n)
-                break
-        for key in chain:
-            latest[key] = i
-    return found
+def shared_blocks(ids, earlier):
+    """How many leading blocks two requests' hash ids have in common."""
+    n = 0
+    for a, b in zip(ids, earlier):
+        if a != b:
+            break
+        n += 1
+    return n
 
 
 def main():
@@ -47,7 +39,6 @@ def main():
         trace = [json.loads(line)['hash_ids'] for line in f if line.strip()]
     if args.limit > 0:
         trace = trace[:args.limit]
-    found = predecessors(trace)
 
     runs = collections.defaultdict(dict)
     with open(args.requests) as f:
@@ -63,10 +54,11 @@ def main():
         missed = collections.Counter()
         counted_lost = 0
         reports = any(r.get('counted_cached_tokens') for r in rows.values())
-        for i, (j, blocks) in found.items():
-            if i not in rows or j not in rows:
+        for i, row in rows.items():
+            j = int(row['continues']) if row['continues'] else None
+            if j is None or j not in rows:
                 continue
-            row = rows[i]
+            blocks = shared_blocks(trace[i], trace[j])
             shared = min(blocks * BLOCK_TOKENS, int(row['input_tokens']))
             lost = shared - min(int(row['cached_tokens']), shared)
             if row['backend'] != rows[j]['backend']:

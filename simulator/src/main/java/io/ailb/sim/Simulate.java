@@ -379,7 +379,11 @@ public final class Simulate {
             for (TtftLowerBound.PerRequest b : lowerBounds) {
                 bounds.add(b.byId());
             }
-            RequestsCsv.write(Path.of(o.get("requests")), points, new RequestsCsv.Bounds(bounds, backend));
+            RequestsCsv.write(
+                    Path.of(o.get("requests")),
+                    points,
+                    new RequestsCsv.Bounds(bounds, backend),
+                    workloads.stream().map(Workload::previousTurns).toList());
             out.println("per-request records: " + o.get("requests"));
         }
         if (o.containsKey("sweep")) {
@@ -425,6 +429,7 @@ public final class Simulate {
         List<Double> multipliers = sweep ? parseSweep(o.get("sweep")) : List.of(1.0);
 
         List<SweepTable.Point> points = new ArrayList<>();
+        List<Map<Long, Long>> continues = new ArrayList<>();
         String description = null;
         String workloadName = null;
         try (Routers.PluginEnvironment env = new Routers.PluginEnvironment(wasm, gateways, vms, perVm, guestTimeout)) {
@@ -445,10 +450,11 @@ public final class Simulate {
                 }
                 List<RunResult> results = runEach(routers, workload, settings, progressBar, err);
                 points.add(new SweepTable.Point("x" + trim(m), offeredRate(workload), results));
+                continues.add(workload.previousTurns());
             }
         }
         if (o.containsKey("requests")) {
-            RequestsCsv.write(Path.of(o.get("requests")), points, RequestsCsv.Bounds.NONE);
+            RequestsCsv.write(Path.of(o.get("requests")), points, RequestsCsv.Bounds.NONE, continues);
             out.println("per-request records: " + o.get("requests"));
         }
         String rates = rateLine(points);

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -138,11 +139,26 @@ class SimulateTest {
             // holding what was cached there, which no instance beats holding the infinite cache's hit.
             assertTrue(cached <= boundCached, line);
             assertTrue(boundTtft > 0 && boundTtft <= lone + 1e-3 && lone <= ttft + 1e-3, line);
-            // The anchors do not say what they counted as cached: the last column stays empty.
-            assertTrue(line.endsWith(","), line);
+            // The anchors do not say what they counted as cached: that column stays empty.
+            assertEquals("", row.length > 14 ? row[14] : "", line);
         }
         // A session's second turn finds its first in the infinite cache.
         assertTrue(lines.stream().skip(1).anyMatch(l -> Long.parseLong(l.split(",")[12]) > 0));
+        // Each session's second turn continues its first: one per session, per rate and router, in the same session.
+        Map<String, String> sessionOf = new HashMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] row = line.split(",", -1);
+            sessionOf.put(row[2], row[3]);
+        }
+        List<String[]> continuing = lines.subList(1, lines.size()).stream()
+                .map(l -> l.split(",", -1))
+                .filter(row -> !row[15].isEmpty())
+                .toList();
+        assertEquals(2 * 2 * 6, continuing.size());
+        for (String[] row : continuing) {
+            assertEquals(row[3], sessionOf.get(row[15]), String.join(",", row));
+            assertTrue(Long.parseLong(row[15]) < Long.parseLong(row[2]), String.join(",", row));
+        }
     }
 
     @Test

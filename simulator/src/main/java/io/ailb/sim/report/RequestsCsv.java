@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * {@code --requests FILE}: every finished request of every router at every rate, one CSV row each, so a run can be
@@ -19,12 +20,14 @@ import java.util.Map;
  * excess over the bound splits into cache it missed (lone − bound) and time it queued (TTFT − lone); the three are
  * empty where instances differ in speed (services), which have no single lone TTFT. The last column, where the router
  * says, is the tokens it counted as cached on the backend it chose (the plugin: its decision's {@code matched_tokens}):
- * above {@code cached_tokens}, the router counted on a prefix the instance no longer had.
+ * above {@code cached_tokens}, the router counted on a prefix the instance no longer had. Then the id of the earlier
+ * request it continues ({@link io.ailb.sim.workload.Workload#previousTurns()}), empty for a request that continues none,
+ * so a script can tell where a conversation's cache went without its own notion of a conversation.
  */
 public final class RequestsCsv {
     public static final String HEADER =
             "rate,router,request,session,backend,arrival_ms,ttft_ms,e2e_ms,input_tokens,cached_tokens,output_tokens,"
-                    + "lone_ttft_ms,bound_cached_tokens,bound_ttft_ms,counted_cached_tokens";
+                    + "lone_ttft_ms,bound_cached_tokens,bound_ttft_ms,counted_cached_tokens,continues";
 
     private RequestsCsv() {}
 
@@ -40,7 +43,9 @@ public final class RequestsCsv {
         }
     }
 
-    public static void write(Path file, List<SweepTable.Point> points, Bounds bounds) throws IOException {
+    /** {@code continues}: per point, request id → the id of the earlier request it continues. */
+    public static void write(Path file, List<SweepTable.Point> points, Bounds bounds, List<Map<Long, Long>> continues)
+            throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
@@ -51,6 +56,7 @@ public final class RequestsCsv {
             for (int p = 0; p < points.size(); p++) {
                 SweepTable.Point point = points.get(p);
                 Map<Long, TtftLowerBound.Bound> pointBounds = bounds.at(p);
+                Map<Long, Long> pointContinues = continues.get(p);
                 for (RunResult result : point.results()) {
                     String prefix = field(point.label()) + "," + field(result.router()) + ",";
                     for (RunResult.RequestRecord r : result.records()) {
@@ -58,7 +64,7 @@ public final class RequestsCsv {
                         out.write(prefix);
                         out.write(String.format(
                                 Locale.ROOT,
-                                "%d,%s,%d,%.3f,%.3f,%.3f,%d,%d,%d,%s,%s,%s,%s%n",
+                                "%d,%s,%d,%.3f,%.3f,%.3f,%d,%d,%d,%s,%s,%s,%s,%s%n",
                                 r.id(),
                                 r.sessionId() == null ? "" : field(r.sessionId()),
                                 r.backend(),
@@ -73,7 +79,8 @@ public final class RequestsCsv {
                                         : millis(bounds.backend().loneTtftMs(r.inputTokens(), r.cachedTokens())),
                                 bound == null ? "" : Long.toString(bound.cachedTokens()),
                                 bound == null ? "" : millis(bound.ttftMs()),
-                                r.countedCached() < 0 ? "" : Long.toString(r.countedCached())));
+                                r.countedCached() < 0 ? "" : Long.toString(r.countedCached()),
+                                Objects.toString(pointContinues.get(r.id()), "")));
                     }
                 }
             }
