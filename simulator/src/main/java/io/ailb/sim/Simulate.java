@@ -358,8 +358,9 @@ public final class Simulate {
             }
             for (double m : multipliers) {
                 Workload workload = workload(o, seed, m, o.containsKey("sweep"), backend.itlMs());
-                Simulation.Settings settings =
-                        new Simulation.Settings(backends, backend, seed, sampleMs(o, workload), health);
+                Simulation.Settings settings = new Simulation.Settings(
+                                backends, backend, seed, sampleMs(o, workload), health)
+                        .withLookaheadRegret(o.containsKey("requests"));
                 out.println(describe(workload, settings, gateways, vms, perVm));
                 List<RunResult> results = runEach(routers, workload, settings, progressBar, err);
                 points.add(new SweepTable.Point("x" + trim(m), offeredRate(workload), results));

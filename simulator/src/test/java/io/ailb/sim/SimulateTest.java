@@ -162,6 +162,40 @@ class SimulateTest {
     }
 
     @Test
+    void theLookaheadReferenceHasNoRegretAndARandomChoiceHasSome(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("requests.csv");
+        int code = Simulate.run(
+                new String[] {
+                    "--workload",
+                    "trace",
+                    "--limit",
+                    "200",
+                    "--backends",
+                    "4",
+                    "--routers",
+                    "random,lookahead_ttft",
+                    "--requests",
+                    csv.toString()
+                },
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertEquals(0, code);
+        Map<String, Double> regret = new HashMap<>();
+        Map<String, Integer> rows = new HashMap<>();
+        for (String line : Files.readAllLines(csv).subList(1, 1 + 2 * 200)) {
+            String[] row = line.split(",", -1);
+            double ms = Double.parseDouble(row[16]);
+            assertTrue(ms >= 0, line);
+            regret.merge(row[1], ms, Double::sum);
+            rows.merge(row[1], 1, Integer::sum);
+        }
+        assertEquals(Map.of("random", 200, "lookahead_ttft", 200), rows);
+        // The reference takes the least lookahead TTFT it computes: by its own estimate it never regrets a choice.
+        assertEquals(0.0, regret.get("lookahead_ttft"));
+        assertTrue(regret.get("random") / 200 > 10, "random's mean regret: " + regret.get("random") / 200);
+    }
+
+    @Test
     void servicesOfDifferentSpeedGetATableWithEachServicesShare(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -36,7 +36,8 @@ public final class Simulation implements EventScheduler {
             long seed,
             double sampleEveryMs,
             List<HealthChange> healthChanges,
-            List<BackendConfig> perBackend) {
+            List<BackendConfig> perBackend,
+            boolean lookaheadRegret) {
         public Settings {
             if (backends < 1) {
                 throw new IllegalArgumentException("at least one backend");
@@ -55,7 +56,7 @@ public final class Simulation implements EventScheduler {
                 long seed,
                 double sampleEveryMs,
                 List<HealthChange> healthChanges) {
-            this(backends, backend, seed, sampleEveryMs, healthChanges, List.of());
+            this(backends, backend, seed, sampleEveryMs, healthChanges, List.of(), false);
         }
 
         public static Settings of(int backends, BackendConfig backend, long seed) {
@@ -63,16 +64,25 @@ public final class Simulation implements EventScheduler {
         }
 
         public Settings withSampleEveryMs(double value) {
-            return new Settings(backends, backend, seed, value, healthChanges, perBackend);
+            return new Settings(backends, backend, seed, value, healthChanges, perBackend, lookaheadRegret);
         }
 
         public Settings withHealthChanges(List<HealthChange> value) {
-            return new Settings(backends, backend, seed, sampleEveryMs, value, perBackend);
+            return new Settings(backends, backend, seed, sampleEveryMs, value, perBackend, lookaheadRegret);
         }
 
         /** One configuration per backend, in backend order. */
         public Settings withPerBackend(List<BackendConfig> value) {
-            return new Settings(backends, backend, seed, sampleEveryMs, healthChanges, value);
+            return new Settings(backends, backend, seed, sampleEveryMs, healthChanges, value, lookaheadRegret);
+        }
+
+        /**
+         * With {@code value}, each request's record carries its lookahead regret
+         * ({@link RunResult.RequestRecord#lookaheadRegretMs}): every backend's lookahead TTFT is computed at every
+         * arrival, which costs a walk of each queue.
+         */
+        public Settings withLookaheadRegret(boolean value) {
+            return new Settings(backends, backend, seed, sampleEveryMs, healthChanges, perBackend, value);
         }
 
         /** The configuration of backend {@code index}. */
@@ -107,6 +117,7 @@ public final class Simulation implements EventScheduler {
     private final Map<Long, Double> firstTokens = new HashMap<>();
     private final Map<Long, Integer> cachedById = new HashMap<>();
     private final Map<Long, Long> countedCachedById = new HashMap<>();
+    private final Map<Long, Double> regretById = new HashMap<>();
     private final List<RunResult.RequestRecord> records = new ArrayList<>();
     private final List<RunResult.LoadSample> samples = new ArrayList<>();
     private final long[] requestsPerBackend;
@@ -275,11 +286,34 @@ public final class Simulation implements EventScheduler {
             throw new IllegalStateException(router.name() + " routed request " + request.id() + " to backend " + index);
         }
         countedCachedById.put(request.id(), router.cachedTokensCountedOn(request));
+        if (settings.lookaheadRegret()) {
+            regretById.put(request.id(), lookaheadRegretMs(request, index));
+        }
         if (!backends.get(index).healthy()) {
             routedToUnhealthy++;
         }
         requestsPerBackend[index]++;
         backends.get(index).submit(request);
+    }
+
+    /**
+     * How much later the lookahead reference expects {@code request}'s first token on backend {@code chosen} than on
+     * the healthy backend where it expects it soonest, as things stand at its arrival; NaN when it expects none on the
+     * chosen one (unhealthy).
+     */
+    private double lookaheadRegretMs(SimRequest request, int chosen) {
+        double best = Double.POSITIVE_INFINITY;
+        double atChosen = Double.NaN;
+        for (BackendView b : cluster.backends()) {
+            double ttft = b.lookaheadTtftMs(request);
+            if (b.index() == chosen) {
+                atChosen = ttft;
+            }
+            if (b.healthy() && ttft < best) {
+                best = ttft;
+            }
+        }
+        return Double.isFinite(atChosen) && Double.isFinite(best) ? Math.max(0, atChosen - best) : Double.NaN;
     }
 
     private void firstToken(Backend backend, SimRequest request, double t, int cachedTokens) {
@@ -302,7 +336,8 @@ public final class Simulation implements EventScheduler {
                 request.inputTokens(),
                 cached,
                 request.outputTokens(),
-                countedCachedById.remove(request.id())));
+                countedCachedById.remove(request.id()),
+                settings.lookaheadRegret() ? regretById.remove(request.id()) : Double.NaN));
         completed++;
         outputTokens += request.outputTokens();
         lastCompletion = Math.max(lastCompletion, t);

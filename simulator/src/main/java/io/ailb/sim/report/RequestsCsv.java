@@ -22,12 +22,16 @@ import java.util.Objects;
  * says, is the tokens it counted as cached on the backend it chose (the plugin: its decision's {@code matched_tokens}):
  * above {@code cached_tokens}, the router counted on a prefix the instance no longer had. Then the id of the earlier
  * request it continues ({@link io.ailb.sim.workload.Workload#previousTurns()}), empty for a request that continues none,
- * so a script can tell where a conversation's cache went without its own notion of a conversation.
+ * so a script can tell where a conversation's cache went without its own notion of a conversation. Last, the
+ * request's lookahead regret: how much later the lookahead reference, knowing every queue and cache, expected its first
+ * token on the chosen instance than on the best one when it arrived (0: the choice it would have made; empty for
+ * services); a router's mean regret is what its choices cost by that estimate, request by request.
  */
 public final class RequestsCsv {
     public static final String HEADER =
             "rate,router,request,session,backend,arrival_ms,ttft_ms,e2e_ms,input_tokens,cached_tokens,output_tokens,"
-                    + "lone_ttft_ms,bound_cached_tokens,bound_ttft_ms,counted_cached_tokens,continues";
+                    + "lone_ttft_ms,bound_cached_tokens,bound_ttft_ms,counted_cached_tokens,continues,"
+                    + "lookahead_regret_ms";
 
     private RequestsCsv() {}
 
@@ -64,7 +68,7 @@ public final class RequestsCsv {
                         out.write(prefix);
                         out.write(String.format(
                                 Locale.ROOT,
-                                "%d,%s,%d,%.3f,%.3f,%.3f,%d,%d,%d,%s,%s,%s,%s,%s%n",
+                                "%d,%s,%d,%.3f,%.3f,%.3f,%d,%d,%d,%s,%s,%s,%s,%s,%s%n",
                                 r.id(),
                                 r.sessionId() == null ? "" : field(r.sessionId()),
                                 r.backend(),
@@ -80,7 +84,8 @@ public final class RequestsCsv {
                                 bound == null ? "" : Long.toString(bound.cachedTokens()),
                                 bound == null ? "" : millis(bound.ttftMs()),
                                 r.countedCached() < 0 ? "" : Long.toString(r.countedCached()),
-                                Objects.toString(pointContinues.get(r.id()), "")));
+                                Objects.toString(pointContinues.get(r.id()), ""),
+                                Double.isNaN(r.lookaheadRegretMs()) ? "" : millis(r.lookaheadRegretMs())));
                     }
                 }
             }

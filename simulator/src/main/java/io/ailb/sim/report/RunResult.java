@@ -110,7 +110,10 @@ public final class RunResult {
     /**
      * One finished request; {@code sessionId} null when the workload has no sessions (traces); {@code countedCached}
      * the tokens the router counted as cached on its backend, -1 when it does not say
-     * ({@link io.ailb.sim.router.Router#cachedTokensCountedOn}).
+     * ({@link io.ailb.sim.router.Router#cachedTokensCountedOn}); {@code lookaheadRegretMs} how much later the
+     * lookahead reference ({@link io.ailb.sim.model.BackendView#lookaheadTtftMs}) expected its first token on the chosen
+     * backend than on the best one at its arrival, NaN when not measured
+     * ({@link io.ailb.sim.engine.Simulation.Settings#withLookaheadRegret}).
      */
     public record RequestRecord(
             long id,
@@ -122,7 +125,8 @@ public final class RunResult {
             int inputTokens,
             int cachedTokens,
             int outputTokens,
-            long countedCached) {}
+            long countedCached,
+            double lookaheadRegretMs) {}
 
     private final String router;
     private final String workload;
