@@ -91,7 +91,7 @@ final class LocalCacheIndex {
     /** cache_aware.lua's HOLDER_MIN_INFLIGHT: the mean count in flight per host from which that price applies. */
     private static final double HOLDER_MIN_INFLIGHT = 2;
     /** cache_aware.lua's HOLDER_MAX_QUEUE: the typical queue, in requests, from which it no longer does. */
-    private static final double HOLDER_MAX_QUEUE = 4;
+    private static final double HOLDER_MAX_QUEUE = 8;
     /** cache_aware.lua's RECENT_SECONDS: how fast a host's recent work fades. */
     private static final double RECENT_SECONDS = 5;
 

@@ -57,7 +57,7 @@
 --                max(0, the best holder's queued - drained minus h's)), for a request that
 --                continues a conversation of its own (its best holder holds more than its first block, and at most one
 --                request used its deepest held block before) while the hosts have HOLDER_MIN_INFLIGHT (2) requests in
---                flight each on average and q is below HOLDER_MAX_QUEUE (4): a move prefills that history again
+--                flight each on average and q is below HOLDER_MAX_QUEUE (8): a move prefills that history again
 -- A block is hot when its share of the requests routed since it was first seen, times the number of hosts,
 -- exceeds 1.5 times the number of hosts holding it: its holders carry well over a fair share of the traffic.
 --
@@ -661,14 +661,16 @@ end
 -- while the fleet is busy but not behind. Inside the Mooncake trace's bursts a holder that just took a new long prompt
 -- looked dearer than a copy, and each such move prefilled the history again (at x2 51 turns left their holders, 12 for
 -- SGLang's router): total work the next requests queue behind. Below HOLDER_MIN_INFLIGHT requests in flight per host
--- the fleet has room for the copy (the trace at x0.5 on 2 gateways: +5 % mean TTFT without this gate); from a typical
--- queue of HOLDER_MAX_QUEUE requests the overload's weight already keeps prefixes, and the price only added a tail
--- (half-streamed trace at x4: p99 +17 %). The price never exceeds how much more prefill the best holder has queued than
--- the host: it keeps a turn behind a long prompt, not behind a count of short requests that each cost a fixed time (the
--- 8-group chat on the serial backend at x1: +6 % mean TTFT without that bound).
+-- the fleet has room for the copy (the trace at x0.5 on 2 gateways: +5 % mean TTFT without this gate). Up to a typical
+-- queue of HOLDER_MAX_QUEUE requests the weight alone still let turns go (the 4,000-request trace at x4 with 4 here: hit
+-- 25.1 % against SGLang's 25.3 %, mean TTFT 7 % higher than with 8); from there it keeps prefixes, and the price only
+-- adds a tail (half-streamed trace at x4: p99 +8 % at 8, +15 % without a limit). The price never exceeds how much more
+-- prefill the best holder has queued than the host: it keeps a turn behind a long prompt, not behind a count of short
+-- requests that each cost a fixed time (the 8-group chat on the serial backend at x1: +6 % mean TTFT without that
+-- bound).
 local HOLDER_PRICE = 4
 local HOLDER_MIN_INFLIGHT = 2
-local HOLDER_MAX_QUEUE = 4
+local HOLDER_MAX_QUEUE = 8
 local holder_matched = 0
 local holder_queue = 0
 if deepest_uses <= 1 and #hosts > 0 and count_sum >= HOLDER_MIN_INFLIGHT * #hosts

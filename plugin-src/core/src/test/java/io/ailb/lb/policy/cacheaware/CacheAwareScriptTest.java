@@ -1064,6 +1064,20 @@ class CacheAwareScriptTest extends FreshRedisTest {
     }
 
     /**
+     * Below a typical queue of 8 requests the price holds: at 5000 queued on b and c with a mean work of 1000 (q = 5,
+     * weight 6), b and c cost 5000 + 6 × 2000 + min(4 × 6 × 1800, 40,000 − 5000) against a's 40,000 + 6 × 200, and the
+     * turn stays behind a's long queue (a copy would prefill its history again while every queue holds requests).
+     */
+    @Test
+    void aTurnStillPaysForItsHistoryWhileTheTypicalQueueHoldsFewerThanEightRequests() {
+        historyOnA(1, 40_000, 5000, 2);
+        setMeanWork(1000);
+        CacheAwareSelection turn = run(NEXT_TURN, ABC);
+        assertEquals("a:1", turn.host());
+        assertEquals(40_000 + 6 * 200, turn.cost());
+    }
+
+    /**
      * The price is at most how much more prefill the holder has queued than the host: with 3000 tokens queued on a and
      * 7 requests in flight there (1000 tokens each, 2 on b and c), a costs 3000 + 200 + 7000 and b 2000 + 2000 + 3000,
      * not the full 7200: a turn leaves a holder busy with many requests, where it stays behind a long prompt.
@@ -1079,8 +1093,9 @@ class CacheAwareScriptTest extends FreshRedisTest {
 
     /**
      * No price below 2 requests in flight per host (the copy has room), for a history another request brought too
-     * (a shared document, not a conversation of its own), and from a typical queue of 4 requests: there b and c, at
-     * 5000 queued with a mean work of 1000 (q = 5, weight 6), cost 5000 + 6 × 2000 against a's 40,000 + 6 × 200.
+     * (a shared document, not a conversation of its own), and from a typical queue of 8 requests: there b and c, at
+     * 9000 queued with a mean work of 1000 (q = 9, weight 10), cost 9000 + 10 × 2000 against a's 40,000 + 10 × 200
+     * (with the price, 31,000 more: the turn would stay).
      */
     @Test
     void anIdleFleetASharedHistoryOrAnOverloadPayNoPriceForTheHistory() {
@@ -1090,9 +1105,9 @@ class CacheAwareScriptTest extends FreshRedisTest {
         historyOnA(2, 8000, 0, 2);
         assertNextTurnMovesAt(2000);
 
-        historyOnA(1, 40_000, 5000, 2);
+        historyOnA(1, 40_000, 9000, 2);
         setMeanWork(1000);
-        assertNextTurnMovesAt(5000 + 6 * 2000);
+        assertNextTurnMovesAt(9000 + 10 * 2000);
     }
 
     @Test
