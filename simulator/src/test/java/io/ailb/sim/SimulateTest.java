@@ -8,6 +8,7 @@ import io.ailb.sim.report.RequestsCsv;
 import io.ailb.sim.router.baseline.Baselines;
 import io.ailb.sim.workload.ChatWorkload;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -98,26 +99,21 @@ class SimulateTest {
     @Test
     void requestsWritesOneCsvRowPerFinishedRequestOfEveryRouterAndRate(@TempDir Path dir) throws Exception {
         Path csv = dir.resolve("requests.csv");
-        int code = Simulate.run(
-                new String[] {
-                    "--workload",
-                    "chat",
-                    "--sessions",
-                    "6",
-                    "--turns",
-                    "2",
-                    "--rate",
-                    "2",
-                    "--sweep",
-                    "1,2",
-                    "--routers",
-                    "random,round_robin",
-                    "--requests",
-                    csv.toString()
-                },
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        assertEquals(0, code);
+        runQuietly(
+                "--workload",
+                "chat",
+                "--sessions",
+                "6",
+                "--turns",
+                "2",
+                "--rate",
+                "2",
+                "--sweep",
+                "1,2",
+                "--routers",
+                "random,round_robin",
+                "--requests",
+                csv.toString());
         List<String> lines = Files.readAllLines(csv);
         assertEquals(RequestsCsv.HEADER, lines.get(0));
         // 2 rates × 2 routers × 6 sessions × 2 turns.
@@ -164,22 +160,17 @@ class SimulateTest {
     @Test
     void theLookaheadReferenceHasNoRegretAndARandomChoiceHasSome(@TempDir Path dir) throws Exception {
         Path csv = dir.resolve("requests.csv");
-        int code = Simulate.run(
-                new String[] {
-                    "--workload",
-                    "trace",
-                    "--limit",
-                    "200",
-                    "--backends",
-                    "4",
-                    "--routers",
-                    "random,lookahead_ttft",
-                    "--requests",
-                    csv.toString()
-                },
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        assertEquals(0, code);
+        runQuietly(
+                "--workload",
+                "trace",
+                "--limit",
+                "200",
+                "--backends",
+                "4",
+                "--routers",
+                "random,lookahead_ttft",
+                "--requests",
+                csv.toString());
         Map<String, Double> regret = new HashMap<>();
         Map<String, Integer> rows = new HashMap<>();
         for (String line : Files.readAllLines(csv).subList(1, 1 + 2 * 200)) {
@@ -394,5 +385,11 @@ class SimulateTest {
     void failuresParseIntoHealthChanges() {
         assertEquals(2, Simulate.parseFailure("1@1000-5000").size());
         assertEquals(1, Simulate.parseFailure("0@250").size());
+    }
+
+    /** Runs the simulator with its output discarded, expecting success. */
+    private static void runQuietly(String... args) throws IOException {
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        assertEquals(0, Simulate.run(args, sink, sink));
     }
 }
