@@ -8,6 +8,7 @@ import io.ailb.sim.model.SimRequest;
 import io.ailb.sim.report.RunResult;
 import io.ailb.sim.router.MeasuredRouter;
 import io.ailb.sim.router.Router;
+import io.ailb.sim.router.baseline.Candidates;
 import io.ailb.sim.workload.Workload;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -298,18 +299,18 @@ public final class Simulation implements EventScheduler {
 
     /**
      * How much later the lookahead reference expects {@code request}'s first token on backend {@code chosen} than on
-     * the healthy backend where it expects it soonest, as things stand at its arrival; NaN when it expects none on the
-     * chosen one (unhealthy).
+     * the backend where it expects it soonest, among those it may choose from ({@link Candidates#of}), as things stand
+     * at its arrival; NaN when the chosen one is not among them (unhealthy) or it expects none there.
      */
     private double lookaheadRegretMs(SimRequest request, int chosen) {
         double best = Double.POSITIVE_INFINITY;
         double atChosen = Double.NaN;
-        for (BackendView b : cluster.backends()) {
+        for (BackendView b : Candidates.of(cluster)) {
             double ttft = b.lookaheadTtftMs(request);
             if (b.index() == chosen) {
                 atChosen = ttft;
             }
-            if (b.healthy() && ttft < best) {
+            if (ttft < best) {
                 best = ttft;
             }
         }

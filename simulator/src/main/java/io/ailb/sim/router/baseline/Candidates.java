@@ -6,12 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
-/** Shared by the baselines: which backends may be chosen, and seeded tie-breaking. */
-final class Candidates {
+/**
+ * Shared by the baselines: which backends may be chosen, and seeded tie-breaking; the simulation judges a choice's
+ * lookahead regret against the same backends.
+ */
+public final class Candidates {
     private Candidates() {}
 
     /** The healthy backends; every backend when none is healthy (as a gateway fails open). */
-    static List<BackendView> of(ClusterView cluster) {
+    public static List<BackendView> of(ClusterView cluster) {
         List<BackendView> all = cluster.backends();
         if (all.isEmpty()) {
             throw new IllegalStateException("the cluster has no backends");
